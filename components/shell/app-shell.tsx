@@ -1,0 +1,43 @@
+import Link from "next/link";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import type { CurrentUser } from "@/lib/server/current-user";
+
+const NAV: Record<CurrentUser["role"], { href: string; label: string }[]> = {
+  ADMIN: [
+    { href: "/studies", label: "Studies" },
+    { href: "/admin/users", label: "Users" },
+  ],
+  LEAD: [{ href: "/studies", label: "Studies" }],
+  GRADER: [{ href: "/queue", label: "My grading queue" }],
+};
+
+const ROLE_LABEL: Record<CurrentUser["role"], string> = { ADMIN: "Administrator", LEAD: "Study lead", GRADER: "Grader" };
+
+/** The frame of every signed-in page: navigation for the user's role only. */
+export function AppShell({ user, children }: { user: CurrentUser; children: React.ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="border-b border-border bg-background">
+        <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
+          <Link href="/" className="font-semibold text-primary">
+            Clingrade
+          </Link>
+          <nav aria-label="Main" className="flex gap-4 text-sm">
+            {NAV[user.role].map((item) => (
+              <Link key={item.href} href={item.href} className="text-muted-foreground hover:text-foreground">
+                {item.label}
+              </Link>
+            ))}
+          </nav>
+          <div className="ml-auto flex items-center gap-3 text-sm">
+            <span data-testid="current-user">
+              {user.name} <span className="text-muted-foreground">· {ROLE_LABEL[user.role]}</span>
+            </span>
+            <SignOutButton />
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-8">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { userFromHeaders, type CurrentUser } from "./current-user";
+import { ApiError } from "./errors";
+import { requestLogger } from "./logger";
+import { requestIdFrom, REQUEST_ID_HEADER } from "./request";
+
+/**
+ * The one guarded pattern for every route handler under app/api: it resolves
+ * the caller (Bearer token or session), checks the role on the server, parses
+ * and validates input with zod, and turns every failure into a JSON
+ * `{error, details?}` with the right status, never an HTML page or a stack trace.
+ */
+export interface RouteContext<P> {
+  req: Request;
+  user: CurrentUser;
+  params: P;
+  requestId: string;
+  log: ReturnType<typeof requestLogger>;
+}
+
+type Handler<P> = (ctx: RouteContext<P>) => Promise<Response | unknown>;
+
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  return Response.json(data, init);
+}
+
+export function errorResponse(status: number, error: string, details?: unknown, requestId?: string): Response {
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+  return Response.json(details === undefined ? { error } : { error, details }, { status, headers });
+}
+
+export function zodDetails(error: z.ZodError) {
+  return error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+}
+
+function toResponse(err: unknown, requestId: string, log: ReturnType<typeof requestLogger>): Response {
+  if (err instanceof ApiError) return errorResponse(err.status, err.message, err.details, requestId);
+  if (err instanceof z.ZodError) return errorResponse(422, "invalid input", zodDetails(err), requestId);
+  log.error({ err }, "unhandled error in route handler");
+  return errorResponse(500, `internal error (request id ${requestId})`, undefined, requestId);
+}
+
+export function apiRoute<P = Record<string, never>>(roles: readonly Role[], handler: Handler<P>) {
+  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+    const requestId = requestIdFrom(req.headers);
+    const log = requestLogger(requestId);
+    try {
+      const user = await userFromHeaders(req.headers);
+      if (!user) return errorResponse(401, "authentication required: sign in or send Authorization: Bearer <token>", undefined, requestId);
+      if (!roles.includes(user.role)) return errorResponse(403, `this needs one of the roles ${roles.join(", ")}`, undefined, requestId);
+      const result = await handler({ req, user, params: await context.params, requestId, log });
+      return result instanceof Response ? result : json(result);
+    } catch (err) {
+      return toResponse(err, requestId, log);
+    }
+  };
+}
+
+/** Reads a JSON body and validates it: 400 when it is not JSON, 422 naming each problem otherwise. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S, maxBytes = 1_000_000): Promise<z.output<S>> {
+  const length = Number(req.headers.get("content-length") ?? 0);
+  if (length > maxBytes) throw new ApiError(413, `request body is larger than ${maxBytes} bytes`);
+  const text = await req.text();
+  if (Buffer.byteLength(text) > maxBytes) throw new ApiError(413, `request body is larger than ${maxBytes} bytes`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "request body is not valid JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiError(422, "invalid input", zodDetails(parsed.error));
+  return parsed.data;
+}

@@ -1,0 +1,22 @@
+import { headers } from "next/headers";
+import { forbidden, redirect } from "next/navigation";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { userFromHeaders, type CurrentUser } from "./current-user";
+
+/** Who is signed in, for server components and server actions (null when nobody). */
+export async function currentUser(): Promise<CurrentUser | null> {
+  return userFromHeaders(await headers());
+}
+
+/**
+ * The guard every page, layout and server action calls first: redirects the
+ * anonymous to sign-in and answers 403 for a role that may not be here.
+ */
+export async function requireUser(roles: readonly Role[]): Promise<CurrentUser> {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  if (!roles.includes(user.role)) forbidden();
+  return user;
+}
+
+export { ADMIN_ROLES, ANY_ROLE, GRADER_ROLES, LEAD_ROLES, homeFor } from "@/lib/auth/roles";

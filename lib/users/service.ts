@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { recordAudit } from "@/lib/audit/record";
+import { MIN_PASSWORD_LENGTH, hashPassword } from "@/lib/auth/password";
+import { normaliseEmail } from "@/lib/auth/login";
+import { revokeAllSessions } from "@/lib/auth/sessions";
+import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { Role } from "@/lib/generated/prisma/enums";
+
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly code: "invalid" | "conflict" | "not_found",
+  ) {
+    super(message);
+    this.name = "UserError";
+  }
+}
+
+export const createUserSchema = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ message: "email is not a valid address" })),
+  name: z.string().trim().min(1, "name is required").max(200, "name is longer than 200 characters"),
+  role: z.enum(Role, { message: "role must be ADMIN, LEAD or GRADER" }),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `password must have at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(256, "password is longer than 256 characters"),
+  specialties: z.array(z.string().trim().min(1).max(100)).default([]),
+});
+export type CreateUserInput = z.input<typeof createUserSchema>;
+
+export function formatZodIssues(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
+}
+
+export async function createUser(input: CreateUserInput, actorId: string | null = null) {
+  const parsed = createUserSchema.safeParse(input);
+  if (!parsed.success) throw new UserError(formatZodIssues(parsed.error), "invalid");
+  const { email, name, role, password, specialties } = parsed.data;
+  const passwordHash = await hashPassword(password);
+  const db = getDb();
+  try {
+    return await db.$transaction(async (tx) => {
+      const user = await tx.user.create({ data: { email: normaliseEmail(email), name, role, passwordHash } });
+      for (const specialtyName of new Set(specialties)) {
+        const specialty = await tx.specialty.upsert({ where: { name: specialtyName }, create: { name: specialtyName }, update: {} });
+        await tx.userSpecialty.create({ data: { userId: user.id, specialtyId: specialty.id } });
+      }
+      await recordAudit(tx, {
+        actorId,
+        action: "user.create",
+        entityType: "User",
+        entityId: user.id,
+        after: { email: user.email, name, role, specialties },
+      });
+      return { id: user.id, email: user.email, name: user.name, role: user.role };
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      throw new UserError(`a user with email ${email} already exists`, "conflict");
+    }
+    throw err;
+  }
+}
+
+export async function setUserActive(userId: string, active: boolean, actorId: string | null = null) {
+  const db = getDb();
+  const before = await db.user.findUnique({ where: { id: userId }, select: { active: true, email: true } });
+  if (!before) throw new UserError("no such user", "not_found");
+  await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { active } });
+    await recordAudit(tx, {
+      actorId,
+      action: active ? "user.activate" : "user.deactivate",
+      entityType: "User",
+      entityId: userId,
+      before: { active: before.active },
+      after: { active },
+    });
+  });
+  if (!active) await revokeAllSessions(userId);
+}
+
+export async function findUserByEmail(email: string) {
+  return getDb().user.findUnique({ where: { email: normaliseEmail(email) } });
+}

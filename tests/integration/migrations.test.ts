@@ -1,0 +1,81 @@
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyMigrations, listMigrations } from "@/lib/db/migrate";
+import { createMigratedDatabase } from "./helpers/db";
+
+/** A blank database (no migrations): clone the template, then drop the schema it holds. */
+async function blankDatabase() {
+  const db = await createMigratedDatabase();
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  await c.query(`DROP SCHEMA public CASCADE; CREATE SCHEMA public; DROP FUNCTION IF EXISTS audit_event_append_only`);
+  await c.end();
+  return db;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function query(url: string, sql: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+describe("migration runner", () => {
+  it("applies every migration once, records it in _prisma_migrations, and is idempotent", async () => {
+    const db = await blankDatabase();
+    cleanups.push(db.drop);
+    const all = (await listMigrations()).map((m) => m.name);
+    const first = await applyMigrations(db.url);
+    expect(first.applied).toEqual(all);
+    const second = await applyMigrations(db.url);
+    expect(second).toEqual({ applied: [], alreadyApplied: all });
+    const rows = await query(db.url, `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name`);
+    expect(rows.map((r) => r.migration_name)).toEqual(all);
+    expect(rows.every((r) => r.finished_at !== null && /^[0-9a-f]{64}$/.test(r.checksum))).toBe(true);
+  });
+
+  it("lets two instances start together: the advisory lock makes one apply and the other wait", async () => {
+    const db = await blankDatabase();
+    cleanups.push(db.drop);
+    const [a, b] = await Promise.all([applyMigrations(db.url), applyMigrations(db.url)]);
+    expect(a.applied.length + b.applied.length).toBe((await listMigrations()).length);
+    const rows = await query(db.url, `SELECT count(*)::int AS n FROM "_prisma_migrations"`);
+    expect(rows[0].n).toBe((await listMigrations()).length);
+  });
+
+  it("refuses a migration edited after it was applied", async () => {
+    const db = await blankDatabase();
+    cleanups.push(db.drop);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "migs-"));
+    await cp(path.resolve("prisma/migrations"), dir, { recursive: true });
+    await applyMigrations(db.url, dir);
+    const [first] = await listMigrations(dir);
+    const file = path.join(dir, first.name, "migration.sql");
+    await writeFile(file, (await readFile(file, "utf8")) + "\n-- edited\n");
+    await expect(applyMigrations(db.url, dir)).rejects.toThrow(/was edited after it was applied/);
+  });
+
+  it("rolls a failing migration back whole and names it", async () => {
+    const db = await blankDatabase();
+    cleanups.push(db.drop);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "migs-"));
+    await cp(path.resolve("prisma/migrations"), dir, { recursive: true });
+    const bad = path.join(dir, "99999999999999_broken");
+    await (await import("node:fs/promises")).mkdir(bad);
+    await writeFile(path.join(bad, "migration.sql"), `CREATE TABLE "half" (id int); SELECT * FROM "no_such_table";`);
+    await expect(applyMigrations(db.url, dir)).rejects.toThrow(/99999999999999_broken failed and was rolled back/);
+    const tables = await query(db.url, `SELECT to_regclass('public.half') AS t`);
+    expect(tables[0].t).toBeNull();
+  });
+});

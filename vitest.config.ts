@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+// Tests are split by where they run: `tests/unit` needs nothing but Node;
+// `tests/integration` needs a real PostgreSQL (DATABASE_URL, else a throwaway
+// embedded one started by the global setup).
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/integration/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
