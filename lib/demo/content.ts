@@ -1366,7 +1366,7 @@ export const DEMO_ITEMS: DemoItem[] = [
           **Typical approach for a major operation like a hip replacement:**
           - **Last dose about 3 days before** surgery (so no apixaban for the 2 days before the operation day). A longer gap may be used if your kidney function is reduced or a spinal anaesthetic is planned.
           - **No "bridging" heparin is needed.** Apixaban wears off and starts working quickly, and studies show bridging increases bleeding without reducing strokes.
-          - **Restarting:** usually 1–3 days after surgery, once the bleeding risk has settled. Until then you'll normally receive standard post-operative clot prevention.
+          - **Restarting:** usually 2–3 days after surgery, once the bleeding risk has settled. Until then you'll normally receive standard post-operative clot prevention.
 
           Please don't stop apixaban earlier than advised, as that increases your stroke risk. Bring a list of your medicines to pre-assessment and ask for the plan in writing.
         `,

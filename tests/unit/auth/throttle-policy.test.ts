@@ -36,7 +36,7 @@ describe("login throttling policy", () => {
   });
 
   it("reads overrides from the environment and ignores junk", () => {
-    const c = throttleConfigFromEnv({ LOGIN_REFUSE_AFTER: "4", LOGIN_BASE_DELAY_MS: "abc" } as NodeJS.ProcessEnv);
+    const c = throttleConfigFromEnv({ LOGIN_REFUSE_AFTER: "4", LOGIN_BASE_DELAY_MS: "abc" } as unknown as NodeJS.ProcessEnv);
     expect(c.accountRefuseAfter).toBe(4);
     expect(c.baseDelayMs).toBe(DEFAULT_THROTTLE.baseDelayMs);
   });

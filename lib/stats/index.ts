@@ -1,0 +1,38 @@
+/**
+ * Statistics for grading LLM answers with clinicians. Pure TypeScript, no database.
+ * Rows = units/subjects, columns = raters or rubric items, `null` = missing. Degenerate input
+ * yields `null` values with a `reason`, never NaN and never a throw.
+ * Conventions are pinned by ../shared/golden/stats-vectors.json (see its README).
+ */
+export type { Degenerate, Interval, Rating, RatingMatrix } from "./types";
+export type { WeightScheme } from "./internal";
+
+export { cronbachAlpha, feldtInterval } from "./cronbach";
+export type { CronbachOptions, CronbachResult, NanPolicy } from "./cronbach";
+
+export { cliffsDelta, cliffsDeltaCI, cliffsDeltaNaive, cliffsMagnitude } from "./cliffs";
+export type { CliffMagnitude, CliffsDeltaCIResult, CliffsDeltaResult } from "./cliffs";
+
+export { gwetAC1, gwetAC2, gwetAC2BootstrapCI } from "./gwet";
+export type { GwetAC2Options, GwetOptions, GwetResult } from "./gwet";
+
+export { cohenKappa } from "./cohen";
+export type { CohenOptions, CohenResult, KappaWeights } from "./cohen";
+
+export { fleissKappa } from "./fleiss";
+export type { FleissOptions, FleissResult } from "./fleiss";
+
+export { krippendorffAlpha } from "./krippendorff";
+export type { KrippendorffLevel, KrippendorffOptions, KrippendorffResult } from "./krippendorff";
+
+export { icc } from "./icc";
+export type { IccOptions, IccResult, IccType } from "./icc";
+
+export { averageRanks, spearman } from "./spearman";
+export type { SpearmanResult } from "./spearman";
+
+export { bootstrapCI, mulberry32, percentileInterval } from "./bootstrap";
+export type { BootstrapOptions, BootstrapResult } from "./bootstrap";
+
+export { describe } from "./describe";
+export type { DescribeResult } from "./describe";

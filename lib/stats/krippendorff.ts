@@ -1,0 +1,120 @@
+/**
+ * Krippendorff's alpha in its coincidence-matrix form (Krippendorff 2011, "Computing
+ * Krippendorff's alpha-reliability"), matching fast-krippendorff `krippendorff.alpha` and
+ * irrCAC `krippen.alpha.raw`.
+ *
+ * For each unit u with m_u >= 2 ratings (units with fewer are unpairable and ignored) and
+ * n_uc ratings of value c:  o_ck += n_uc (n_uk - [c = k]) / (m_u - 1).
+ * With n_c = sum_k o_ck and n = sum_c n_c:
+ *   alpha = 1 - (n - 1) * sum_ck o_ck d_ck / sum_ck n_c n_k d_ck
+ * Distances d_ck (value domain = sorted distinct values, as fast-krippendorff's default):
+ *   nominal  [c != k]
+ *   ordinal  (sum_{g from c to k} n_g - (n_c + n_k) / 2)^2   (ranks via value frequencies)
+ *   interval (v_c - v_k)^2
+ *   ratio    ((v_c - v_k) / (v_c + v_k))^2, 0 when v_c + v_k = 0 (fast-krippendorff)
+ */
+import type { Degenerate, RatingMatrix } from "./types";
+import { normalise, observedValues } from "./internal";
+
+export type KrippendorffLevel = "nominal" | "ordinal" | "interval" | "ratio";
+
+export interface KrippendorffOptions {
+  level: KrippendorffLevel;
+}
+
+export interface KrippendorffResult extends Degenerate {
+  alpha: number | null;
+  /** Pairable values n (ratings in units with at least two ratings). */
+  pairable: number;
+  /** Units with at least two ratings. */
+  units: number;
+}
+
+export function krippendorffAlpha(rows: RatingMatrix, options: KrippendorffOptions): KrippendorffResult {
+  const level = options?.level;
+  const { data } = normalise(rows);
+  if (level !== "nominal" && level !== "ordinal" && level !== "interval" && level !== "ratio") {
+    return { alpha: null, pairable: 0, units: 0, reason: `unknown level "${String(level)}"` };
+  }
+  const values = observedValues(data);
+  const v = values.length;
+  const index = new Map<number, number>();
+  values.forEach((x, i) => index.set(x, i));
+
+  // Coincidence matrix o (v x v). The domain is the set of rating values (a Likert scale in
+  // practice), so the quadratic size is small.
+  const o: number[][] = Array.from({ length: v }, () => new Array<number>(v).fill(0));
+  let units = 0;
+  const counts = new Array<number>(v).fill(0);
+  for (const row of data) {
+    const present: number[] = [];
+    for (const x of row) if (x !== null) present.push(index.get(x)!);
+    const mu = present.length;
+    if (mu < 2) continue;
+    units++;
+    for (const c of present) counts[c]++;
+    const distinct = [...new Set(present)];
+    for (const c of distinct) {
+      for (const k of distinct) {
+        o[c][k] += (counts[c] * (counts[k] - (c === k ? 1 : 0))) / (mu - 1);
+      }
+    }
+    for (const c of present) counts[c] = 0;
+  }
+  const nc = o.map((row) => row.reduce((s, x) => s + x, 0));
+  const n = nc.reduce((s, x) => s + x, 0);
+  if (units === 0) return { alpha: null, pairable: 0, units, reason: "no unit has two or more ratings" };
+
+  const d = distanceMatrix(level, values, nc);
+  let observedD = 0;
+  let expectedD = 0;
+  for (let c = 0; c < v; c++) {
+    for (let k = 0; k < v; k++) {
+      if (d[c][k] === 0) continue;
+      observedD += o[c][k] * d[c][k];
+      expectedD += nc[c] * nc[k] * d[c][k];
+    }
+  }
+  if (!(expectedD > 0)) {
+    return {
+      alpha: null,
+      pairable: n,
+      units,
+      reason: "the pairable ratings show no variation (one value only), so alpha is undefined",
+    };
+  }
+  return { alpha: 1 - ((n - 1) * observedD) / expectedD, pairable: n, units };
+}
+
+function distanceMatrix(level: KrippendorffLevel, values: number[], nc: number[]): number[][] {
+  const v = values.length;
+  const d: number[][] = Array.from({ length: v }, () => new Array<number>(v).fill(0));
+  // Prefix sums of n_g for the ordinal metric: sum_{g=c..k} n_g = prefix[k+1] - prefix[c].
+  const prefix = [0];
+  for (const x of nc) prefix.push(prefix[prefix.length - 1] + x);
+  for (let c = 0; c < v; c++) {
+    for (let k = 0; k < v; k++) {
+      if (c === k) continue;
+      const a = values[c];
+      const b = values[k];
+      switch (level) {
+        case "nominal":
+          d[c][k] = 1;
+          break;
+        case "ordinal": {
+          const lo = Math.min(c, k);
+          const hi = Math.max(c, k);
+          d[c][k] = (prefix[hi + 1] - prefix[lo] - (nc[c] + nc[k]) / 2) ** 2;
+          break;
+        }
+        case "interval":
+          d[c][k] = (a - b) ** 2;
+          break;
+        case "ratio":
+          d[c][k] = a + b === 0 ? 0 : ((a - b) / (a + b)) ** 2;
+          break;
+      }
+    }
+  }
+  return d;
+}

@@ -1,0 +1,83 @@
+/**
+ * Cliff's delta specifics not pinned by the golden vectors: exact-threshold magnitudes and the
+ * bootstrap interval helper.
+ */
+import { describe, expect, it } from "vitest";
+import { bootstrapCI, cliffsDelta, cliffsDeltaCI, cliffsMagnitude, mulberry32, percentileInterval } from "@/lib/stats";
+
+describe("cliffsMagnitude (Romano et al. 2006 thresholds, as R effsize)", () => {
+  it.each([
+    [0, "negligible"],
+    [0.1469, "negligible"],
+    [0.147, "small"], // exactly on a threshold -> the higher class
+    [0.3299, "small"],
+    [0.33, "medium"],
+    [0.4739, "medium"],
+    [0.474, "large"],
+    [1, "large"],
+    [-0.147, "small"],
+    [-0.33, "medium"],
+    [-0.474, "large"],
+  ] as const)("|%d| -> %s", (delta, label) => {
+    expect(cliffsMagnitude(delta)).toBe(label);
+  });
+});
+
+describe("cliffsDelta", () => {
+  it("sign: positive when x tends to be larger", () => {
+    expect(cliffsDelta([5, 6, 7], [1, 2, 3]).delta).toBe(1);
+    expect(cliffsDelta([1, 2, 3], [5, 6, 7]).delta).toBe(-1);
+  });
+  it("ignores missing values", () => {
+    expect(cliffsDelta([1, null, 3, Number.NaN], [2, undefined])).toMatchObject({ delta: 0, n: 2, m: 1 });
+  });
+});
+
+describe("cliffsDeltaCI (each group resampled independently)", () => {
+  it("is [1, 1] for completely separated groups", () => {
+    const r = cliffsDeltaCI([5, 6, 7, 8], [1, 2, 3], { resamples: 500, level: 0.95, seed: 42 });
+    expect(r.delta).toBe(1);
+    expect(r.ci).toEqual([1, 1]);
+  });
+  it("brackets the point estimate on overlapping groups and depends only on the seed", () => {
+    const x = [3, 4, 4, 5, 5, 5, 2, 4, 3, 5];
+    const y = [2, 3, 3, 4, 2, 1, 3, 4, 2, 3];
+    const a = cliffsDeltaCI(x, y, { resamples: 2000, level: 0.95, seed: 7 });
+    const b = cliffsDeltaCI(x, y, { resamples: 2000, level: 0.95, seed: 7 });
+    const c = cliffsDeltaCI(x, y, { resamples: 2000, level: 0.95, seed: 8 });
+    expect(a).toEqual(b);
+    expect(a.ci).not.toEqual(c.ci);
+    expect(a.ci![0]).toBeLessThan(a.delta!);
+    expect(a.ci![1]).toBeGreaterThan(a.delta!);
+  });
+});
+
+describe("bootstrap primitives", () => {
+  it("mulberry32 is deterministic and uniform on [0, 1)", () => {
+    const a = mulberry32(123);
+    const b = mulberry32(123);
+    let sum = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const u = a();
+      expect(u).toBe(b());
+      expect(u).toBeGreaterThanOrEqual(0);
+      expect(u).toBeLessThan(1);
+      sum += u;
+    }
+    expect(sum / 10_000).toBeCloseTo(0.5, 1);
+  });
+  it("percentileInterval interpolates linearly between order statistics (numpy default)", () => {
+    // numpy.percentile(range(11), [2.5, 97.5]) -> [0.25, 9.75]
+    const ci = percentileInterval([10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 0.95);
+    expect(ci![0]).toBeCloseTo(0.25, 12);
+    expect(ci![1]).toBeCloseTo(9.75, 12);
+  });
+  it("bootstrapCI of the mean of a paired difference covers the observed mean", () => {
+    const pairs = Array.from({ length: 40 }, (_, i) => [i % 5, (i * 3) % 5] as const);
+    const meanDiff = (s: (readonly [number, number])[]) => s.reduce((t, [a, b]) => t + a - b, 0) / s.length;
+    const r = bootstrapCI(meanDiff, pairs, { resamples: 1000, level: 0.9, seed: 3 });
+    expect(r.invalid).toBe(0);
+    expect(r.ci![0]).toBeLessThanOrEqual(r.estimate!);
+    expect(r.ci![1]).toBeGreaterThanOrEqual(r.estimate!);
+  });
+});
