@@ -42,6 +42,23 @@ function toResponse(err: unknown, requestId: string, log: ReturnType<typeof requ
   return errorResponse(500, `internal error (request id ${requestId})`, undefined, requestId);
 }
 
+/**
+ * Cookie-authenticated writes must come from our own pages: SameSite=Lax cookies
+ * already stop most cross-site posts, and this closes the rest. Bearer-token
+ * calls carry no ambient credential, so they need no such check.
+ */
+function isSameOrigin(req: Request): boolean {
+  if (req.method === "GET" || req.method === "HEAD") return true;
+  const origin = req.headers.get("origin");
+  if (!origin) return true;
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 export function apiRoute<P = Record<string, never>>(roles: readonly Role[], handler: Handler<P>) {
   return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
     const requestId = requestIdFrom(req.headers);
@@ -50,6 +67,9 @@ export function apiRoute<P = Record<string, never>>(roles: readonly Role[], hand
       const user = await userFromHeaders(req.headers);
       if (!user) return errorResponse(401, "authentication required: sign in or send Authorization: Bearer <token>", undefined, requestId);
       if (!roles.includes(user.role)) return errorResponse(403, `this needs one of the roles ${roles.join(", ")}`, undefined, requestId);
+      if (user.via === "session" && !isSameOrigin(req)) {
+        return errorResponse(403, "cross-site request refused", undefined, requestId);
+      }
       const result = await handler({ req, user, params: await context.params, requestId, log });
       return result instanceof Response ? result : json(result);
     } catch (err) {

@@ -1,0 +1,2 @@
+// The list of feature contracts that make up /api/v1. Add a feature's contract here.
+import "@/lib/users/contract";
