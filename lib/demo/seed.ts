@@ -1,6 +1,7 @@
 import { hashPassword } from "@/lib/auth/password";
 import { recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { DEMO_ITEMS, DEMO_MODELS, DEMO_STUDY } from "./content";
 
@@ -27,7 +28,21 @@ export async function seedDemo(): Promise<{ created: boolean; studyId: string }>
   if (existing) return { created: false, studyId: existing.id };
 
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
-  const studyId = await db.$transaction(
+  try {
+    return { created: true, studyId: await createDemoStudy(hashes) };
+  } catch (err) {
+    // Another process seeded at the same moment: its study won the unique slug.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      const winner = await db.study.findUnique({ where: { slug: DEMO_STUDY_SLUG }, select: { id: true } });
+      if (winner) return { created: false, studyId: winner.id };
+    }
+    throw err;
+  }
+}
+
+async function createDemoStudy(hashes: string[]): Promise<string> {
+  const db = getDb();
+  return db.$transaction(
     async (tx) => {
       const specialtyIds = new Map<string, string>();
       for (const name of new Set(DEMO_ITEMS.map((i) => i.specialty))) {
@@ -109,7 +124,6 @@ export async function seedDemo(): Promise<{ created: boolean; studyId: string }>
     },
     { timeout: 60_000 },
   );
-  return { created: true, studyId };
 }
 
 export function printDemoCredentials(say: (line: string) => void) {

@@ -1,0 +1,129 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { startEmbeddedPostgres, StartupError } from "@/lib/db/embedded";
+
+const dirs: string[] = [];
+async function tempDir() {
+  const d = await mkdtemp(path.join(os.tmpdir(), "clingrade-emb-"));
+  dirs.push(d);
+  return d;
+}
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function selectOne(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const { rows } = await c.query("SELECT 1 AS one");
+  await c.end();
+  return rows[0].one;
+}
+
+/** Alive and not a zombie (an orphan's exit may never be reaped in a container). */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+};
+
+describe("embedded PostgreSQL", () => {
+  it("initialises under the data folder, keeps data across restarts, and stops", async () => {
+    const dir = await tempDir();
+    const port = await freePort();
+    const a = await startEmbeddedPostgres({ dataDir: dir, port });
+    expect(a.url).toMatch(new RegExp(`^postgresql://postgres:[^@]+@127\\.0\\.0\\.1:${port}/clingrade$`));
+    const c = new pg.Client({ connectionString: a.url });
+    await c.connect();
+    await c.query("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here')");
+    await c.end();
+    const pid = Number((await readFile(path.join(dir, "pg", "postmaster.pid"), "utf8")).split("\n")[0]);
+    await a.stop();
+    expect(alive(pid)).toBe(false);
+
+    const b = await startEmbeddedPostgres({ dataDir: dir, port });
+    const c2 = new pg.Client({ connectionString: b.url });
+    await c2.connect();
+    expect((await c2.query("SELECT v FROM kept")).rows).toEqual([{ v: "still here" }]);
+    await c2.end();
+    await b.stop();
+  });
+
+  it("starts cleanly after a crash left a stale postmaster.pid", async () => {
+    const dir = await tempDir();
+    const port = await freePort();
+    const a = await startEmbeddedPostgres({ dataDir: dir, port });
+    await a.stop();
+    // a pid file whose process is long gone, as after a power cut
+    await writeFile(path.join(dir, "pg", "postmaster.pid"), `999999\n${path.join(dir, "pg")}\n0\n${port}\n`);
+    const b = await startEmbeddedPostgres({ dataDir: dir, port });
+    expect(await selectOne(b.url)).toBe(1);
+    await b.stop();
+  });
+
+  it("adopts the server a SIGKILLed app left running, and stops it when it stops", async () => {
+    const dir = await tempDir();
+    const port = await freePort();
+    // `node --import tsx` keeps it one process, so SIGKILL hits the owner itself.
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/helpers/start-embedded.ts", dir, String(port)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (d) => String(d).includes("READY") && resolve());
+      child.on("exit", () => reject(new Error("child exited early")));
+    });
+    child.kill("SIGKILL");
+    await new Promise((r) => child.on("exit", r));
+    const pid = Number((await readFile(path.join(dir, "pg", "postmaster.pid"), "utf8")).split("\n")[0]);
+    expect(alive(pid)).toBe(true); // the orphan is still there
+
+    const b = await startEmbeddedPostgres({ dataDir: dir, port });
+    expect(await selectOne(b.url)).toBe(1);
+    await b.stop();
+    expect(alive(pid)).toBe(false);
+    expect(existsSync(path.join(dir, "owner.pid"))).toBe(false);
+  });
+
+  it("names the problem when the data folder is corrupt", async () => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, "pg"), { recursive: true });
+    await writeFile(path.join(dir, "pg", "junk"), "x");
+    const err = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartupError);
+    expect((err as Error).message).toMatch(/incomplete or corrupt \(no PG_VERSION\)\. Move it away/);
+  });
+
+  it("names the problem when the port is taken", async () => {
+    const dir = await tempDir();
+    const blocker = net.createServer();
+    const port = await freePort();
+    await new Promise<void>((r) => blocker.listen(port, "127.0.0.1", r));
+    try {
+      const err = await startEmbeddedPostgres({ dataDir: dir, port }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StartupError);
+      expect((err as Error).message).toMatch(new RegExp(`Port ${port} is already in use.*CLINGRADE_PG_PORT`));
+    } finally {
+      blocker.close();
+    }
+  });
+});
