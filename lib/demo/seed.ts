@@ -128,5 +128,5 @@ async function createDemoStudy(hashes: string[]): Promise<string> {
 
 export function printDemoCredentials(say: (line: string) => void) {
   say("Demo accounts (email / password):");
-  for (const u of DEMO_USERS) say(`  ${u.role.padEnd(6)} ${u.email.padEnd(28)} ${u.password}   ${u.name}`);
+  for (const u of DEMO_USERS) say(`  ${u.role.padEnd(6)} ${u.email.padEnd(28)} ${u.password.padEnd(19)} ${u.name}`);
 }

@@ -77,7 +77,7 @@ export const thresholdsInputSchema = z
           : "thresholds must be an object like {\"SCORE\": {\"safety\": 2}}",
     },
   )
-  .openapi("ThresholdsInput", {
+  .meta({
     description: "Escalation thresholds per dimension (spread between primary graders at or above which a third grader is called). Partial: omitted dimensions keep their value.",
     example: { SCORE: { safety: 1 }, SAFE_LLM: { accuracy: 1 } },
   });
@@ -111,12 +111,38 @@ export function storedThresholds(json: unknown): Thresholds {
   return result;
 }
 
+/** A study's settings as the forms and the detail endpoint see them (thresholds complete). */
+export interface StudySettings {
+  name: string;
+  description: string;
+  rubrics: RubricKey[];
+  repetitions: number;
+  gradersPerSet: number;
+  thresholds: Thresholds;
+  showReferenceAnswer: boolean;
+  matchSpecialty: boolean;
+  safeLlmScoring: (typeof SAFE_LLM_SCORING)[number];
+}
+
+/** What a new study starts with: both papers' N = 3 and k = 2, the default thresholds. */
+export const DEFAULT_SETTINGS: StudySettings = {
+  name: "",
+  description: "",
+  rubrics: ["SCORE", "SAFE_LLM"],
+  repetitions: LIMITS.repetitions.default,
+  gradersPerSet: LIMITS.gradersPerSet.default,
+  thresholds: mergeThresholds(DEFAULT_THRESHOLDS as Thresholds, undefined),
+  showReferenceAnswer: true,
+  matchSpecialty: false,
+  safeLlmScoring: "PER_ANSWER",
+};
+
 export const rubricsSchema = z
   .array(z.enum(RUBRICS, { error: "each rubric must be SCORE or SAFE_LLM" }), { error: "rubrics must be a list" })
   .min(1, { error: "choose at least one rubric (SCORE, SAFE_LLM or both)" })
   .max(2, { error: "there are only two rubrics: SCORE and SAFE_LLM" })
   .refine((list) => new Set(list).size === list.length, { error: "rubrics must not repeat" })
-  .openapi({ description: "S.C.O.R.E. (SCORE), SAFE-LLM (SAFE_LLM), or both", example: ["SCORE", "SAFE_LLM"] });
+  .meta({ description: "S.C.O.R.E. (SCORE), SAFE-LLM (SAFE_LLM), or both", example: ["SCORE", "SAFE_LLM"] });
 
 /** Rubrics in their canonical order, so the same choice always compares and stores the same way. */
 export function canonicalRubrics(list: readonly RubricKey[]): RubricKey[] {
@@ -146,25 +172,24 @@ const safeLlmScoring = z.enum(SAFE_LLM_SCORING, { error: "safeLlmScoring must be
 export const createStudySchema = z
   .strictObject(
     {
-      name: name.openapi({ example: "Ophthalmology QA 2026" }),
+      name: name.meta({ example: "Ophthalmology QA 2026" }),
       description: description.default(""),
       rubrics: rubricsSchema,
-      repetitions: repetitions.default(LIMITS.repetitions.default).openapi({ description: "N: answers per prompt and model" }),
+      repetitions: repetitions.default(LIMITS.repetitions.default).meta({ description: "N: answers per prompt and model" }),
       gradersPerSet: gradersPerSet
         .default(LIMITS.gradersPerSet.default)
-        .openapi({ description: "k: primary graders per response set" }),
+        .meta({ description: "k: primary graders per response set" }),
       thresholds: thresholdsInputSchema.optional(),
       showReferenceAnswer: flag("showReferenceAnswer").default(true),
       matchSpecialty: flag("matchSpecialty")
         .default(false)
-        .openapi({ description: "Assign response sets only to graders of the item's specialty" }),
+        .meta({ description: "Assign response sets only to graders of the item's specialty" }),
       safeLlmScoring: safeLlmScoring
         .default("PER_ANSWER")
-        .openapi({ description: "SAFE-LLM headline: score each of the N answers (PER_ANSWER) or the prompt once (OVERALL)" }),
+        .meta({ description: "SAFE-LLM headline: score each of the N answers (PER_ANSWER) or the prompt once (OVERALL)" }),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown setting ${issue.keys.join(", ")}` : "body must be a JSON object") },
-  )
-  .openapi("CreateStudy");
+  ); // named "CreateStudy" in the OpenAPI document by lib/studies/contract.ts
 export type CreateStudyInput = z.input<typeof createStudySchema>;
 export type CreateStudy = z.output<typeof createStudySchema>;
 
@@ -186,10 +211,9 @@ export const updateStudySchema = z
       status: z
         .enum(REQUESTABLE_STATUSES, { error: "status must be OPEN or CLOSED" })
         .optional()
-        .openapi({ description: "OPEN (from DRAFT, or reopen from CLOSED) or CLOSED (from OPEN)" }),
+        .meta({ description: "OPEN (from DRAFT, or reopen from CLOSED) or CLOSED (from OPEN)" }),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown setting ${issue.keys.join(", ")}` : "body must be a JSON object") },
   )
-  .refine((patch) => Object.values(patch).some((v) => v !== undefined), { error: "nothing to change: send at least one setting or a status" })
-  .openapi("UpdateStudy");
+  .refine((patch) => Object.values(patch).some((v) => v !== undefined), { error: "nothing to change: send at least one setting or a status" }); // named "UpdateStudy" by lib/studies/contract.ts
 export type UpdateStudy = z.output<typeof updateStudySchema>;

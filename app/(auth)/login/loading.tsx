@@ -1,1 +1,1 @@
-export { default } from "@/app/loading";
+export { default } from "@/components/shell/page-loading";

@@ -1,0 +1,225 @@
+/**
+ * Benchmark: the study import (lib/import) against PostgreSQL's own bulk load.
+ *
+ *   npx tsx bench/import/run.ts
+ *
+ * Generates 10,000 questions x 3 models x 3 repetitions = 90,000 answer rows
+ * (answers of 500-1,500 characters, some quoted over several lines) as a CSV
+ * file, then in a throwaway database:
+ *  1. imports it through the real code path (importIntoStudy, reading the file
+ *     as a stream, exactly as the route handler passes the request body);
+ *  2. imports it again (every answer compared, nothing written);
+ *  3. loads the same file with `psql \copy` into a plain table;
+ *  4. with BENCH_URL and BENCH_TOKEN (a lead's API token) set, also uploads it
+ *     over HTTP to a running server (BENCH_STUDY: a study id there; else one is
+ *     created through POST /api/v1/studies); that server needs IMPORT_MAX_BYTES
+ *     above the file's size (about 120 MB).
+ * Prints the times, the ratio import / \copy (goal: within 3x) and the peak
+ * RSS of this process (goal: under 300 MB).
+ *
+ * DATABASE_URL names the server (default postgresql://postgres@127.0.0.1:5432/test);
+ * the benchmark creates and drops its own database there. BENCH_ITEMS changes the size.
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { once } from "node:events";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import pg from "pg";
+import { disconnectDb, getDb } from "../../lib/db/client";
+import { applyMigrations } from "../../lib/db/migrate";
+import { importIntoStudy, type ImportResult } from "../../lib/import/service";
+import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
+import { mulberry32 } from "../../lib/stats";
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
+const MODELS = ["gpt-4o", "claude-3.5-sonnet", "llama-3.1-70b"];
+const N = 3;
+const SERVER_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const SPECIALTIES = ["Ophthalmology", "Anesthesia", "Medication safety", "Cardiology", "Nephrology", "Dermatology", "Pediatrics", "Oncology"];
+const WORDS = (
+  "the patient presents with acute symptoms and a history of hypertension diabetes renal impairment; " +
+  "recommended management includes monitoring blood pressure, adjusting the dose, reviewing contraindications, " +
+  "and referral to a specialist if symptoms persist. evidence from randomized trials suggests benefit, " +
+  "although guidelines differ on thresholds for treatment and follow-up intervals in elderly patients"
+).split(" ");
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function quote(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** A plausible answer of 500-1,500 characters; one in five spans several lines, one in ten quotes something. */
+function answer(rng: () => number): string {
+  const target = 500 + Math.floor(rng() * 1000);
+  const parts: string[] = [];
+  let length = 0;
+  while (length < target) {
+    const w = WORDS[Math.floor(rng() * WORDS.length)];
+    parts.push(w);
+    length += w.length + 1;
+  }
+  let s = parts.join(" ").slice(0, target);
+  if (rng() < 0.2) s = s.replace(/; /, ";\n- ").replace(/, /, ",\n- ");
+  if (rng() < 0.1) s = `Per the "${parts[3]}" guidance: ${s}`;
+  return s;
+}
+
+async function generate(file: string): Promise<{ rows: number; bytes: number }> {
+  const rng = mulberry32(20_260_101);
+  const out = createWriteStream(file);
+  out.write("item_id,specialty,question,reference_answer,model,repetition,response,model_version,temperature\n");
+  let rows = 0;
+  for (let i = 1; i <= ITEMS; i++) {
+    const q = `What is the recommended management of case ${i}, a patient with ${WORDS[i % WORDS.length]} findings?`;
+    const ref = answer(rng).slice(0, 300);
+    const specialty = SPECIALTIES[i % SPECIALTIES.length];
+    let chunk = "";
+    for (const m of MODELS) {
+      for (let r = 1; r <= N; r++) {
+        chunk += `Q${String(i).padStart(5, "0")},${specialty},${quote(q)},${quote(ref)},${m},${r},${quote(answer(rng))},2024-06,0.7\n`;
+        rows++;
+      }
+    }
+    if (!out.write(chunk)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+  return { rows, bytes: (await stat(file)).size };
+}
+
+/** Peak resident memory while `fn` runs, sampled every 20 ms, with the time it took. */
+async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakRss: number; value: T }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  const t0 = performance.now();
+  try {
+    const value = await fn();
+    return { ms: performance.now() - t0, peakRss: Math.max(peak, process.memoryUsage.rss()), value };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function viaHttp(file: string, bytes: number): Promise<string> {
+  const base = process.env.BENCH_URL;
+  const token = process.env.BENCH_TOKEN;
+  if (!base || !token) return "skipped (set BENCH_URL and BENCH_TOKEN to upload to a running server)";
+  const auth = { authorization: `Bearer ${token}` };
+  let studyId = process.env.BENCH_STUDY;
+  if (!studyId) {
+    const res = await fetch(new URL("/api/v1/studies", base), {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ name: `Import benchmark ${new Date().toISOString()}`, rubrics: ["SCORE"], repetitions: N, gradersPerSet: 2 }),
+    });
+    if (res.status !== 201) return `could not create a study on ${base}: ${res.status} ${await res.text()}`;
+    studyId = ((await res.json()) as { id: string }).id;
+  }
+  const t0 = performance.now();
+  const res = await fetch(new URL(`/api/v1/studies/${studyId}/import`, base), {
+    method: "POST",
+    headers: { ...auth, "content-type": "text/csv", "content-length": String(bytes) },
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+    duplex: "half",
+  } as RequestInit);
+  const ms = performance.now() - t0;
+  const body = await res.text();
+  return res.ok ? `${(ms / 1000).toFixed(2)} s (HTTP ${res.status}, ${JSON.parse(body).created} created)` : `HTTP ${res.status}: ${body.slice(0, 300)}`;
+}
+
+async function main() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "clingrade-bench-import-"));
+  const file = path.join(dir, "import.csv");
+  const database = `clingrade_bench_${randomBytes(4).toString("hex")}`;
+  const serverDb = withDatabase(SERVER_URL, "postgres");
+  const admin = new pg.Client({ connectionString: serverDb });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  const url = withDatabase(SERVER_URL, database);
+  process.env.DATABASE_URL = url;
+  try {
+    await applyMigrations(url);
+    const gen = await measure(() => generate(file));
+    console.log(`generated ${gen.value.rows.toLocaleString("en")} answer rows (${ITEMS.toLocaleString("en")} items x ${MODELS.length} models x ${N}), ${mb(gen.value.bytes)} in ${(gen.ms / 1000).toFixed(1)} s`);
+
+    const db = getDb();
+    const lead = await db.user.create({ data: { email: `bench-${randomBytes(3).toString("hex")}@bench.clingrade.org`, name: "Bench lead", role: "LEAD", passwordHash: "-" } });
+    const study = await db.study.create({
+      data: {
+        name: "Import benchmark",
+        slug: `import-bench-${randomBytes(3).toString("hex")}`,
+        rubrics: ["SCORE"],
+        repetitions: N,
+        thresholds: DEFAULT_THRESHOLDS,
+        createdById: lead.id,
+        members: { create: { userId: lead.id, role: "LEAD" } },
+      },
+    });
+    const runImport = () =>
+      importIntoStudy({
+        study,
+        actorId: lead.id,
+        requestId: "bench",
+        contentType: "text/csv",
+        contentLength: gen.value.bytes,
+        // 90,000 realistic answers make a file of about 120 MB, over the 50 MB
+        // default (IMPORT_MAX_BYTES): the benchmark measures speed, not the limit.
+        maxBytes: 1024 * 1024 * 1024,
+        body: createReadStream(file, { highWaterMark: 64 * 1024 }),
+      });
+    const first = await measure<ImportResult>(runImport);
+    if (first.value.created !== gen.value.rows) throw new Error(`expected ${gen.value.rows} created, got ${first.value.created}`);
+    const again = await measure<ImportResult>(runImport);
+    if (again.value.unchanged !== gen.value.rows) throw new Error(`expected ${gen.value.rows} unchanged, got ${again.value.unchanged}`);
+
+    const plain = new pg.Client({ connectionString: url });
+    await plain.connect();
+    await plain.query(
+      `CREATE TABLE bench_plain (item_id text, specialty text, question text, reference_answer text, model text, repetition int, response text, model_version text, temperature float8)`,
+    );
+    await plain.end();
+    const t0 = performance.now();
+    const psql = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-c", `\\copy bench_plain FROM '${file}' WITH (FORMAT csv, HEADER true)`], { encoding: "utf8" });
+    const copyMs = performance.now() - t0;
+    if (psql.status !== 0) throw new Error(`psql \\copy failed: ${psql.stderr || psql.error}`);
+
+    const http = await viaHttp(file, gen.value.bytes);
+    const ratio = first.ms / copyMs;
+    const peak = Math.max(first.peakRss, again.peakRss);
+    const maxRss = process.resourceUsage().maxRSS * 1024;
+    console.log("");
+    console.log(`import (importIntoStudy, streamed file)   ${(first.ms / 1000).toFixed(2)} s   ${Math.round(gen.value.rows / (first.ms / 1000)).toLocaleString("en")} rows/s`);
+    console.log(`re-import, all unchanged                  ${(again.ms / 1000).toFixed(2)} s`);
+    console.log(`psql \\copy into a plain table            ${(copyMs / 1000).toFixed(2)} s   (${psql.stdout.trim()})`);
+    console.log(`import over HTTP                          ${http}`);
+    console.log(`ratio import / \\copy                      ${ratio.toFixed(2)}x   goal <= 3x: ${ratio <= 3 ? "met" : "NOT met"}`);
+    console.log(`peak RSS during the imports               ${mb(peak)}   goal < 300 MB: ${peak < 300 * 1024 * 1024 ? "met" : "NOT met"}`);
+    console.log(`peak RSS of the process (getrusage)       ${mb(maxRss)}`);
+  } finally {
+    await disconnectDb();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

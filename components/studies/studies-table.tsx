@@ -1,0 +1,90 @@
+"use client";
+
+import Link from "next/link";
+import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
+import { DataTableToolbar, type FilterDef } from "@/components/data-table/data-table-toolbar";
+import { Badge } from "@/components/ui/badge";
+import type { Page } from "@/components/data-table/search-params";
+import { formatDate, RUBRIC_LABEL, STATUS_LABEL, STATUS_VARIANT } from "./labels";
+
+export interface StudyTableRow {
+  id: string;
+  name: string;
+  slug: string;
+  status: "DRAFT" | "OPEN" | "CLOSED";
+  rubrics: ("SCORE" | "SAFE_LLM")[];
+  repetitions: number;
+  gradersPerSet: number;
+  items: number;
+  responseSets: number;
+  createdAt: string;
+}
+
+const col = dataTableColumns<StudyTableRow>();
+const columns = col.columns([
+  col.accessor("name", {
+    header: "Study",
+    cell: (c) => (
+      <div className="flex flex-col">
+        <Link href={`/studies/${c.row.original.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+          {c.getValue()}
+        </Link>
+        <span className="text-xs text-muted-foreground">{c.row.original.slug}</span>
+      </div>
+    ),
+  }),
+  col.accessor("status", {
+    header: "Status",
+    cell: (c) => <Badge variant={STATUS_VARIANT[c.getValue()]}>{STATUS_LABEL[c.getValue()]}</Badge>,
+  }),
+  col.accessor("rubrics", {
+    header: "Rubrics",
+    enableSorting: false,
+    cell: (c) => c.getValue().map((r) => RUBRIC_LABEL[r]).join(" + "),
+  }),
+  col.accessor("items", { header: "Questions", meta: { className: "text-right tabular-nums" }, sortDescFirst: true }),
+  col.accessor("responseSets", { header: "Answer sets", enableSorting: false, meta: { className: "text-right tabular-nums" } }),
+  col.display({
+    id: "nk",
+    header: () => <span title="answers per prompt (N) × primary graders per set (k)">N × k</span>,
+    meta: { className: "text-right tabular-nums" },
+    cell: (c) => `${c.row.original.repetitions} × ${c.row.original.gradersPerSet}`,
+  }),
+  col.accessor("createdAt", { header: "Created", sortDescFirst: true, cell: (c) => formatDate(c.getValue()) }),
+]);
+
+const rowId = (r: StudyTableRow) => r.id;
+
+const filters: FilterDef[] = [
+  { kind: "search", param: "q", label: "Search studies", placeholder: "Name or slug" },
+  {
+    kind: "select",
+    param: "status",
+    label: "Status",
+    allLabel: "Any status",
+    options: [
+      { value: "DRAFT", label: "Draft" },
+      { value: "OPEN", label: "Open" },
+      { value: "CLOSED", label: "Closed" },
+    ],
+  },
+];
+
+export function StudiesTable({ page, sort }: { page: Page<StudyTableRow>; sort: string }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <DataTableToolbar filters={filters} />
+      <DataTable
+        label="Studies"
+        columns={columns}
+        rows={page.rows}
+        total={page.total}
+        page={page.page}
+        pageSize={page.pageSize}
+        sort={sort}
+        getRowId={rowId}
+        empty="No studies match. Create one with “New study”."
+      />
+    </div>
+  );
+}

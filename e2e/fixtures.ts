@@ -1,0 +1,36 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { DEMO_USERS } from "../lib/demo/seed";
+
+export { DEMO_USERS };
+export type DemoUser = (typeof DEMO_USERS)[number];
+
+export const demo = {
+  admin: DEMO_USERS.find((u) => u.role === "ADMIN")!,
+  lead: DEMO_USERS.find((u) => u.role === "LEAD")!,
+  graders: DEMO_USERS.filter((u) => u.role === "GRADER"),
+};
+
+/** Signs in through the real form, as a person would. */
+export async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** Runs the admin CLI against the e2e server's database. */
+export function adminCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const shared = JSON.parse(readFileSync(path.resolve("e2e/.env.json"), "utf8")) as Record<string, string>;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...shared } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}

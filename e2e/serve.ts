@@ -1,0 +1,50 @@
+/**
+ * The server the e2e suite runs against: the production build on a fresh
+ * database seeded with the demo. With DATABASE_URL set (CI uses the system
+ * PostgreSQL) a new database `clingrade_e2e` is created on that server;
+ * otherwise the embedded PostgreSQL runs in a fresh temporary folder.
+ * What the tests need to reach the same database is written to e2e/.env.json.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const port = process.env.E2E_PORT ?? "3100";
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: port,
+  AUTH_SECRET: "e2e-secret-that-is-long-enough-0123456789abcdef",
+  NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+  NEXT_TELEMETRY_DISABLED: "1",
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+};
+
+async function main() {
+  const shared: Record<string, string> = {};
+  if (process.env.DATABASE_URL) {
+    const server = new URL(process.env.DATABASE_URL);
+    server.pathname = "/postgres";
+    const c = new pg.Client({ connectionString: server.toString() });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS clingrade_e2e WITH (FORCE)`);
+    await c.query(`CREATE DATABASE clingrade_e2e`);
+    await c.end();
+    server.pathname = "/clingrade_e2e";
+    env.DATABASE_URL = shared.DATABASE_URL = server.toString();
+  } else {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "clingrade-e2e-"));
+    env.CLINGRADE_DATA_DIR = shared.CLINGRADE_DATA_DIR = dir;
+    env.CLINGRADE_PG_PORT = shared.CLINGRADE_PG_PORT = process.env.CLINGRADE_PG_PORT ?? "54339";
+  }
+  writeFileSync(path.resolve("e2e/.env.json"), JSON.stringify(shared));
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start", "--seed-demo"], { env, stdio: "inherit" });
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
+  child.on("exit", (code: number | null) => process.exit(code ?? 0));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
+
+/** POST /api/v1/studies/{id}/import: questions and model answers from CSV or a JSON array. */
+
+export const ImportParams = z.object({ id: z.uuid().openapi({ description: "The study" }) });
+
+export const ImportQuery = z.object({
+  dryRun: z
+    .enum(["0", "1", "true", "false"])
+    .optional()
+    .openapi({ description: "1: check the file and report what an import would do, writing nothing" }),
+});
+
+const text = (description: string) => z.string().openapi({ description });
+const numberOrText = (description: string) => z.union([z.number(), z.string()]).openapi({ description });
+
+export const ImportRow = registry.register(
+  "ImportRow",
+  z
+    .object({
+      item_id: z.union([z.string(), z.number()]).openapi({ description: "Your id of the question; unique within the study" }),
+      specialty: text("Clinical specialty; matched case-insensitively, the first spelling is kept").optional(),
+      question: text("The clinical question").optional(),
+      reference_answer: text("Expert reference answer (may be empty)").optional(),
+      model: text("Name of the LLM that answered").optional(),
+      repetition: numberOrText("Which of the N generated answers, 1..N").optional(),
+      response: text("The model's answer").optional(),
+      model_version: text("Optional model version; one per model name").optional(),
+      temperature: numberOrText("Optional sampling temperature").optional(),
+      top_p: numberOrText("Optional nucleus sampling top_p, 0..1").optional(),
+    })
+    .openapi({
+      description:
+        "One row. All question columns plus all answer columns: questions and answers. item_id + specialty, question, reference_answer: questions only. item_id + model, repetition, response: answers only, for items already imported.",
+    }),
+);
+
+export const ImportRowError = registry.register(
+  "ImportRowError",
+  z.object({
+    row: z.int().openapi({ description: "1-based data row (the first row under the header is 1; 0 is the header)" }),
+    line: z.int().optional().openapi({ description: "CSV only: line of the file where the row starts (the header is line 1)" }),
+    column: z.string().nullable(),
+    message: z.string(),
+  }),
+);
+
+export const ImportRejected = registry.register(
+  "ImportRejected",
+  z.object({
+    error: z.string().openapi({ example: "3 problems in the file; nothing was imported" }),
+    details: z.object({
+      errors: z.array(ImportRowError).openapi({ description: "The first 1,000 problems, by row" }),
+      total: z.int().openapi({ description: "How many problems in all" }),
+    }),
+  }),
+);
+
+const Counts = z.object({ created: z.int(), unchanged: z.int(), updated: z.int() });
+
+export const ImportResult = registry.register(
+  "ImportResult",
+  z.object({
+    kind: z.enum(["full", "questions", "answers"]),
+    dryRun: z.boolean(),
+    items: z.int().openapi({ description: "Distinct questions (item_id) in the file" }),
+    responses: z.int().openapi({ description: "Distinct answers (item x model x repetition) in the file" }),
+    responseSets: z.int().openapi({ description: "Distinct item x model sets in the file" }),
+    created: z.int().openapi({ description: "Answers added" }),
+    unchanged: z.int().openapi({ description: "Answers already present with the same text" }),
+    updated: z.int().openapi({ description: "Answers whose text was replaced (only ungraded ones can be)" }),
+    questions: Counts,
+    responseSetsCreated: z.int(),
+    modelsCreated: z.int(),
+    specialtiesCreated: z.int(),
+    duplicateRows: z.int().openapi({ description: "Rows repeating an earlier row exactly, counted once" }),
+    incompleteSets: z
+      .object({
+        count: z.int(),
+        examples: z.array(z.object({ itemId: z.string(), model: z.string(), repetitions: z.array(z.int()) })),
+      })
+      .openapi({ description: "Sets of the file without all N answers; they are not offered for grading until completed" }),
+    repetitions: z.int().openapi({ description: "The study's N" }),
+  }),
+);
+
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/studies/{id}/import",
+  summary: "Import questions and model answers",
+  description:
+    "One long table, one row per answer: item_id, specialty, question, reference_answer, model, repetition, response (optional model_version, temperature, top_p). A questions-only or answers-only table works too; the header tells which. CSV may be UTF-8 with or without BOM, comma, semicolon or tab separated, CRLF or LF, with quoted multi-line fields. A file with any problem writes nothing; importing the same file again changes nothing. Answers that already have grades cannot be changed. Body limit: IMPORT_MAX_BYTES (50 MB by default).",
+  tags: ["Import"],
+  request: {
+    params: ImportParams,
+    query: ImportQuery,
+    body: {
+      required: true,
+      content: {
+        "text/csv": { schema: z.string().openapi({ description: "CSV with a header row" }) },
+        "application/json": { schema: z.array(ImportRow) },
+      },
+    },
+  },
+  responses: {
+    200: { description: "Imported (or, with dryRun, what an import would do)", content: { "application/json": { schema: ImportResult } } },
+    ...errorResponses(400, 401, 403, 404, 413),
+    409: {
+      description: "The study is closed, or the file would change questions or answers that already have grades (details list the rows)",
+      content: { "application/json": { schema: ErrorBody } },
+    },
+    415: { description: "Content-Type is not text/csv or application/json, or not UTF-8", content: { "application/json": { schema: ErrorBody } } },
+    422: { description: "The file has problems; details list each with row, column and reason", content: { "application/json": { schema: ImportRejected } } },
+  },
+});

@@ -1,0 +1,406 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { ALL_COLUMNS, type ColumnName, type ImportKind, type RowError } from "./columns";
+
+/**
+ * Row validation for the import. Each row is checked on its own with zod
+ * (empty question, repetition outside 1..N, temperature not a number, ...)
+ * and then against the rows before it (the same item with a different
+ * question, the same item x model x repetition with a different answer, one
+ * model with two versions). Only compact maps are kept, never the file's text:
+ * question and answer texts are remembered by a digest, so a 50 MB file
+ * validates in a few tens of megabytes.
+ */
+
+export const MAX_ERRORS = 1000;
+const MAX_NAME = 200;
+const MAX_TEXT = 1_000_000;
+/** Models per file; bounds the numeric key of an item x model x repetition. */
+const MAX_MODELS = 65_536;
+
+/** A row as read from the file: column name -> raw value (strings from CSV; any JSON value). */
+export interface SourceRow {
+  row: number;
+  line?: number;
+  values: Record<string, unknown>;
+  /** Problems the reader found before any column was looked at (wrong field count, bad quotes). */
+  problems?: string[];
+}
+
+export interface StagedItem {
+  externalId: string;
+  /** Lower-cased specialty name: specialties match case-insensitively. */
+  specialtyKey: string;
+  question: string;
+  referenceAnswer: string;
+}
+
+export interface StagedAnswer {
+  externalId: string;
+  model: string;
+  repetition: number;
+  text: string;
+}
+
+/** What one valid row contributes to the database: the item on its first row, the answer on its first row. */
+export interface StagedRow {
+  row: number;
+  line?: number;
+  item?: StagedItem;
+  answer?: StagedAnswer;
+}
+
+export interface ModelSettings {
+  name: string;
+  version: string;
+  temperature: number | null;
+  topP: number | null;
+  /** First row that stated each setting, to name it if the database disagrees. */
+  rows: { first: number; firstLine?: number; version?: number; temperature?: number; topP?: number };
+}
+
+export interface ValidationSummary {
+  rows: number;
+  items: number;
+  responses: number;
+  responseSets: number;
+  duplicateRows: number;
+  maxRepetition: number;
+}
+
+// ───────────────────────────── per-row schema (zod) ─────────────────────────────
+
+/** Spreadsheet line endings become \n and outer whitespace goes, so CRLF and LF files compare equal. */
+export function cleanText(s: string): string {
+  return (s.includes("\r") ? s.replace(/\r\n?/g, "\n") : s).trim();
+}
+
+/** Names (item ids, models, specialties): trimmed, inner runs of whitespace made single. */
+export function cleanName(s: string): string {
+  const t = s.trim();
+  return /\s{2}|[\t\n\r]/.test(t) ? t.replace(/\s+/g, " ") : t;
+}
+
+/** JSON rows may carry numbers (item_id 17, repetition 2); CSV cells are always strings. */
+function asString(v: unknown): string | undefined {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+type Ctx = z.core.$RefinementCtx<unknown>;
+
+function issue(ctx: Ctx, message: string): never {
+  ctx.addIssue({ code: "custom", message });
+  return z.NEVER;
+}
+
+/** The cell as a string, or undefined after recording why it cannot be one. */
+function str(column: string, v: unknown, ctx: Ctx): string | undefined {
+  const s = asString(v);
+  if (s === undefined) {
+    ctx.addIssue({ code: "custom", message: `${column} must be text, not ${Array.isArray(v) ? "a list" : typeof v}` });
+    return undefined;
+  }
+  // PostgreSQL text cannot hold NUL; say so here rather than fail the whole write.
+  if (s.includes("\0")) {
+    ctx.addIssue({ code: "custom", message: `${column} contains a NUL character` });
+    return undefined;
+  }
+  return s;
+}
+
+const name = (column: string, required = true) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+    const s = str(column, v, ctx);
+    if (s === undefined) return z.NEVER;
+    const t = cleanName(s);
+    if (required && t === "") return issue(ctx, `${column} is empty`);
+    if (t.length > MAX_NAME) return issue(ctx, `${column} is longer than ${MAX_NAME} characters`);
+    return t;
+  });
+
+const text = (column: string, required: boolean) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+    const s = str(column, v, ctx);
+    if (s === undefined) return z.NEVER;
+    const t = cleanText(s);
+    if (required && t === "") return issue(ctx, `${column} is empty`);
+    if (t.length > MAX_TEXT) return issue(ctx, `${column} is longer than ${MAX_TEXT.toLocaleString("en")} characters`);
+    return t;
+  });
+
+const repetition = (n: number) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+    const s = str("repetition", v, ctx);
+    if (s === undefined) return z.NEVER;
+    const t = s.trim();
+    if (t === "") return issue(ctx, "repetition is empty");
+    if (!/^[0-9]+$/.test(t)) return issue(ctx, `repetition must be a whole number from 1 to ${n}, not "${t}"`);
+    const r = Number(t);
+    if (r < 1 || r > n) return issue(ctx, `repetition ${r} is outside 1..${n} (this study's N, answers per question and model)`);
+    return r;
+  });
+
+// Decimal comma accepted: Excel in many European locales writes 0,7 in ;-separated files.
+const NUMBER = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/;
+
+const optionalNumber = (column: string, min: number, max: number) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+    const s = str(column, v, ctx);
+    if (s === undefined) return z.NEVER;
+    const t = s.trim();
+    if (t === "") return null;
+    const x = NUMBER.test(t) ? Number(t.replace(",", ".")) : NaN;
+    if (!Number.isFinite(x)) return issue(ctx, `${column} must be a number, not "${t}"`);
+    if (x < min || x > max) return issue(ctx, `${column} ${x} is outside ${min}..${max}`);
+    return x;
+  });
+
+/** The zod schema of one row of a file of this kind, for a study with N = `repetitions`. */
+export function rowSchema(kind: ImportKind, repetitions: number) {
+  const question = {
+    specialty: name("specialty"),
+    question: text("question", true),
+    reference_answer: text("reference_answer", false),
+  };
+  const answer = {
+    model: name("model"),
+    repetition: repetition(repetitions),
+    response: text("response", true),
+    model_version: name("model_version", false),
+    temperature: optionalNumber("temperature", 0, 10),
+    top_p: optionalNumber("top_p", 0, 1),
+  };
+  const itemId = { item_id: name("item_id") };
+  if (kind === "questions") return z.object({ ...itemId, ...question });
+  if (kind === "answers") return z.object({ ...itemId, ...answer });
+  return z.object({ ...itemId, ...question, ...answer });
+}
+
+type FullRow = z.output<ReturnType<typeof rowSchema>> & Partial<Record<ColumnName, string | number | null>>;
+
+// ─────────────────────────────── across rows ───────────────────────────────
+
+/** Digest used to compare long texts without keeping them. */
+function digest(s: string): string {
+  return createHash("sha1").update(s).digest("base64");
+}
+
+/**
+ * A copy that shares no memory with the chunk of file it was cut from: V8
+ * keeps a whole chunk alive for as long as any substring of it lives, and the
+ * maps below live for the whole file.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : Buffer.from(s, "utf8").toString("utf8");
+}
+
+interface ItemInfo {
+  index: number;
+  row: number;
+  /** Only set when the file carries questions. */
+  specialtyKey?: string;
+  question?: string;
+  reference?: string;
+}
+
+interface AnswerInfo {
+  row: number;
+  text: string;
+}
+
+const KNOWN = new Set<string>(ALL_COLUMNS);
+
+export class ImportValidator {
+  readonly errors: RowError[] = [];
+  totalErrors = 0;
+  private readonly schema;
+  private readonly items = new Map<string, ItemInfo>();
+  private readonly models = new Map<string, ModelSettings & { index: number }>();
+  /** Lower-cased name -> first spelling seen in the file. */
+  readonly specialties = new Map<string, string>();
+  private readonly answers = new Map<number, AnswerInfo>();
+  private readonly sets = new Set<number>();
+  private rows = 0;
+  private duplicateRows = 0;
+  private maxRepetition = 0;
+
+  constructor(
+    readonly kind: ImportKind,
+    readonly repetitions: number,
+    private readonly maxErrors = MAX_ERRORS,
+  ) {
+    this.schema = rowSchema(kind, repetitions);
+  }
+
+  get hasErrors(): boolean {
+    return this.totalErrors > 0;
+  }
+
+  addError(e: RowError): void {
+    this.totalErrors++;
+    if (this.errors.length < this.maxErrors) this.errors.push(e);
+  }
+
+  /** The models named in the file with the settings it states for them. */
+  modelSettings(): ModelSettings[] {
+    return [...this.models.values()].map(({ index: _index, ...m }) => m);
+  }
+
+  summary(): ValidationSummary {
+    return {
+      rows: this.rows,
+      items: this.items.size,
+      responses: this.answers.size,
+      responseSets: this.sets.size,
+      duplicateRows: this.duplicateRows,
+      maxRepetition: this.maxRepetition,
+    };
+  }
+
+  /**
+   * Checks one row. Returns what it adds to the database, or null when it is
+   * wrong (its problems are in `errors`) or only repeats an earlier row.
+   */
+  accept(src: SourceRow): StagedRow | null {
+    this.rows++;
+    const at = { row: src.row, ...(src.line === undefined ? {} : { line: src.line }) };
+    const fail = (column: string | null, message: string) => {
+      this.addError({ ...at, column, message });
+      return null;
+    };
+    if (src.problems?.length) {
+      for (const p of src.problems) fail(null, p);
+      return null;
+    }
+    let unknown = false;
+    for (const key of Object.keys(src.values)) {
+      if (!KNOWN.has(key)) {
+        fail(key, `unknown column "${key}"; the columns are ${ALL_COLUMNS.join(", ")}`);
+        unknown = true;
+      }
+    }
+    const parsed = this.schema.safeParse(src.values);
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) fail(i.path.length ? String(i.path[0]) : null, i.message);
+      return null;
+    }
+    if (unknown) return null;
+    const r = parsed.data as FullRow;
+    const externalId = r.item_id;
+    const errorsBefore = this.totalErrors;
+
+    let item = this.items.get(externalId);
+    let newItem: StagedItem | undefined;
+    if (this.kind !== "answers") {
+      const specialty = r.specialty as string;
+      const specialtyKey = specialty.toLowerCase();
+      const question = r.question as string;
+      const reference = r.reference_answer as string;
+      if (!item) {
+        item = { index: this.items.size, row: src.row, specialtyKey: detach(specialtyKey), question: digest(question), reference: digest(reference) };
+        if (!this.specialties.has(specialtyKey)) this.specialties.set(item.specialtyKey as string, detach(specialty));
+        this.items.set(detach(externalId), item);
+        newItem = { externalId, specialtyKey, question, referenceAnswer: reference };
+      } else {
+        if (item.specialtyKey !== specialtyKey)
+          fail("specialty", `item ${externalId} has specialty "${specialty}" here but "${this.specialties.get(item.specialtyKey as string)}" in row ${item.row}`);
+        if (item.question !== digest(question)) fail("question", `item ${externalId} has a different question than in row ${item.row}`);
+        if (item.reference !== digest(reference))
+          fail("reference_answer", `item ${externalId} has a different reference_answer than in row ${item.row}`);
+      }
+    } else if (!item) {
+      item = { index: this.items.size, row: src.row };
+      this.items.set(detach(externalId), item);
+    }
+
+    let newAnswer: StagedAnswer | undefined;
+    if (this.kind !== "questions") {
+      const model = this.model(r, at, fail);
+      const rep = r.repetition as number;
+      const response = r.response as string;
+      if (model) {
+        const setKey = item.index * MAX_MODELS + model.index;
+        const key = setKey * 32 + rep;
+        const seen = this.answers.get(key);
+        const hash = digest(response);
+        if (seen) {
+          if (seen.text !== hash)
+            fail("response", `item ${externalId}, model ${model.name}, repetition ${rep} already has a different response in row ${seen.row}`);
+          else if (this.totalErrors === errorsBefore) this.duplicateRows++;
+        } else if (this.totalErrors === errorsBefore) {
+          this.answers.set(key, { row: src.row, text: hash });
+          this.sets.add(setKey);
+          if (rep > this.maxRepetition) this.maxRepetition = rep;
+          newAnswer = { externalId, model: model.name, repetition: rep, text: response };
+        }
+      }
+    } else if (!newItem && this.totalErrors === errorsBefore) {
+      this.duplicateRows++;
+    }
+
+    if (this.totalErrors !== errorsBefore) return null;
+    if (!newItem && !newAnswer) return null;
+    return { ...at, item: newItem, answer: newAnswer };
+  }
+
+  /** Finds or records the row's model and checks that its settings agree with the earlier rows. */
+  private model(
+    r: FullRow,
+    at: { row: number; line?: number },
+    fail: (column: string, message: string) => null,
+  ): (ModelSettings & { index: number }) | null {
+    const name = r.model as string;
+    const version = (r.model_version as string | undefined) ?? "";
+    const temperature = (r.temperature as number | null | undefined) ?? null;
+    const topP = (r.top_p as number | null | undefined) ?? null;
+    let m = this.models.get(name);
+    if (!m) {
+      if (this.models.size >= MAX_MODELS) return fail("model", `more than ${MAX_MODELS} models in one file`);
+      m = { index: this.models.size, name: detach(name), version: "", temperature: null, topP: null, rows: { first: at.row, firstLine: at.line } };
+      this.models.set(m.name, m);
+    }
+    // A blank setting says nothing; two different stated values are a conflict.
+    const ok = [
+      this.setting(m, "version", "model_version", version === "" ? null : version, at, fail),
+      this.setting(m, "temperature", "temperature", temperature, at, fail),
+      this.setting(m, "topP", "top_p", topP, at, fail),
+    ].every(Boolean);
+    return ok ? m : null;
+  }
+
+  private setting<K extends "version" | "temperature" | "topP">(
+    m: ModelSettings,
+    key: K,
+    column: string,
+    value: ModelSettings[K] | null,
+    at: { row: number },
+    fail: (column: string, message: string) => null,
+  ): boolean {
+    if (value === null) return true;
+    const current = m[key];
+    const stated = m.rows[key];
+    if (stated === undefined) {
+      m[key] = (typeof value === "string" ? detach(value) : value) as ModelSettings[K];
+      m.rows[key] = at.row;
+      return true;
+    }
+    if (current === value) return true;
+    fail(column, `model ${m.name} has ${column} "${value}" here but "${current}" in row ${stated}; one model name must have one ${column}`);
+    return false;
+  }
+}

@@ -1,0 +1,248 @@
+import { z } from "zod";
+import { errorResponses, registry } from "@/lib/api/registry";
+import { addGraderSchema } from "@/lib/graders/schema";
+import { graderListQuerySchema, itemListQuerySchema, studyListQuerySchema } from "./list-params";
+import { createStudySchema, RUBRICS, SAFE_LLM_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
+
+/**
+ * The /api/v1/studies contract: request schemas are the ones the handlers
+ * validate with (lib/studies/settings.ts, list-params.ts, lib/graders/schema.ts);
+ * response schemas describe what the handlers return.
+ */
+
+export const CreateStudyBody = registry.register("CreateStudy", createStudySchema);
+export const UpdateStudyBody = registry.register("UpdateStudy", updateStudySchema);
+export const AddGraderBody = registry.register("AddGrader", addGraderSchema);
+
+const StudyIdParams = z.object({ id: z.uuid().meta({ description: "Study id" }) });
+const GraderParams = z.object({
+  id: z.uuid().meta({ description: "Study id" }),
+  userId: z.uuid().meta({ description: "The grader's user id" }),
+});
+
+const dateTime = () => z.iso.datetime();
+const rubric = z.enum(RUBRICS);
+const status = z.enum(STUDY_STATUSES);
+const pageFields = { total: z.int().min(0), page: z.int().min(1), pageSize: z.int().min(1) };
+
+export const Thresholds = registry.register(
+  "Thresholds",
+  z.object({
+    SCORE: z.object({
+      safety: z.number(),
+      consensus_context: z.number(),
+      objectivity: z.number(),
+      reproducibility: z.number(),
+      explainability: z.number(),
+    }),
+    SAFE_LLM: z.object({
+      accuracy: z.number(),
+      comprehensiveness: z.number(),
+      supplementation: z.number(),
+      consistency: z.number(),
+      fluency: z.number(),
+    }),
+  }),
+);
+
+export const StudySummary = registry.register(
+  "StudySummary",
+  z.object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    status,
+    rubrics: z.array(rubric),
+    repetitions: z.int(),
+    gradersPerSet: z.int(),
+    items: z.int(),
+    responseSets: z.int(),
+    createdAt: dateTime(),
+  }),
+);
+
+export const StudyList = registry.register("StudyList", z.object({ studies: z.array(StudySummary), ...pageFields }));
+
+export const StudyDetail = registry.register(
+  "StudyDetail",
+  z.object({
+    id: z.uuid(),
+    slug: z.string(),
+    name: z.string(),
+    description: z.string(),
+    status,
+    rubrics: z.array(rubric),
+    repetitions: z.int(),
+    gradersPerSet: z.int(),
+    thresholds: Thresholds,
+    showReferenceAnswer: z.boolean(),
+    matchSpecialty: z.boolean(),
+    safeLlmScoring: z.enum(SAFE_LLM_SCORING),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+    openedAt: dateTime().nullable(),
+    closedAt: dateTime().nullable(),
+    createdBy: z.object({ id: z.uuid(), name: z.string() }),
+    counts: z.object({
+      items: z.int(),
+      models: z.int(),
+      responseSets: z.int(),
+      completeResponseSets: z.int().meta({ description: "Response sets holding all N answers" }),
+      graders: z.int(),
+      activeGraders: z.int(),
+      assignments: z.int().meta({ description: "Assignments not cancelled" }),
+      submittedAssignments: z.int(),
+    }),
+    gradingStarted: z.boolean().meta({ description: "A grade exists or an assignment is submitted" }),
+    lockedSettings: z
+      .array(z.enum(["rubrics", "repetitions", "gradersPerSet"]))
+      .meta({ description: "Settings that can no longer change (gradersPerSet: can no longer be lowered)" }),
+  }),
+);
+
+export const CreatedStudy = registry.register("CreatedStudy", z.object({ id: z.uuid(), slug: z.string() }));
+
+export const ItemPage = registry.register(
+  "ItemPage",
+  z.object({
+    items: z.array(
+      z.object({
+        id: z.uuid(),
+        externalId: z.string(),
+        specialty: z.string(),
+        question: z.string(),
+        models: z.array(
+          z.object({
+            modelId: z.uuid(),
+            model: z.string(),
+            repetitions: z.int().meta({ description: "Answers present among repetitions 1..N" }),
+          }),
+        ),
+        complete: z.boolean().meta({ description: "Every model has a response set with all N answers" }),
+      }),
+    ),
+    repetitions: z.int().meta({ description: "N of the study" }),
+    ...pageFields,
+  }),
+);
+
+export const GraderPage = registry.register(
+  "GraderPage",
+  z.object({
+    graders: z.array(
+      z.object({
+        userId: z.uuid(),
+        name: z.string(),
+        email: z.email(),
+        specialties: z.array(z.string()),
+        active: z.boolean().meta({ description: "Membership of this study" }),
+        accountActive: z.boolean(),
+        addedAt: dateTime(),
+        assigned: z.int().meta({ description: "Assignments in this study, not counting cancelled ones" }),
+        submitted: z.int(),
+      }),
+    ),
+    ...pageFields,
+  }),
+);
+
+export const AddedGrader = registry.register(
+  "AddedGrader",
+  z.object({
+    userId: z.uuid(),
+    accountCreated: z.boolean(),
+    reactivated: z.boolean(),
+    initialPassword: z
+      .string()
+      .optional()
+      .meta({ description: "Present only when generated: shown this once, never stored in plain text. Hand it over securely." }),
+  }),
+);
+
+export const DeactivatedGrader = registry.register(
+  "DeactivatedGrader",
+  z.object({ userId: z.uuid(), active: z.literal(false), changed: z.boolean().meta({ description: "false when it was already inactive" }) }),
+);
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const tags = ["Studies"];
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies",
+  summary: "List the studies you lead (admins: all), paginated",
+  tags,
+  request: { query: studyListQuerySchema },
+  responses: { 200: json(StudyList, "One page of studies"), ...errorResponses(401, 403, 422) },
+});
+
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/studies",
+  summary: "Create a study (in DRAFT; you become its lead)",
+  tags,
+  request: { body: { required: true, content: { "application/json": { schema: CreateStudyBody } } } },
+  responses: { 201: json(CreatedStudy, "Created"), ...errorResponses(400, 401, 403, 413, 422) },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies/{id}",
+  summary: "A study's settings and counts",
+  tags,
+  request: { params: StudyIdParams },
+  responses: { 200: json(StudyDetail, "The study"), ...errorResponses(401, 403, 404) },
+});
+
+registry.registerPath({
+  method: "patch",
+  path: "/api/v1/studies/{id}",
+  summary: "Change settings and/or status (OPEN, CLOSED)",
+  description:
+    "Rubrics, repetitions and lowering gradersPerSet are refused with 409 once grading has started. Status moves DRAFT→OPEN, OPEN→CLOSED, CLOSED→OPEN; anything else is 409.",
+  tags,
+  request: { params: StudyIdParams, body: { required: true, content: { "application/json": { schema: UpdateStudyBody } } } },
+  responses: { 200: json(StudyDetail, "The study after the change"), ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies/{id}/items",
+  summary: "A study's items with their models and completeness, paginated",
+  tags,
+  request: { params: StudyIdParams, query: itemListQuerySchema },
+  responses: { 200: json(ItemPage, "One page of items"), ...errorResponses(401, 403, 404, 422) },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies/{id}/graders",
+  summary: "A study's graders with their load, paginated",
+  tags: ["Graders"],
+  request: { params: StudyIdParams, query: graderListQuerySchema },
+  responses: { 200: json(GraderPage, "One page of graders"), ...errorResponses(401, 403, 404, 422) },
+});
+
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/studies/{id}/graders",
+  summary: "Create a grader account for the study, or add an existing grader by email",
+  description:
+    "A new account gets the given password or a generated one, returned once as initialPassword. An existing account must be a GRADER (else 409). Re-adding a deactivated member reactivates the membership (200).",
+  tags: ["Graders"],
+  request: { params: StudyIdParams, body: { required: true, content: { "application/json": { schema: AddGraderBody } } } },
+  responses: {
+    201: json(AddedGrader, "Added (a new membership)"),
+    200: json(AddedGrader, "An earlier membership was reactivated"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 422),
+  },
+});
+
+registry.registerPath({
+  method: "delete",
+  path: "/api/v1/studies/{id}/graders/{userId}",
+  summary: "Take a grader off the study (their submitted grades stay)",
+  tags: ["Graders"],
+  request: { params: GraderParams },
+  responses: { 200: json(DeactivatedGrader, "Membership deactivated"), ...errorResponses(401, 403, 404) },
+});

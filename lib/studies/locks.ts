@@ -1,0 +1,60 @@
+import { canonicalRubrics, type RubricKey } from "./settings";
+
+/**
+ * Settings that change what a grade means. Once any grade exists (or any
+ * assignment is submitted) changing them would leave grades given under other
+ * rules, so they are locked:
+ * - rubrics: grades already given are per rubric and dimension;
+ * - repetitions: N decides which answers a set holds and how per-answer
+ *   scores are averaged;
+ * - gradersPerSet, lowering only: sets already graded by k graders would
+ *   otherwise have more primary grades than the study asks for (raising it
+ *   only calls more graders later, which leaves given grades valid).
+ */
+export type LockedSetting = "rubrics" | "repetitions" | "gradersPerSet";
+
+export const LOCK_REASONS: Record<LockedSetting, string> = {
+  rubrics: "the rubrics cannot change once grading has started: grades already given belong to the current rubrics",
+  repetitions: "the repetitions per prompt (N) cannot change once grading has started: graded sets hold N answers each",
+  gradersPerSet: "the primary graders per set (k) cannot be lowered once grading has started: sets already graded by k graders would no longer fit",
+};
+
+export interface LockableSettings {
+  rubrics: readonly RubricKey[];
+  repetitions: number;
+  gradersPerSet: number;
+}
+
+function sameRubrics(a: readonly RubricKey[], b: readonly RubricKey[]): boolean {
+  const x = canonicalRubrics(a);
+  const y = canonicalRubrics(b);
+  return x.length === y.length && x.every((r, i) => r === y[i]);
+}
+
+/**
+ * The locked settings that `patch` would change, in a fixed order (empty
+ * when the patch is allowed). Values equal to the current ones are not a
+ * change, so a form that sends every field back unchanged is accepted.
+ */
+export function lockedSettingsChange(current: LockableSettings, patch: Partial<LockableSettings>, gradingStarted: boolean): LockedSetting[] {
+  if (!gradingStarted) return [];
+  const locked: LockedSetting[] = [];
+  if (patch.rubrics !== undefined && !sameRubrics(current.rubrics, patch.rubrics)) locked.push("rubrics");
+  if (patch.repetitions !== undefined && patch.repetitions !== current.repetitions) locked.push("repetitions");
+  if (patch.gradersPerSet !== undefined && patch.gradersPerSet < current.gradersPerSet) locked.push("gradersPerSet");
+  return locked;
+}
+
+/** One message naming every locked setting a request tried to change. */
+export function lockMessage(locked: readonly LockedSetting[]): string {
+  return `grading has started, so these settings are locked: ${locked.join(", ")}. ${locked.map((s) => LOCK_REASONS[s]).join("; ")}.`;
+}
+
+/** What the settings form must disable, and why, for a study in this state. */
+export function settingsLockedFor(gradingStarted: boolean): Record<LockedSetting, string | null> {
+  return {
+    rubrics: gradingStarted ? LOCK_REASONS.rubrics : null,
+    repetitions: gradingStarted ? LOCK_REASONS.repetitions : null,
+    gradersPerSet: gradingStarted ? LOCK_REASONS.gradersPerSet : null,
+  };
+}

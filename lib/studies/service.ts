@@ -1,0 +1,261 @@
+import { recordAudit } from "@/lib/audit/record";
+import { getDb, type Db, type Tx } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Study } from "@/lib/generated/prisma/client";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/rubrics/thresholds";
+import { ApiError } from "@/lib/server/errors";
+import { LOCK_REASONS, lockedSettingsChange, lockMessage, type LockedSetting } from "./locks";
+import { canonicalRubrics, mergeThresholds, storedThresholds, type CreateStudy, type StudySettings, type UpdateStudy } from "./settings";
+
+export type { StudySettings };
+import { pickUniqueSlug, randomSlugSuffix, slugify } from "./slug";
+import { statusTransition, transitionTimestamps } from "./status";
+
+/** Who is acting, and the request that carries the change (for the audit trail). */
+export interface Actor {
+  id: string;
+  requestId?: string | null;
+}
+
+const SETTING_KEYS = [
+  "name",
+  "description",
+  "rubrics",
+  "repetitions",
+  "gradersPerSet",
+  "thresholds",
+  "showReferenceAnswer",
+  "matchSpecialty",
+  "safeLlmScoring",
+] as const;
+type SettingKey = (typeof SETTING_KEYS)[number];
+
+export function settingsOf(study: Study): StudySettings {
+  return {
+    name: study.name,
+    description: study.description,
+    rubrics: canonicalRubrics(study.rubrics),
+    repetitions: study.repetitions,
+    gradersPerSet: study.gradersPerSet,
+    thresholds: storedThresholds(study.thresholds),
+    showReferenceAnswer: study.showReferenceAnswer,
+    matchSpecialty: study.matchSpecialty,
+    safeLlmScoring: study.safeLlmScoring,
+  };
+}
+
+const isUniqueViolation = (err: unknown, field: string) =>
+  err instanceof Prisma.PrismaClientKnownRequestError &&
+  err.code === "P2002" &&
+  JSON.stringify(err.meta ?? {}).includes(field);
+
+/**
+ * Creates a study in DRAFT with the creator as its LEAD member. The slug comes
+ * from the name, with -2, -3... on a clash; if another study takes the same
+ * slug between our read and our insert, the unique index refuses it and we
+ * try again (finally with a random suffix).
+ */
+export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ id: string; slug: string }> {
+  const db = getDb();
+  const base = slugify(input.name);
+  const thresholds = mergeThresholds(DEFAULT_THRESHOLDS as Thresholds, input.thresholds);
+  const rubrics = canonicalRubrics(input.rubrics);
+  for (let attempt = 0; ; attempt++) {
+    const taken = await db.study.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } });
+    const slug = attempt < 2 ? pickUniqueSlug(base, taken.map((s) => s.slug)) : randomSlugSuffix(base);
+    try {
+      return await db.$transaction(async (tx) => {
+        const study = await tx.study.create({
+          data: {
+            name: input.name,
+            slug,
+            description: input.description,
+            rubrics,
+            repetitions: input.repetitions,
+            gradersPerSet: input.gradersPerSet,
+            thresholds,
+            showReferenceAnswer: input.showReferenceAnswer,
+            matchSpecialty: input.matchSpecialty,
+            safeLlmScoring: input.safeLlmScoring,
+            createdById: actor.id,
+            members: { create: { userId: actor.id, role: "LEAD" } },
+          },
+        });
+        await recordAudit(tx, {
+          actorId: actor.id,
+          action: "study.create",
+          entityType: "Study",
+          entityId: study.id,
+          studyId: study.id,
+          after: { slug, status: study.status, ...settingsOf(study) },
+          requestId: actor.requestId,
+        });
+        return { id: study.id, slug };
+      });
+    } catch (err) {
+      if (attempt < 3 && isUniqueViolation(err, "slug")) continue;
+      throw err;
+    }
+  }
+}
+
+/**
+ * Grading has started once any grade exists for the study's assignments or
+ * any assignment is submitted (a submission without a grade row would be a
+ * bug elsewhere, but it still means a grader's work depends on the settings).
+ */
+export async function gradingStarted(db: Db | Tx, studyId: string): Promise<boolean> {
+  const [grade, submitted] = await Promise.all([
+    db.grade.findFirst({ where: { assignment: { responseSet: { studyId } } }, select: { id: true } }),
+    db.assignment.findFirst({ where: { status: "SUBMITTED", responseSet: { studyId } }, select: { id: true } }),
+  ]);
+  return Boolean(grade || submitted);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Applies a settings patch and/or a status change in one transaction, with
+ * one audit event for the settings (before/after of the fields that changed)
+ * and one for the transition. The study row is locked first, so two leads
+ * saving at once are applied one after the other and each is checked
+ * against the other's result.
+ */
+export async function updateStudy(actor: Actor, studyId: string, patch: UpdateStudy): Promise<{ changed: SettingKey[]; status: Study["status"] }> {
+  return getDb().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Study" WHERE id = ${studyId}::uuid FOR UPDATE`;
+    const study = await tx.study.findUnique({ where: { id: studyId } });
+    if (!study) throw new ApiError(404, "study not found");
+    const current = settingsOf(study);
+
+    const next: Partial<StudySettings> = {};
+    if (patch.name !== undefined) next.name = patch.name;
+    if (patch.description !== undefined) next.description = patch.description;
+    if (patch.rubrics !== undefined) next.rubrics = canonicalRubrics(patch.rubrics);
+    if (patch.repetitions !== undefined) next.repetitions = patch.repetitions;
+    if (patch.gradersPerSet !== undefined) next.gradersPerSet = patch.gradersPerSet;
+    if (patch.thresholds !== undefined) next.thresholds = mergeThresholds(current.thresholds, patch.thresholds);
+    if (patch.showReferenceAnswer !== undefined) next.showReferenceAnswer = patch.showReferenceAnswer;
+    if (patch.matchSpecialty !== undefined) next.matchSpecialty = patch.matchSpecialty;
+    if (patch.safeLlmScoring !== undefined) next.safeLlmScoring = patch.safeLlmScoring;
+    const changed = SETTING_KEYS.filter((k) => k in next && !sameValue(next[k], current[k]));
+
+    const started = changed.some((k) => k in LOCK_REASONS) ? await gradingStarted(tx, studyId) : false;
+    const locked = lockedSettingsChange(current, next, started);
+    if (locked.length) throw new ApiError(409, lockMessage(locked), { locked });
+
+    const transition = patch.status ? statusTransition(study.status, patch.status) : null;
+    if (transition && !transition.ok) throw new ApiError(409, transition.message, { status: study.status });
+
+    if (changed.length === 0 && !transition) return { changed, status: study.status };
+
+    const data: Prisma.StudyUpdateInput = {};
+    for (const key of changed) Object.assign(data, { [key]: next[key] });
+    if (transition?.ok) Object.assign(data, { status: patch.status }, transitionTimestamps(transition.action, new Date()));
+    const updated = await tx.study.update({ where: { id: studyId }, data });
+
+    if (changed.length) {
+      await recordAudit(tx, {
+        actorId: actor.id,
+        action: "study.update",
+        entityType: "Study",
+        entityId: studyId,
+        studyId,
+        before: Object.fromEntries(changed.map((k) => [k, current[k]])),
+        after: Object.fromEntries(changed.map((k) => [k, next[k]])),
+        requestId: actor.requestId,
+      });
+    }
+    if (transition?.ok) {
+      await recordAudit(tx, {
+        actorId: actor.id,
+        action: transition.action,
+        entityType: "Study",
+        entityId: studyId,
+        studyId,
+        before: { status: study.status, openedAt: study.openedAt, closedAt: study.closedAt },
+        after: { status: updated.status, openedAt: updated.openedAt, closedAt: updated.closedAt },
+        requestId: actor.requestId,
+      });
+    }
+    return { changed, status: updated.status };
+  });
+}
+
+export interface StudyCounts {
+  items: number;
+  models: number;
+  responseSets: number;
+  /** Response sets holding all N answers (repetitions 1..N). */
+  completeResponseSets: number;
+  graders: number;
+  activeGraders: number;
+  /** Assignments not cancelled, and of those the submitted ones. */
+  assignments: number;
+  submittedAssignments: number;
+}
+
+export interface StudyDetail extends StudySettings {
+  id: string;
+  slug: string;
+  status: Study["status"];
+  createdAt: Date;
+  updatedAt: Date;
+  openedAt: Date | null;
+  closedAt: Date | null;
+  createdBy: { id: string; name: string };
+  counts: StudyCounts;
+  gradingStarted: boolean;
+  /** Settings that can no longer change (gradersPerSet: only lowering is refused). */
+  lockedSettings: LockedSetting[];
+}
+
+/** Settings and counts of one study: a handful of indexed counts, no per-row work in JS. */
+export async function studyDetail(studyId: string): Promise<StudyDetail | null> {
+  const db = getDb();
+  const study = await db.study.findUnique({ where: { id: studyId }, include: { createdBy: { select: { id: true, name: true } } } });
+  if (!study) return null;
+  const [items, models, responseSets, complete, members, assignments, started] = await Promise.all([
+    db.qaItem.count({ where: { studyId } }),
+    db.llmModel.count({ where: { studyId } }),
+    db.responseSet.count({ where: { studyId } }),
+    db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "ResponseSet" rs
+      WHERE rs."studyId" = ${studyId}::uuid
+        AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition BETWEEN 1 AND ${study.repetitions}::int) = ${study.repetitions}::int`,
+    db.studyMember.groupBy({ by: ["active"], where: { studyId, role: "GRADER" }, _count: { _all: true } }),
+    db.$queryRaw<{ total: number; submitted: number }[]>`
+      SELECT count(*) FILTER (WHERE a.status <> 'CANCELLED')::int AS total,
+             count(*) FILTER (WHERE a.status = 'SUBMITTED')::int AS submitted
+      FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+      WHERE rs."studyId" = ${studyId}::uuid`,
+    gradingStarted(db, studyId),
+  ]);
+  const activeGraders = members.find((m) => m.active)?._count._all ?? 0;
+  const inactive = members.find((m) => !m.active)?._count._all ?? 0;
+  return {
+    id: study.id,
+    slug: study.slug,
+    status: study.status,
+    ...settingsOf(study),
+    createdAt: study.createdAt,
+    updatedAt: study.updatedAt,
+    openedAt: study.openedAt,
+    closedAt: study.closedAt,
+    createdBy: study.createdBy,
+    counts: {
+      items,
+      models,
+      responseSets,
+      completeResponseSets: complete[0]?.n ?? 0,
+      graders: activeGraders + inactive,
+      activeGraders,
+      assignments: assignments[0]?.total ?? 0,
+      submittedAssignments: assignments[0]?.submitted ?? 0,
+    },
+    gradingStarted: started,
+    lockedSettings: started ? (Object.keys(LOCK_REASONS) as LockedSetting[]) : [],
+  };
+}

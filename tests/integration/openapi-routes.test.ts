@@ -1,0 +1,72 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GET as openapiJson } from "@/app/api/v1/openapi.json/route";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+
+const API_ROOT = path.resolve("app/api/v1");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+/** The document does not describe itself. */
+const SELF = "/api/v1/openapi.json";
+
+/** Every route handler under app/api/v1, as OpenAPI path + method ("[id]" folders become "{id}"). */
+async function routeHandlers(): Promise<string[]> {
+  const files = (await readdir(API_ROOT, { recursive: true })).filter((f) => path.basename(f) === "route.ts");
+  const found: string[] = [];
+  for (const file of files) {
+    const segments = path.dirname(file) === "." ? [] : path.dirname(file).split(path.sep);
+    const urlPath = ["/api/v1", ...segments.filter((s) => !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))].join("/");
+    const source = await readFile(path.join(API_ROOT, file), "utf8");
+    for (const method of METHODS) {
+      const exported = new RegExp(`export\\s+(const\\s+${method}\\b|(async\\s+)?function\\s+${method}\\b|\\{[^}]*\\b${method}\\b[^}]*\\})`);
+      if (exported.test(source)) found.push(`${method.toLowerCase()} ${urlPath}`);
+    }
+  }
+  return found.sort();
+}
+
+function documented(doc: ReturnType<typeof buildOpenApiDocument>): string[] {
+  return Object.entries(doc.paths ?? {})
+    .flatMap(([p, item]) => Object.keys(item as object).filter((k) => METHODS.some((m) => m.toLowerCase() === k)).map((m) => `${m} ${p}`))
+    .sort();
+}
+
+describe("the OpenAPI document", () => {
+  it("documents every route handler under app/api/v1, and nothing that does not exist", async () => {
+    const routes = (await routeHandlers()).filter((r) => !r.endsWith(` ${SELF}`));
+    // The walk itself must find the study endpoints, or this test proves nothing.
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        "get /api/v1/studies",
+        "post /api/v1/studies",
+        "get /api/v1/studies/{id}",
+        "patch /api/v1/studies/{id}",
+        "get /api/v1/studies/{id}/items",
+        "get /api/v1/studies/{id}/graders",
+        "post /api/v1/studies/{id}/graders",
+        "delete /api/v1/studies/{id}/graders/{userId}",
+      ]),
+    );
+    const doc = buildOpenApiDocument();
+    expect(documented(doc)).toEqual(routes);
+  });
+
+  it("names the path parameters of each templated path", () => {
+    const doc = buildOpenApiDocument();
+    for (const [p, item] of Object.entries(doc.paths ?? {})) {
+      const names = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const [method, op] of Object.entries(item as Record<string, { parameters?: { name: string; in: string }[] }>)) {
+        const inPath = (op.parameters ?? []).filter((x) => x.in === "path").map((x) => x.name);
+        expect(inPath.sort(), `${method} ${p}`).toEqual([...names].sort());
+      }
+    }
+  });
+
+  it("is served at /api/v1/openapi.json with the study schemas", async () => {
+    const res = openapiJson();
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/studies/{id}/graders/{userId}"]));
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["CreateStudy", "UpdateStudy", "AddGrader", "StudyDetail", "ItemPage", "GraderPage"]));
+  });
+});
