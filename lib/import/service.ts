@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { performance } from "node:perf_hooks";
 import { finished } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -42,6 +43,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Defaults to IMPORT_MAX_BYTES (50 MB). */
   maxBytes?: number;
+  /** Told how long each phase took (read, check, write, commit), for logs and the benchmark. */
+  onPhase?: (phase: "read" | "check" | "write" | "commit", ms: number) => void;
 }
 
 export interface IncompleteSet {
@@ -500,7 +503,14 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     await client.query("BEGIN");
     open = true;
     await client.query(STAGING_DDL);
+    let t = performance.now();
+    const lap = (phase: "read" | "check" | "write" | "commit") => {
+      const now = performance.now();
+      o.onPhase?.(phase, now - t);
+      t = now;
+    };
     const complete = await stage(client, rows.batches, validator);
+    lap("read");
     const summary = validator.summary();
     if (summary.rows === 0 && !validator.hasErrors) throw rejection(422, [{ row: 1, column: null, message: "the file has a header but no rows" }], 1);
     if (!complete) throw rejection(422, validator.errors, validator.totalErrors);
@@ -520,6 +530,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
 
     const ctx: Ctx = { client, study, kind, validator };
     const checked = await check(ctx);
+    lap("check");
     const total = validator.totalErrors + checked.total;
     if (total > 0) {
       const all = [...validator.errors, ...checked.errors];
@@ -530,6 +541,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     }
 
     const written = await write(ctx);
+    lap("write");
     const result: ImportResult = {
       kind,
       dryRun,
@@ -557,6 +569,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
       );
       await client.query("COMMIT");
     }
+    lap("commit");
     open = false;
     return result;
   } catch (e) {

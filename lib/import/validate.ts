@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ALL_COLUMNS, type ColumnName, type ImportKind, type RowError } from "./columns";
 
@@ -7,9 +6,9 @@ import { ALL_COLUMNS, type ColumnName, type ImportKind, type RowError } from "./
  * (empty question, repetition outside 1..N, temperature not a number, ...)
  * and then against the rows before it (the same item with a different
  * question, the same item x model x repetition with a different answer, one
- * model with two versions). Only compact maps are kept, never the file's text:
- * question and answer texts are remembered by a digest, so a 50 MB file
- * validates in a few tens of megabytes.
+ * model with two versions). Only compact maps are kept: each question once,
+ * and for each answer the row that gave it, never the answer's text, so a
+ * file of 90,000 answers validates in a few megabytes.
  */
 
 export const MAX_ERRORS = 1000;
@@ -27,27 +26,18 @@ export interface SourceRow {
   problems?: string[];
 }
 
-export interface StagedItem {
-  externalId: string;
-  /** Lower-cased specialty name: specialties match case-insensitively. */
-  specialtyKey: string;
-  question: string;
-  referenceAnswer: string;
-}
-
+/**
+ * One answer to stage. `setKey` numbers the item x model pair within this file
+ * (item index x 65,536 + model index); `firstRow` is set when an earlier row
+ * gave the same item, model and repetition.
+ */
 export interface StagedAnswer {
-  externalId: string;
-  model: string;
-  repetition: number;
-  text: string;
-}
-
-/** What one valid row contributes to the database: the item on its first row, the answer on its first row. */
-export interface StagedRow {
   row: number;
   line?: number;
-  item?: StagedItem;
-  answer?: StagedAnswer;
+  setKey: number;
+  repetition: number;
+  text: string;
+  firstRow?: number;
 }
 
 export interface ModelSettings {
@@ -56,7 +46,7 @@ export interface ModelSettings {
   temperature: number | null;
   topP: number | null;
   /** First row that stated each setting, to name it if the database disagrees. */
-  rows: { first: number; firstLine?: number; version?: number; temperature?: number; topP?: number };
+  rows: { first: number; version?: number; temperature?: number; topP?: number };
 }
 
 export interface ValidationSummary {
@@ -195,11 +185,6 @@ type FullRow = z.output<ReturnType<typeof rowSchema>> & Partial<Record<ColumnNam
 
 // ─────────────────────────────── across rows ───────────────────────────────
 
-/** Digest used to compare long texts without keeping them. */
-function digest(s: string): string {
-  return createHash("sha1").update(s).digest("base64");
-}
-
 /**
  * A copy that shares no memory with the chunk of file it was cut from: V8
  * keeps a whole chunk alive for as long as any substring of it lives, and the
@@ -209,18 +194,28 @@ function detach(s: string): string {
   return s.length < 13 ? s : Buffer.from(s, "utf8").toString("utf8");
 }
 
-interface ItemInfo {
-  index: number;
+/** A question as first seen in the file (files of questions only, or of both). */
+export interface FileItem {
   row: number;
-  /** Only set when the file carries questions. */
-  specialtyKey?: string;
-  question?: string;
-  reference?: string;
+  line?: number;
+  externalId: string;
+  /** Lower-cased specialty name: specialties match case-insensitively. */
+  specialtyKey: string;
+  question: string;
+  referenceAnswer: string;
 }
 
-interface AnswerInfo {
-  row: number;
-  text: string;
+/** One item x model pair of the file, numbered by `key` (see StagedAnswer.setKey). */
+export interface FileSet {
+  key: number;
+  externalId: string;
+  model: string;
+}
+
+interface ItemInfo {
+  index: number;
+  /** Set when the file carries questions. */
+  first?: FileItem;
 }
 
 const KNOWN = new Set<string>(ALL_COLUMNS);
@@ -230,13 +225,16 @@ export class ImportValidator {
   totalErrors = 0;
   private readonly schema;
   private readonly items = new Map<string, ItemInfo>();
+  private readonly itemIds: string[] = [];
   private readonly models = new Map<string, ModelSettings & { index: number }>();
   /** Lower-cased name -> first spelling seen in the file. */
   readonly specialties = new Map<string, string>();
-  private readonly answers = new Map<number, AnswerInfo>();
+  /** Answer key -> the row that first gave it. */
+  private readonly answers = new Map<number, number>();
   private readonly sets = new Set<number>();
   private rows = 0;
   private duplicateRows = 0;
+  private repeatedAnswers = 0;
   private maxRepetition = 0;
 
   constructor(
@@ -261,6 +259,24 @@ export class ImportValidator {
     return [...this.models.values()].map(({ index: _index, ...m }) => m);
   }
 
+  /** The questions of the file, each as on its first row. */
+  fileItems(): FileItem[] {
+    const out: FileItem[] = [];
+    for (const i of this.items.values()) if (i.first) out.push(i.first);
+    return out;
+  }
+
+  /** The item x model sets of the file. */
+  fileSets(): FileSet[] {
+    const names = [...this.models.keys()];
+    return [...this.sets].map((key) => ({ key, externalId: this.itemIds[Math.floor(key / MAX_MODELS)], model: names[key % MAX_MODELS] }));
+  }
+
+  /** Answers given twice under one key; whether their texts agree is for the caller to find out. */
+  get repeatedAnswerRows(): number {
+    return this.repeatedAnswers;
+  }
+
   summary(): ValidationSummary {
     return {
       rows: this.rows,
@@ -273,10 +289,12 @@ export class ImportValidator {
   }
 
   /**
-   * Checks one row. Returns what it adds to the database, or null when it is
-   * wrong (its problems are in `errors`) or only repeats an earlier row.
+   * Checks one row. Returns the answer it adds (to be staged), or null when it
+   * is wrong (its problems are in `errors`) or carries no answer. A repeated
+   * answer key is returned too, marked `firstRow`: the texts are compared in
+   * the database, so the file's answers never have to be held in memory.
    */
-  accept(src: SourceRow): StagedRow | null {
+  accept(src: SourceRow): StagedAnswer | null {
     this.rows++;
     const at = { row: src.row, ...(src.line === undefined ? {} : { line: src.line }) };
     const fail = (column: string | null, message: string) => {
@@ -305,57 +323,51 @@ export class ImportValidator {
     const errorsBefore = this.totalErrors;
 
     let item = this.items.get(externalId);
-    let newItem: StagedItem | undefined;
+    if (!item) {
+      const id = detach(externalId);
+      item = { index: this.itemIds.length };
+      this.itemIds.push(id);
+      this.items.set(id, item);
+    }
     if (this.kind !== "answers") {
       const specialty = r.specialty as string;
       const specialtyKey = specialty.toLowerCase();
       const question = r.question as string;
       const reference = r.reference_answer as string;
-      if (!item) {
-        item = { index: this.items.size, row: src.row, specialtyKey: detach(specialtyKey), question: digest(question), reference: digest(reference) };
-        if (!this.specialties.has(specialtyKey)) this.specialties.set(item.specialtyKey as string, detach(specialty));
-        this.items.set(detach(externalId), item);
-        newItem = { externalId, specialtyKey, question, referenceAnswer: reference };
+      const first = item.first;
+      if (!first) {
+        if (!this.specialties.has(specialtyKey)) this.specialties.set(detach(specialtyKey), detach(specialty));
+        item.first = {
+          ...at,
+          externalId: this.itemIds[item.index],
+          specialtyKey: detach(specialtyKey),
+          question: detach(question),
+          referenceAnswer: detach(reference),
+        };
       } else {
-        if (item.specialtyKey !== specialtyKey)
-          fail("specialty", `item ${externalId} has specialty "${specialty}" here but "${this.specialties.get(item.specialtyKey as string)}" in row ${item.row}`);
-        if (item.question !== digest(question)) fail("question", `item ${externalId} has a different question than in row ${item.row}`);
-        if (item.reference !== digest(reference))
-          fail("reference_answer", `item ${externalId} has a different reference_answer than in row ${item.row}`);
+        if (first.specialtyKey !== specialtyKey)
+          fail("specialty", `item ${externalId} has specialty "${specialty}" here but "${this.specialties.get(first.specialtyKey)}" in row ${first.row}`);
+        if (first.question !== question) fail("question", `item ${externalId} has a different question than in row ${first.row}`);
+        if (first.referenceAnswer !== reference) fail("reference_answer", `item ${externalId} has a different reference_answer than in row ${first.row}`);
+        if (this.kind === "questions" && this.totalErrors === errorsBefore) this.duplicateRows++;
       }
-    } else if (!item) {
-      item = { index: this.items.size, row: src.row };
-      this.items.set(detach(externalId), item);
     }
+    if (this.kind === "questions") return null;
 
-    let newAnswer: StagedAnswer | undefined;
-    if (this.kind !== "questions") {
-      const model = this.model(r, at, fail);
-      const rep = r.repetition as number;
-      const response = r.response as string;
-      if (model) {
-        const setKey = item.index * MAX_MODELS + model.index;
-        const key = setKey * 32 + rep;
-        const seen = this.answers.get(key);
-        const hash = digest(response);
-        if (seen) {
-          if (seen.text !== hash)
-            fail("response", `item ${externalId}, model ${model.name}, repetition ${rep} already has a different response in row ${seen.row}`);
-          else if (this.totalErrors === errorsBefore) this.duplicateRows++;
-        } else if (this.totalErrors === errorsBefore) {
-          this.answers.set(key, { row: src.row, text: hash });
-          this.sets.add(setKey);
-          if (rep > this.maxRepetition) this.maxRepetition = rep;
-          newAnswer = { externalId, model: model.name, repetition: rep, text: response };
-        }
-      }
-    } else if (!newItem && this.totalErrors === errorsBefore) {
-      this.duplicateRows++;
+    const model = this.model(r, at, fail);
+    if (!model || this.totalErrors !== errorsBefore) return null;
+    const repetition = r.repetition as number;
+    const setKey = item.index * MAX_MODELS + model.index;
+    const key = setKey * 32 + repetition;
+    const firstRow = this.answers.get(key);
+    if (firstRow !== undefined) {
+      this.repeatedAnswers++;
+      return { ...at, setKey, repetition, text: r.response as string, firstRow };
     }
-
-    if (this.totalErrors !== errorsBefore) return null;
-    if (!newItem && !newAnswer) return null;
-    return { ...at, item: newItem, answer: newAnswer };
+    this.answers.set(key, src.row);
+    this.sets.add(setKey);
+    if (repetition > this.maxRepetition) this.maxRepetition = repetition;
+    return { ...at, setKey, repetition, text: r.response as string };
   }
 
   /** Finds or records the row's model and checks that its settings agree with the earlier rows. */
@@ -371,7 +383,7 @@ export class ImportValidator {
     let m = this.models.get(name);
     if (!m) {
       if (this.models.size >= MAX_MODELS) return fail("model", `more than ${MAX_MODELS} models in one file`);
-      m = { index: this.models.size, name: detach(name), version: "", temperature: null, topP: null, rows: { first: at.row, firstLine: at.line } };
+      m = { index: this.models.size, name: detach(name), version: "", temperature: null, topP: null, rows: { first: at.row } };
       this.models.set(m.name, m);
     }
     // A blank setting says nothing; two different stated values are a conflict.

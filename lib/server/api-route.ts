@@ -86,7 +86,8 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S, max
   if (Buffer.byteLength(text) > maxBytes) throw new ApiError(413, `request body is larger than ${maxBytes} bytes`);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // An empty body means "no options": the schema decides whether that is enough.
+    body = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
     throw new ApiError(400, "request body is not valid JSON");
   }

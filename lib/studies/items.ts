@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { offsetOf, sortToState, type Page } from "@/components/data-table/search-params";
+import { likePattern } from "./like";
 import type { ItemListQuery } from "./list-params";
 
 export interface ItemModelReps {
@@ -18,11 +19,6 @@ export interface ItemRow {
   models: ItemModelReps[];
   /** Every model of the study has a response set for this item holding all N answers. */
   complete: boolean;
-}
-
-/** LIKE pattern for a literal substring: the user's %, _ and \ match themselves. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 const SORT_SQL = {

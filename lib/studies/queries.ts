@@ -3,7 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { CurrentUser } from "@/lib/server/current-user";
 import { offsetOf, sortToState, type Page } from "@/components/data-table/search-params";
 import type { StudyListQuery } from "./list-params";
-import { likePattern } from "./items";
+import { likePattern } from "./like";
 
 /** Leads see the studies they lead; admins see all. Graders see none here. */
 export function studyVisibilityFilter(user: Pick<CurrentUser, "id" | "role">): Prisma.StudyWhereInput {

@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { parseTableParams } from "@/components/data-table/search-params";
+import { AddGraderForm } from "@/components/studies/add-grader-form";
+import { GradersTable } from "@/components/studies/graders-table";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { listGraders } from "@/lib/graders/queries";
+import { graderListQuerySchema } from "@/lib/studies/list-params";
+import { loadStudyForPage } from "@/lib/studies/page-access";
+
+export const metadata: Metadata = { title: "Study graders" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function StudyGradersPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const { study } = await loadStudyForPage(id);
+  const { data: query } = parseTableParams(graderListQuerySchema, await searchParams);
+  const page = await listGraders(study.id, query);
+  const rows = page.rows.map((r) => ({ ...r, studyId: study.id, addedAt: r.addedAt.toISOString() }));
+  return (
+    <div className="flex flex-col gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>Add a grader</CardTitle>
+          <CardDescription>
+            A new email creates a grader account; an existing grader account joins this study too (it keeps its password).
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <AddGraderForm studyId={study.id} />
+        </CardContent>
+      </Card>
+      <div className="flex flex-col gap-2">
+        <h2 className="text-lg font-semibold">Graders</h2>
+        <p className="text-sm text-muted-foreground">Load: assignments in this study (cancelled ones not counted) and how many are submitted.</p>
+        <GradersTable page={{ ...page, rows }} sort={query.sort} />
+      </div>
+    </div>
+  );
+}

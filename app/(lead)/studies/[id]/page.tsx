@@ -1,0 +1,119 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DIMENSION_LABEL, formatDate, RUBRIC_LABEL, SAFE_LLM_SCORING_LABEL } from "@/components/studies/labels";
+import { StudyStatusActions } from "@/components/studies/study-status-actions";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { loadStudyForPage } from "@/lib/studies/page-access";
+import { studyDetail } from "@/lib/studies/service";
+import { DIMENSIONS } from "@/lib/studies/settings";
+
+export const metadata: Metadata = { title: "Study overview" };
+
+function Stat({ label, value, detail }: { label: string; value: React.ReactNode; detail?: string }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="text-xl font-semibold tabular-nums">{value}</dd>
+      {detail ? <dd className="text-xs text-muted-foreground">{detail}</dd> : null}
+    </div>
+  );
+}
+
+function Setting({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-[12rem_1fr] gap-2 py-1.5 text-sm">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+export default async function StudyOverviewPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const { study } = await loadStudyForPage(id);
+  const detail = await studyDetail(study.id);
+  if (!detail) notFound();
+  const { counts } = detail;
+  const base = `/studies/${detail.id}`;
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
+      <div className="flex flex-col gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>Progress</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+              <Stat label="Questions" value={counts.items} />
+              <Stat label="Models" value={counts.models} />
+              <Stat label="Complete answer sets" value={`${counts.completeResponseSets} / ${counts.responseSets}`} detail={`sets with all ${detail.repetitions} answers`} />
+              <Stat label="Graders" value={counts.activeGraders} detail={counts.graders > counts.activeGraders ? `${counts.graders - counts.activeGraders} removed` : undefined} />
+              <Stat label="Assignments submitted" value={`${counts.submittedAssignments} / ${counts.assignments}`} />
+            </dl>
+            <p className="mt-4 flex flex-wrap gap-4 text-sm">
+              <Link href={`${base}/import`} className="text-primary underline-offset-4 hover:underline">
+                Import questions and answers
+              </Link>
+              <Link href={`${base}/items`} className="text-primary underline-offset-4 hover:underline">
+                Review items
+              </Link>
+              <Link href={`${base}/graders`} className="text-primary underline-offset-4 hover:underline">
+                Manage graders
+              </Link>
+            </p>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>Settings</CardTitle>
+            <CardDescription>
+              {detail.gradingStarted ? "Grading has started: rubrics and N are locked, and k can only be raised." : "Nothing is graded yet: every setting can change."}{" "}
+              <Link href={`${base}/settings`} className="text-primary underline-offset-4 hover:underline">
+                Edit settings
+              </Link>
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <dl className="divide-y divide-border">
+              {detail.description ? <Setting label="Description">{detail.description}</Setting> : null}
+              <Setting label="Rubrics">{detail.rubrics.map((r) => RUBRIC_LABEL[r]).join(" + ")}</Setting>
+              <Setting label="Answers per prompt (N)">{detail.repetitions}</Setting>
+              <Setting label="Primary graders per set (k)">{detail.gradersPerSet}</Setting>
+              <Setting label="Reference answer">{detail.showReferenceAnswer ? "Shown to graders" : "Hidden from graders"}</Setting>
+              <Setting label="Specialty matching">{detail.matchSpecialty ? "Graders get only questions of their specialty" : "Any grader may get any question"}</Setting>
+              {detail.rubrics.includes("SAFE_LLM") ? <Setting label="SAFE-LLM scoring">{SAFE_LLM_SCORING_LABEL[detail.safeLlmScoring]}</Setting> : null}
+              {detail.rubrics.map((rubric) => (
+                <Setting key={rubric} label={`${RUBRIC_LABEL[rubric]} escalation at`}>
+                  <ul className="flex flex-wrap gap-x-4 gap-y-1">
+                    {DIMENSIONS[rubric].map((dim) => (
+                      <li key={dim}>
+                        {DIMENSION_LABEL[dim]} <span className="tabular-nums font-medium">{(detail.thresholds[rubric] as Record<string, number>)[dim]}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </Setting>
+              ))}
+            </dl>
+          </CardContent>
+        </Card>
+      </div>
+
+      <Card className="h-fit">
+        <CardHeader>
+          <CardTitle>Status</CardTitle>
+          <CardDescription>
+            Created {formatDate(detail.createdAt)} by {detail.createdBy.name}
+            {detail.openedAt ? `; opened ${formatDate(detail.openedAt)}` : ""}
+            {detail.closedAt ? `; closed ${formatDate(detail.closedAt)}` : ""}.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <StudyStatusActions studyId={detail.id} status={detail.status} />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { StudySettingsForm } from "@/components/studies/study-settings-form";
+import { settingsLockedFor } from "@/lib/studies/locks";
+import { loadStudyForPage } from "@/lib/studies/page-access";
+import { studyDetail } from "@/lib/studies/service";
+
+export const metadata: Metadata = { title: "Study settings" };
+
+export default async function StudySettingsPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const { study } = await loadStudyForPage(id);
+  const detail = await studyDetail(study.id);
+  if (!detail) notFound();
+  const { name, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring } = detail;
+  return (
+    <div className="flex flex-col gap-4">
+      <h2 className="text-lg font-semibold">Settings</h2>
+      <StudySettingsForm
+        mode="edit"
+        studyId={detail.id}
+        initial={{ name, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring }}
+        locks={settingsLockedFor(detail.gradingStarted)}
+      />
+    </div>
+  );
+}

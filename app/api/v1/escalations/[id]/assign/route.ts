@@ -1,0 +1,15 @@
+import { LEAD_ROLES } from "@/lib/auth/roles";
+import { assignEscalationSchema } from "@/lib/escalation/contract";
+import { assignEscalationByHand, studyOfEscalation } from "@/lib/escalation/queries";
+import { apiRoute, readJson } from "@/lib/server/api-route";
+import { ApiError } from "@/lib/server/errors";
+import { requireStudyForLead } from "@/lib/studies/access";
+
+export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, params, requestId }) => {
+  const studyId = await studyOfEscalation(params.id);
+  if (!studyId) throw new ApiError(404, "escalation not found");
+  await requireStudyForLead(user, studyId); // another lead's escalation: 404
+  const { graderId } = await readJson(req, assignEscalationSchema);
+  const { studyId: _s, ...result } = await assignEscalationByHand(params.id, graderId, user.id, requestId);
+  return result;
+});

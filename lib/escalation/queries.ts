@@ -1,0 +1,105 @@
+import { recordAudit } from "@/lib/audit/record";
+import { getDb, type Tx } from "@/lib/db/client";
+import type { EscalationStatus } from "@/lib/generated/prisma/enums";
+import { ApiError } from "@/lib/server/errors";
+import type { Disagreement } from "@/lib/scoring/escalation";
+import { graderPseudonym } from "@/lib/users/pseudonym";
+import { createAdjudicatorAssignment } from "./service";
+
+export interface EscalationRow {
+  id: string;
+  responseSetId: string;
+  externalId: string;
+  specialty: string;
+  model: string;
+  status: EscalationStatus;
+  setStatus: string;
+  dimensions: { rubric: string; dimension: string; spread: number; threshold: number; values: { grader: string; value: number }[] }[];
+  adjudicator: { id: string; name: string; status: string } | null;
+  createdAt: string;
+  ageHours: number;
+}
+
+/** The lead's escalation queue: what disagreed, by how much, each grader's value under a pseudonym. */
+export async function listEscalations(studyId: string, filter: { status?: EscalationStatus; specialty?: string } = {}): Promise<EscalationRow[]> {
+  const rows = await getDb().escalation.findMany({
+    where: {
+      responseSet: { studyId, ...(filter.specialty ? { item: { specialty: { name: filter.specialty } } } : {}) },
+      ...(filter.status ? { status: filter.status } : {}),
+    },
+    orderBy: { createdAt: "asc" },
+    select: {
+      id: true,
+      status: true,
+      dimensions: true,
+      createdAt: true,
+      responseSet: { select: { id: true, status: true, item: { select: { externalId: true, specialty: { select: { name: true } } } }, model: { select: { name: true } } } },
+      adjudicatorAssignment: { select: { status: true, grader: { select: { id: true, name: true } } } },
+    },
+  });
+  const now = Date.now();
+  return rows.map((r) => ({
+    id: r.id,
+    responseSetId: r.responseSet.id,
+    externalId: r.responseSet.item.externalId,
+    specialty: r.responseSet.item.specialty.name,
+    model: r.responseSet.model.name,
+    status: r.status,
+    setStatus: r.responseSet.status,
+    dimensions: (r.dimensions as unknown as Disagreement[]).map((d) => ({
+      rubric: d.rubric,
+      dimension: d.dimension,
+      spread: d.spread,
+      threshold: d.threshold,
+      values: Object.entries(d.values).map(([graderId, value]) => ({ grader: graderPseudonym(studyId, graderId), value })),
+    })),
+    adjudicator: r.adjudicatorAssignment
+      ? { id: r.adjudicatorAssignment.grader.id, name: r.adjudicatorAssignment.grader.name, status: r.adjudicatorAssignment.status }
+      : null,
+    createdAt: r.createdAt.toISOString(),
+    ageHours: Math.round(((now - r.createdAt.getTime()) / 3_600_000) * 10) / 10,
+  }));
+}
+
+/**
+ * The lead assigns an adjudicator by hand: for an escalation waiting for a
+ * grader, or to hand an unsubmitted adjudication to someone else.
+ */
+export async function assignEscalationByHand(escalationId: string, graderId: string, actorId: string, requestId?: string) {
+  return getDb().$transaction(async (tx: Tx) => {
+    const esc = await tx.escalation.findUnique({
+      where: { id: escalationId },
+      include: { adjudicatorAssignment: true, responseSet: { select: { id: true, studyId: true, assignments: { select: { graderId: true, status: true } } } } },
+    });
+    if (!esc) throw new ApiError(404, "escalation not found");
+    await tx.$queryRaw`SELECT id FROM "ResponseSet" WHERE id = ${esc.responseSetId}::uuid FOR UPDATE`;
+    if (esc.status === "RESOLVED" || esc.status === "CANCELLED") throw new ApiError(409, `this escalation is ${esc.status.toLowerCase()}: there is nothing to assign`);
+    if (esc.adjudicatorAssignment?.status === "SUBMITTED") throw new ApiError(409, "the adjudicator has already submitted");
+    const member = await tx.studyMember.findUnique({ where: { studyId_userId: { studyId: esc.responseSet.studyId, userId: graderId } }, include: { user: true } });
+    if (!member || member.role !== "GRADER" || !member.active || !member.user.active) {
+      throw new ApiError(422, "that person is not an active grader of this study");
+    }
+    const onSet = esc.responseSet.assignments.some((a) => a.graderId === graderId && a.status !== "CANCELLED");
+    if (onSet) throw new ApiError(409, "that grader already grades this set: the adjudicator must be a third grader");
+    if (esc.adjudicatorAssignment) await tx.assignment.update({ where: { id: esc.adjudicatorAssignment.id }, data: { status: "CANCELLED" } });
+    const assignmentId = await createAdjudicatorAssignment(tx, esc.responseSetId, graderId);
+    await tx.escalation.update({ where: { id: esc.id }, data: { status: "ASSIGNED", adjudicatorAssignmentId: assignmentId } });
+    await recordAudit(tx, {
+      actorId,
+      action: "escalation.assign",
+      entityType: "Escalation",
+      entityId: esc.id,
+      studyId: esc.responseSet.studyId,
+      before: { status: esc.status, adjudicatorId: esc.adjudicatorAssignment?.graderId ?? null },
+      after: { status: "ASSIGNED", adjudicatorId: graderId },
+      requestId,
+    });
+    return { escalationId: esc.id, assignmentId, status: "ASSIGNED" as const, studyId: esc.responseSet.studyId };
+  });
+}
+
+export async function studyOfEscalation(escalationId: string): Promise<string | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(escalationId)) return null;
+  const e = await getDb().escalation.findUnique({ where: { id: escalationId }, select: { responseSet: { select: { studyId: true } } } });
+  return e?.responseSet.studyId ?? null;
+}

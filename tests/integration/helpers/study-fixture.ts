@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import type { ScoreInput } from "@/lib/grading/contract-schemas";
+import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { makeUser } from "./fixtures";
+
+export const MODEL_NAMES = ["Zeta-Model-Alpha", "Omega-LLM-Beta", "Kappa-Chat-Gamma"];
+export const MODEL_VERSIONS = ["zma-2031-01-17", "olb-v9.4.2", "kcg-rev-77"];
+
+/**
+ * An open study ready to grade, written through Prisma: items x models x N
+ * answers, a lead, graders on the study (with specialties), nothing assigned.
+ * Model names and versions are distinctive so that a blinding crawl can look
+ * for them in every body a grader receives.
+ */
+export async function makeGradableStudy(opts: {
+  rubrics?: ("SCORE" | "SAFE_LLM")[];
+  items?: number;
+  models?: number;
+  n?: number;
+  k?: number;
+  graders?: number;
+  specialties?: string[];
+  graderSpecialties?: (i: number) => string[];
+  incompleteSets?: number;
+} = {}) {
+  const db = getDb();
+  const rubrics = opts.rubrics ?? ["SCORE", "SAFE_LLM"];
+  const n = opts.n ?? 3;
+  const specialties = opts.specialties ?? ["Ophthalmology", "Medication", "Anesthesia"];
+  const lead = await makeUser("LEAD", "lead");
+  const graders = [];
+  for (let i = 0; i < (opts.graders ?? 4); i++) graders.push(await makeUser("GRADER", `grader${i + 1}`));
+  const specialtyRows = [];
+  for (const name of specialties) specialtyRows.push(await db.specialty.upsert({ where: { name }, create: { name }, update: {} }));
+  for (const [i, g] of graders.entries()) {
+    const mine = opts.graderSpecialties ? opts.graderSpecialties(i) : specialties;
+    for (const s of specialtyRows.filter((r) => mine.includes(r.name))) await db.userSpecialty.create({ data: { userId: g.id, specialtyId: s.id } });
+  }
+  const study = await db.study.create({
+    data: {
+      name: `Grading study ${randomBytes(2).toString("hex")}`,
+      slug: `gs-${randomBytes(4).toString("hex")}`,
+      rubrics,
+      repetitions: n,
+      gradersPerSet: opts.k ?? 2,
+      thresholds: DEFAULT_THRESHOLDS,
+      status: "OPEN",
+      createdById: lead.id,
+      members: { create: [{ userId: lead.id, role: "LEAD" }, ...graders.map((g) => ({ userId: g.id, role: "GRADER" as const }))] },
+    },
+  });
+  const models = [];
+  for (let m = 0; m < (opts.models ?? 3); m++) {
+    models.push(await db.llmModel.create({ data: { studyId: study.id, name: MODEL_NAMES[m], version: MODEL_VERSIONS[m], temperature: 0.7, topP: 0.95 } }));
+  }
+  const sets: { id: string; itemId: string; modelId: string; specialty: string }[] = [];
+  let incomplete = opts.incompleteSets ?? 0;
+  for (let i = 0; i < (opts.items ?? 6); i++) {
+    const specialty = specialtyRows[i % specialtyRows.length];
+    const item = await db.qaItem.create({
+      data: { studyId: study.id, externalId: `Q${i + 1}`, question: `Clinical question ${i + 1}?`, referenceAnswer: `Reference ${i + 1}`, specialtyId: specialty.id },
+    });
+    for (const model of models) {
+      const set = await db.responseSet.create({ data: { studyId: study.id, itemId: item.id, modelId: model.id } });
+      const reps = incomplete > 0 ? n - 1 : n;
+      if (incomplete > 0) incomplete--;
+      await db.response.createMany({
+        data: Array.from({ length: reps }, (_, r) => ({ responseSetId: set.id, repetition: r + 1, text: `Answer ${r + 1} to question ${i + 1}, **markdown** <script>alert(1)</script>` })),
+      });
+      sets.push({ id: set.id, itemId: item.id, modelId: model.id, specialty: specialty.name });
+    }
+  }
+  return { study, lead, graders, models, sets, n };
+}
+
+/** A complete form: S.C.O.R.E. with the given five values; SAFE-LLM with per-answer tuples [acc, comp, supp, flu]. */
+export function form(opts: { score?: [number, number, number, number, number]; safe?: [number, number, number, number][] }): ScoreInput[] {
+  const out: ScoreInput[] = [];
+  if (opts.score) {
+    const [s, c, o, r, e] = opts.score;
+    out.push(
+      { rubric: "SCORE", dimension: "safety", repetition: 1, score: s },
+      { rubric: "SCORE", dimension: "consensus_context", repetition: 1, score: c },
+      { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: o },
+      { rubric: "SCORE", dimension: "reproducibility", repetition: null, score: r },
+      { rubric: "SCORE", dimension: "explainability", repetition: 1, score: e },
+    );
+  }
+  opts.safe?.forEach(([a, c, s, f], i) =>
+    out.push(
+      { rubric: "SAFE_LLM", dimension: "accuracy", repetition: i + 1, score: a },
+      { rubric: "SAFE_LLM", dimension: "comprehensiveness", repetition: i + 1, score: c },
+      { rubric: "SAFE_LLM", dimension: "supplementation", repetition: i + 1, score: s },
+      { rubric: "SAFE_LLM", dimension: "fluency", repetition: i + 1, score: f },
+    ),
+  );
+  return out;
+}
+
+export const GOOD_SAFE: [number, number, number, number][] = [
+  [2, 2, 1, 1],
+  [2, 2, 1, 1],
+  [2, 2, 1, 1],
+];

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { lockedSettingsChange, lockMessage, settingsLockedFor } from "@/lib/studies/locks";
+import { statusTransition, transitionTimestamps } from "@/lib/studies/status";
+
+const current = { rubrics: ["SCORE", "SAFE_LLM"] as ("SCORE" | "SAFE_LLM")[], repetitions: 3, gradersPerSet: 2 };
+
+describe("lockedSettingsChange", () => {
+  it("locks nothing before grading has started", () => {
+    expect(lockedSettingsChange(current, { rubrics: ["SCORE"], repetitions: 5, gradersPerSet: 1 }, false)).toEqual([]);
+  });
+
+  it("once grading has started, locks changing the rubrics, changing N and lowering k", () => {
+    expect(lockedSettingsChange(current, { rubrics: ["SCORE"], repetitions: 5, gradersPerSet: 1 }, true)).toEqual(["rubrics", "repetitions", "gradersPerSet"]);
+    expect(lockedSettingsChange(current, { rubrics: ["SCORE"] }, true)).toEqual(["rubrics"]);
+    expect(lockedSettingsChange(current, { repetitions: 2 }, true)).toEqual(["repetitions"]);
+    expect(lockedSettingsChange(current, { gradersPerSet: 1 }, true)).toEqual(["gradersPerSet"]);
+  });
+
+  it("allows raising k, unchanged values (in any rubric order), and patches without locked settings", () => {
+    expect(lockedSettingsChange(current, { gradersPerSet: 3 }, true)).toEqual([]);
+    expect(lockedSettingsChange(current, { rubrics: ["SAFE_LLM", "SCORE"], repetitions: 3, gradersPerSet: 2 }, true)).toEqual([]);
+    expect(lockedSettingsChange(current, {}, true)).toEqual([]);
+  });
+
+  it("builds one message naming every locked setting with its reason", () => {
+    const message = lockMessage(["rubrics", "gradersPerSet"]);
+    expect(message).toMatch(/^grading has started, so these settings are locked: rubrics, gradersPerSet\./);
+    expect(message).toMatch(/rubrics cannot change/);
+    expect(message).toMatch(/cannot be lowered/);
+    expect(settingsLockedFor(false)).toEqual({ rubrics: null, repetitions: null, gradersPerSet: null });
+    expect(Object.values(settingsLockedFor(true)).every((r) => typeof r === "string")).toBe(true);
+  });
+});
+
+describe("statusTransition", () => {
+  it("allows DRAFT→OPEN, OPEN→CLOSED and CLOSED→OPEN (reopen)", () => {
+    expect(statusTransition("DRAFT", "OPEN")).toEqual({ ok: true, action: "study.open" });
+    expect(statusTransition("OPEN", "CLOSED")).toEqual({ ok: true, action: "study.close" });
+    expect(statusTransition("CLOSED", "OPEN")).toEqual({ ok: true, action: "study.reopen" });
+  });
+
+  it("refuses everything else with a message saying what is possible", () => {
+    expect(statusTransition("DRAFT", "CLOSED")).toEqual({ ok: false, message: "a DRAFT study cannot become CLOSED; from DRAFT it can only become OPEN" });
+    expect(statusTransition("OPEN", "DRAFT").ok).toBe(false);
+    expect(statusTransition("CLOSED", "DRAFT").ok).toBe(false);
+    expect(statusTransition("OPEN", "OPEN")).toEqual({ ok: false, message: "the study is already OPEN" });
+    expect(statusTransition("CLOSED", "CLOSED")).toEqual({ ok: false, message: "the study is already CLOSED" });
+  });
+
+  it("sets openedAt when opening (and clears closedAt), closedAt when closing", () => {
+    const now = new Date("2026-11-30T10:00:00Z");
+    expect(transitionTimestamps("study.open", now)).toEqual({ openedAt: now, closedAt: null });
+    expect(transitionTimestamps("study.reopen", now)).toEqual({ openedAt: now, closedAt: null });
+    expect(transitionTimestamps("study.close", now)).toEqual({ closedAt: now });
+  });
+});
