@@ -24,7 +24,8 @@ export async function signIn(page: Page, user: { email: string; password: string
 
 /** Runs the admin CLI against the e2e server's database. */
 export function adminCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const shared = JSON.parse(readFileSync(path.resolve("e2e/.env.json"), "utf8")) as Record<string, string>;
+  const port = process.env.E2E_PORT ?? "3100";
+  const shared = JSON.parse(readFileSync(path.resolve(`e2e/.env.${port}.json`), "utf8")) as Record<string, string>;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...shared } });
     let stdout = "";

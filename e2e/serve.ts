@@ -28,17 +28,19 @@ async function main() {
     server.pathname = "/postgres";
     const c = new pg.Client({ connectionString: server.toString() });
     await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS clingrade_e2e WITH (FORCE)`);
-    await c.query(`CREATE DATABASE clingrade_e2e`);
+    // One database per port, so suites on different E2E_PORTs can run side by side.
+    const name = `clingrade_e2e_${port}`;
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${name}`);
     await c.end();
-    server.pathname = "/clingrade_e2e";
+    server.pathname = `/${name}`;
     env.DATABASE_URL = shared.DATABASE_URL = server.toString();
   } else {
     const dir = mkdtempSync(path.join(os.tmpdir(), "clingrade-e2e-"));
     env.CLINGRADE_DATA_DIR = shared.CLINGRADE_DATA_DIR = dir;
-    env.CLINGRADE_PG_PORT = shared.CLINGRADE_PG_PORT = process.env.CLINGRADE_PG_PORT ?? "54339";
+    env.CLINGRADE_PG_PORT = shared.CLINGRADE_PG_PORT = process.env.CLINGRADE_PG_PORT ?? String(50000 + Number(port));
   }
-  writeFileSync(path.resolve("e2e/.env.json"), JSON.stringify(shared));
+  writeFileSync(path.resolve(`e2e/.env.${port}.json`), JSON.stringify(shared));
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start", "--seed-demo"], { env, stdio: "inherit" });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
   child.on("exit", (code: number | null) => process.exit(code ?? 0));

@@ -46,7 +46,8 @@ export async function loadGraderValues(tx: Tx, assignmentIds: string[], rubrics:
 export async function pickAdjudicator(tx: Tx, study: StudyForEscalation, setId: string): Promise<string | null> {
   const set = await tx.responseSet.findUniqueOrThrow({
     where: { id: setId },
-    select: { item: { select: { specialtyId: true } }, assignments: { select: { graderId: true } } },
+    // A grader whose adjudication here was cancelled may take it up again (their row is revived).
+    select: { item: { select: { specialtyId: true } }, assignments: { where: { status: { not: "CANCELLED" } }, select: { graderId: true } } },
   });
   const onSet = new Set(set.assignments.map((a) => a.graderId));
   const members = await tx.studyMember.findMany({

@@ -10,7 +10,7 @@ import { completeSetSql } from "./completeness";
 import { CsvRowTooLongError } from "./csv";
 import { emptyFileError, ImportFileError, openRows, type RowStream } from "./read";
 import { chunksOf, coalesce, decodeUtf8, formatFromContentType, limitBytes, maxImportBytes, tooLarge } from "./source";
-import { ImportValidator, MAX_ERRORS, type ModelSettings, type StagedRow } from "./validate";
+import { ImportValidator, MAX_ERRORS, type ModelSettings, type StagedAnswer } from "./validate";
 
 /**
  * The import of questions and model answers into a study.
@@ -88,34 +88,26 @@ export function rejection(status: 409 | 422, errors: RowError[], total: number, 
   return new ApiError(status, message ?? `${plural(total, "problem")} in the file; nothing was imported`, { errors: sorted, total });
 }
 
-// Every text column is quoted, so an answer holding commas, quotes, line breaks
-// or a lone "\." line reaches PostgreSQL unchanged; an empty unquoted field is NULL.
-function q(s: string | undefined): string {
-  if (s === undefined) return "";
-  return `"${s.includes('"') ? s.replaceAll('"', '""') : s}"`;
+// The answer is quoted, so a text holding commas, quotes, line breaks or a lone
+// "\." line reaches PostgreSQL unchanged; an empty unquoted field is NULL.
+function copyLine(a: StagedAnswer): string {
+  const t = a.text.includes('"') ? a.text.replaceAll('"', '""') : a.text;
+  return `${a.row},${a.line ?? ""},${a.setKey},${a.repetition},"${t}",${a.firstRow ?? ""}\n`;
 }
 
-function copyLine(r: StagedRow): string {
-  const externalId = r.item?.externalId ?? r.answer?.externalId;
-  return (
-    `${r.row},${r.line ?? ""},${q(externalId)},${q(r.item?.specialtyKey)},${q(r.item?.question)},${q(r.item?.referenceAnswer)},` +
-    `${q(r.answer?.model)},${r.answer?.repetition ?? ""},${q(r.answer?.text)}\n`
-  );
-}
-
-const STAGING_DDL = `CREATE TEMP TABLE imp_row (
+// imp_answer: every answer row of the file (a repeated key too, marked with
+// first_row), streamed in with COPY. imp_set and imp_item: the file's item x
+// model pairs and questions, small, loaded from the validator's maps.
+const STAGING_DDL = `CREATE TEMP TABLE imp_answer (
   row int NOT NULL,
   line int,
-  external_id text NOT NULL,
-  specialty text,
-  question text,
-  reference text,
-  model text,
-  repetition int,
-  response text
+  set_key bigint NOT NULL,
+  repetition int NOT NULL,
+  response text NOT NULL,
+  first_row int
 ) ON COMMIT DROP`;
 
-const COPY_SQL = `COPY imp_row (row, line, external_id, specialty, question, reference, model, repetition, response) FROM STDIN (FORMAT csv)`;
+const COPY_SQL = `COPY imp_answer (row, line, set_key, repetition, response, first_row) FROM STDIN (FORMAT csv)`;
 
 /** Reads, validates and stages every row. Returns false when reading had to stop early. */
 async function stage(client: pg.Client, batches: RowStream["batches"], validator: ImportValidator): Promise<boolean> {
@@ -139,9 +131,9 @@ async function stage(client: pg.Client, batches: RowStream["batches"], validator
     try {
       for await (const batch of batches) {
         for (const src of batch) {
-          const staged = validator.accept(src);
-          if (!staged) continue;
-          const line = copyLine(staged);
+          const answer = validator.accept(src);
+          if (!answer) continue;
+          const line = copyLine(answer);
           parts.push(line);
           size += line.length;
         }
@@ -162,11 +154,43 @@ async function stage(client: pg.Client, batches: RowStream["batches"], validator
   return complete;
 }
 
+/** Loads the file's questions and sets (held by the validator) next to the staged answers. */
+async function loadFileTables(client: pg.Client, kind: ImportKind, validator: ImportValidator): Promise<void> {
+  if (kind !== "answers") {
+    const items = validator.fileItems();
+    await client.query(
+      `CREATE TEMP TABLE imp_item ON COMMIT DROP AS
+       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(row, line, external_id, specialty, question, reference)`,
+      [
+        items.map((i) => i.row),
+        items.map((i) => i.line ?? null),
+        items.map((i) => i.externalId),
+        items.map((i) => i.specialtyKey),
+        items.map((i) => i.question),
+        items.map((i) => i.referenceAnswer),
+      ],
+    );
+    await client.query("ANALYZE imp_item");
+  }
+  if (kind !== "questions") {
+    const sets = validator.fileSets();
+    await client.query(
+      `CREATE TEMP TABLE imp_set ON COMMIT DROP AS
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(set_key, external_id, model)`,
+      [sets.map((s) => s.key), sets.map((s) => s.externalId), sets.map((s) => s.model)],
+    );
+    await client.query("ANALYZE imp_set");
+  }
+  await client.query("ANALYZE imp_answer");
+}
+
 interface Ctx {
   client: pg.Client;
   study: ImportStudy;
   kind: ImportKind;
   validator: ImportValidator;
+  /** The study had no response sets before this import: every answer is new. */
+  fresh: boolean;
 }
 
 /**
@@ -189,14 +213,17 @@ async function specialtyIds(client: pg.Client, keys: string[]): Promise<Map<stri
 interface Check {
   errors: RowError[];
   total: number;
-  /** All of the errors are changes refused because of grades or recorded settings (409), none a fault of the file alone. */
+  /** Every error is a change refused because of grades or recorded settings (409), none a fault of the file alone. */
   conflictsOnly: boolean;
+  duplicateRows: number;
   questions: { created: number; unchanged: number; updated: number };
   answers: { created: number; unchanged: number; updated: number };
 }
 
-/** Compares the staged rows with the study. Reads only. */
-async function check({ client, study, kind, validator }: Ctx): Promise<Check> {
+type Located = { row: number; line: number | null };
+
+/** Compares the staged rows with each other and with the study. Reads only. */
+async function check({ client, study, kind, validator, fresh }: Ctx): Promise<Check> {
   const errors: RowError[] = [];
   let total = 0;
   let conflicts = 0;
@@ -204,6 +231,7 @@ async function check({ client, study, kind, validator }: Ctx): Promise<Check> {
     errors,
     total: 0,
     conflictsOnly: false,
+    duplicateRows: validator.summary().duplicateRows,
     questions: { created: 0, unchanged: 0, updated: 0 },
     answers: { created: 0, unchanged: 0, updated: 0 },
   };
@@ -212,29 +240,26 @@ async function check({ client, study, kind, validator }: Ctx): Promise<Check> {
     if (conflict) conflicts++;
     if (errors.length < MAX_ERRORS) errors.push(e);
   };
-  const at = (r: { row: number; line: number | null }) => ({ row: r.row, ...(r.line === null ? {} : { line: r.line }) });
+  /** Errors beyond the rows a capped query returned still count. */
+  const addUnlisted = (n: number, conflict: boolean) => {
+    total += n;
+    if (conflict) conflicts += n;
+  };
+  const at = (r: Located) => ({ row: r.row, ...(r.line === null ? {} : { line: r.line }) });
 
   if (kind !== "answers") {
-    const { rows } = await client.query<{
-      row: number;
-      line: number | null;
-      external_id: string;
-      existing: boolean;
-      question_changed: boolean;
-      reference_changed: boolean;
-      specialty_changed: boolean;
-      graded: boolean;
-    }>(
+    const { rows } = await client.query<
+      Located & { external_id: string; existing: boolean; question_changed: boolean; reference_changed: boolean; specialty_changed: boolean; graded: boolean }
+    >(
       `SELECT i.row, i.line, i.external_id, q.id IS NOT NULL AS existing,
               q.question <> i.question AS question_changed,
               q."referenceAnswer" <> i.reference AS reference_changed,
               lower(s.name) <> i.specialty AS specialty_changed,
               q.id IS NOT NULL AND EXISTS (SELECT 1 FROM "ResponseSet" rs WHERE rs."itemId" = q.id AND ${GRADED_SET("rs.id")}) AS graded
-         FROM imp_row i
+         FROM imp_item i
          LEFT JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = i.external_id
          LEFT JOIN "Specialty" s ON s.id = q."specialtyId"
-        WHERE i.question IS NOT NULL
-          AND (q.id IS NULL OR q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty)
+        WHERE q.id IS NULL OR q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty
         ORDER BY i.row`,
       [study.id],
     );
@@ -259,99 +284,132 @@ async function check({ client, study, kind, validator }: Ctx): Promise<Check> {
         true,
       );
     }
-    const staged = validator.summary().items;
-    out.questions = { created, updated, unchanged: staged - created - updated };
+    out.questions = { created, updated, unchanged: validator.fileItems().length - created - updated };
+  }
+
+  if (kind === "questions") {
+    out.total = total;
+    out.conflictsOnly = total > 0 && conflicts === total;
+    return out;
   }
 
   if (kind === "answers") {
-    const { rows } = await client.query<{ row: number; line: number | null; external_id: string; total: string }>(
-      `SELECT a.row, a.line, a.external_id, count(*) OVER () AS total
-         FROM imp_row a
-        WHERE NOT EXISTS (SELECT 1 FROM "QaItem" q WHERE q."studyId" = $1::uuid AND q."externalId" = a.external_id)
-        ORDER BY a.row LIMIT ${MAX_ERRORS}`,
+    const { rows: unknownSets } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM imp_set s WHERE NOT EXISTS (SELECT 1 FROM "QaItem" q WHERE q."studyId" = $1::uuid AND q."externalId" = s.external_id)`,
       [study.id],
     );
-    for (const r of rows) {
-      add({ ...at(r), column: "item_id", message: `unknown item ${r.external_id}: this study has no question with that item_id; import the question first` }, false);
+    if (Number(unknownSets[0].n) > 0) {
+      const { rows } = await client.query<Located & { external_id: string; total: string }>(
+        `SELECT a.row, a.line, s.external_id, count(*) OVER () AS total
+           FROM imp_answer a JOIN imp_set s USING (set_key)
+          WHERE NOT EXISTS (SELECT 1 FROM "QaItem" q WHERE q."studyId" = $1::uuid AND q."externalId" = s.external_id)
+          ORDER BY a.row LIMIT ${MAX_ERRORS}`,
+        [study.id],
+      );
+      for (const r of rows) {
+        add({ ...at(r), column: "item_id", message: `unknown item ${r.external_id}: this study has no question with that item_id; import the question first` }, false);
+      }
+      addUnlisted(Number(rows[0]?.total ?? 0) - rows.length, false);
     }
-    const missing = rows.length ? Number(rows[0].total) : 0;
-    total += missing - rows.length;
   }
 
-  if (kind !== "questions") {
-    // Recorded model settings: a blank one may be filled in, a different one is a conflict.
-    const models = validator.modelSettings();
-    const { rows: existing } = await client.query<{ name: string; version: string; temperature: number | null; topP: number | null }>(
-      `SELECT name, version, temperature, "topP" FROM "LlmModel" WHERE "studyId" = $1::uuid AND name = ANY($2::text[])`,
-      [study.id, models.map((m) => m.name)],
+  if (validator.repeatedAnswerRows > 0) {
+    // The same item, model and repetition twice: fine when the texts agree (counted once), an error otherwise.
+    const { rows: same } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM imp_answer d JOIN imp_answer f ON f.row = d.first_row WHERE d.first_row IS NOT NULL AND d.response = f.response`,
     );
-    const byName = new Map(existing.map((m) => [m.name, m]));
-    for (const m of models) {
-      const e = byName.get(m.name);
-      if (!e) continue;
-      const pairs: [keyof ModelSettings["rows"], string, unknown, unknown][] = [
-        ["version", "model_version", e.version === "" ? null : e.version, m.version === "" ? null : m.version],
-        ["temperature", "temperature", e.temperature, m.temperature],
-        ["topP", "top_p", e.topP, m.topP],
-      ];
-      for (const [key, column, recorded, stated] of pairs) {
-        if (recorded === null || stated === null || recorded === stated) continue;
+    out.duplicateRows += Number(same[0].n);
+    const { rows } = await client.query<Located & { first_row: number; external_id: string; model: string; repetition: number; total: string }>(
+      `SELECT d.row, d.line, d.first_row, s.external_id, s.model, d.repetition, count(*) OVER () AS total
+         FROM imp_answer d JOIN imp_answer f ON f.row = d.first_row JOIN imp_set s ON s.set_key = d.set_key
+        WHERE d.first_row IS NOT NULL AND d.response <> f.response
+        ORDER BY d.row LIMIT ${MAX_ERRORS}`,
+    );
+    for (const r of rows) {
+      add(
+        {
+          ...at(r),
+          column: "response",
+          message: `item ${r.external_id}, model ${r.model}, repetition ${r.repetition} already has a different response in row ${r.first_row}`,
+        },
+        false,
+      );
+    }
+    addUnlisted(Number(rows[0]?.total ?? 0) - rows.length, false);
+  }
+
+  // Recorded model settings: a blank one may be filled in, a different one is a conflict.
+  const models = validator.modelSettings();
+  const { rows: existing } = await client.query<{ name: string; version: string; temperature: number | null; topP: number | null }>(
+    `SELECT name, version, temperature, "topP" FROM "LlmModel" WHERE "studyId" = $1::uuid AND name = ANY($2::text[])`,
+    [study.id, models.map((m) => m.name)],
+  );
+  const byName = new Map(existing.map((m) => [m.name, m]));
+  for (const m of models) {
+    const e = byName.get(m.name);
+    if (!e) continue;
+    const pairs: [keyof ModelSettings["rows"], string, unknown, unknown][] = [
+      ["version", "model_version", e.version === "" ? null : e.version, m.version === "" ? null : m.version],
+      ["temperature", "temperature", e.temperature, m.temperature],
+      ["topP", "top_p", e.topP, m.topP],
+    ];
+    for (const [key, column, recorded, stated] of pairs) {
+      if (recorded === null || stated === null || recorded === stated) continue;
+      add(
+        {
+          row: m.rows[key] ?? m.rows.first,
+          column,
+          message: `model ${m.name} is recorded in this study with ${column} "${recorded}", the file says "${stated}"; import it under another model name or fix the file`,
+        },
+        true,
+      );
+    }
+  }
+
+  const staged = validator.summary().responses;
+  if (fresh) {
+    out.answers = { created: staged, unchanged: 0, updated: 0 };
+  } else {
+    await client.query(
+      `CREATE TEMP TABLE imp_set_x ON COMMIT DROP AS
+       SELECT s.set_key, rs.id AS set_id, rs.id IS NOT NULL AND ${GRADED_SET("rs.id")} AS graded
+         FROM imp_set s
+         LEFT JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = s.external_id
+         LEFT JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = s.model
+         LEFT JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id`,
+      [study.id],
+    );
+    await client.query("ANALYZE imp_set_x");
+    const { rows: counts } = await client.query<{ created: string; unchanged: string; updated: string; refused: string }>(
+      `SELECT count(*) FILTER (WHERE r.id IS NULL) AS created,
+              count(*) FILTER (WHERE r.text = a.response) AS unchanged,
+              count(*) FILTER (WHERE r.text <> a.response) AS updated,
+              count(*) FILTER (WHERE r.text <> a.response AND x.graded) AS refused
+         FROM imp_answer a JOIN imp_set_x x USING (set_key)
+         LEFT JOIN "Response" r ON r."responseSetId" = x.set_id AND r.repetition = a.repetition
+        WHERE a.first_row IS NULL`,
+    );
+    const c = counts[0];
+    out.answers = { created: Number(c.created), unchanged: Number(c.unchanged), updated: Number(c.updated) };
+    if (Number(c.refused) > 0) {
+      const { rows } = await client.query<Located & { external_id: string; model: string; repetition: number }>(
+        `SELECT a.row, a.line, s.external_id, s.model, a.repetition
+           FROM imp_answer a JOIN imp_set_x x USING (set_key) JOIN imp_set s USING (set_key)
+           JOIN "Response" r ON r."responseSetId" = x.set_id AND r.repetition = a.repetition
+          WHERE a.first_row IS NULL AND x.graded AND r.text <> a.response
+          ORDER BY a.row LIMIT ${MAX_ERRORS}`,
+      );
+      for (const r of rows) {
         add(
           {
-            row: m.rows[key] ?? m.rows.first,
-            column,
-            message: `model ${m.name} is recorded in this study with ${column} "${recorded}", the file says "${stated}"; import it under another model name or fix the file`,
+            ...at(r),
+            column: "response",
+            message: `the answer of item ${r.external_id}, model ${r.model}, repetition ${r.repetition} already has grades and cannot be changed; keep the text as imported before`,
           },
           true,
         );
       }
-    }
-
-    const staged = validator.summary().responses;
-    const { rows: any } = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM "ResponseSet" WHERE "studyId" = $1::uuid) AS any`, [study.id]);
-    if (!any[0].any) {
-      // A first import: nothing to compare with.
-      out.answers = { created: staged, unchanged: 0, updated: 0 };
-    } else {
-      const { rows: counts } = await client.query<{ created: string; unchanged: string; updated: string }>(
-        `SELECT count(*) FILTER (WHERE r.id IS NULL) AS created,
-                count(*) FILTER (WHERE r.text = a.response) AS unchanged,
-                count(*) FILTER (WHERE r.text <> a.response) AS updated
-           FROM imp_row a
-           LEFT JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = a.external_id
-           LEFT JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = a.model
-           LEFT JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id
-           LEFT JOIN "Response" r ON r."responseSetId" = rs.id AND r.repetition = a.repetition
-          WHERE a.model IS NOT NULL`,
-        [study.id],
-      );
-      out.answers = { created: Number(counts[0].created), unchanged: Number(counts[0].unchanged), updated: Number(counts[0].updated) };
-      if (out.answers.updated > 0) {
-        const { rows } = await client.query<{ row: number; line: number | null; external_id: string; model: string; repetition: number; total: string }>(
-          `SELECT a.row, a.line, a.external_id, a.model, a.repetition, count(*) OVER () AS total
-             FROM imp_row a
-             JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = a.external_id
-             JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = a.model
-             JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id
-             JOIN "Response" r ON r."responseSetId" = rs.id AND r.repetition = a.repetition
-            WHERE a.model IS NOT NULL AND r.text <> a.response AND ${GRADED_SET("rs.id")}
-            ORDER BY a.row LIMIT ${MAX_ERRORS}`,
-          [study.id],
-        );
-        for (const r of rows) {
-          add(
-            {
-              ...at(r),
-              column: "response",
-              message: `the answer of item ${r.external_id}, model ${r.model}, repetition ${r.repetition} already has grades and cannot be changed; keep the text as imported before`,
-            },
-            true,
-          );
-        }
-        const graded = rows.length ? Number(rows[0].total) : 0;
-        total += graded - rows.length;
-        conflicts += graded - rows.length;
-      }
+      addUnlisted(Number(c.refused) - rows.length, true);
     }
   }
   out.total = total;
@@ -367,7 +425,7 @@ interface Written {
 }
 
 /** Merges the staged rows into the study. */
-async function write({ client, study, kind, validator }: Ctx): Promise<Written> {
+async function write({ client, study, kind, validator, fresh }: Ctx): Promise<Written> {
   const out: Written = { specialtiesCreated: 0, modelsCreated: 0, responseSetsCreated: 0, incompleteSets: { count: 0, examples: [] } };
 
   if (kind !== "answers") {
@@ -385,8 +443,7 @@ async function write({ client, study, kind, validator }: Ctx): Promise<Written> 
     await client.query(
       `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt")
        SELECT gen_random_uuid(), $1::uuid, i.external_id, i.question, i.reference, s.id, now()
-         FROM imp_row i JOIN unnest($2::text[], $3::uuid[]) AS s(key, id) ON s.key = i.specialty
-        WHERE i.question IS NOT NULL
+         FROM imp_item i JOIN unnest($2::text[], $3::uuid[]) AS s(key, id) ON s.key = i.specialty
        ON CONFLICT ("studyId", "externalId") DO UPDATE
           SET question = EXCLUDED.question, "referenceAnswer" = EXCLUDED."referenceAnswer", "specialtyId" = EXCLUDED."specialtyId", "updatedAt" = now()
         WHERE ("QaItem".question, "QaItem"."referenceAnswer", "QaItem"."specialtyId")
@@ -414,41 +471,48 @@ async function write({ client, study, kind, validator }: Ctx): Promise<Written> 
   const sets = await client.query(
     `INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", "updatedAt")
      SELECT gen_random_uuid(), $1::uuid, q.id, m.id, now()
-       FROM (SELECT DISTINCT external_id, model FROM imp_row WHERE model IS NOT NULL) a
-       JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = a.external_id
-       JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = a.model
+       FROM imp_set s
+       JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = s.external_id
+       JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = s.model
      ON CONFLICT ("itemId", "modelId") DO NOTHING`,
     [study.id],
   );
   out.responseSetsCreated = sets.rowCount ?? 0;
+  await client.query(
+    `CREATE TEMP TABLE imp_set_id ON COMMIT DROP AS
+     SELECT s.set_key, rs.id AS set_id
+       FROM imp_set s
+       JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = s.external_id
+       JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = s.model
+       JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id`,
+    [study.id],
+  );
+  await client.query("ANALYZE imp_set_id");
 
   // Changed answers of graded sets were refused by check(); what remains may be replaced.
+  const insert = `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt")
+     SELECT gen_random_uuid(), i.set_id, a.repetition, a.response, now()
+       FROM imp_answer a JOIN imp_set_id i USING (set_key)
+      WHERE a.first_row IS NULL`;
   await client.query(
-    `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt")
-     SELECT gen_random_uuid(), rs.id, a.repetition, a.response, now()
-       FROM imp_row a
-       JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = a.external_id
-       JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = a.model
-       JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id
-      WHERE a.model IS NOT NULL
+    fresh
+      ? insert
+      : `${insert}
      ON CONFLICT ("responseSetId", repetition) DO UPDATE SET text = EXCLUDED.text, "updatedAt" = now()
       WHERE "Response".text IS DISTINCT FROM EXCLUDED.text`,
-    [study.id],
   );
 
   const { rows: incomplete } = await client.query<{ item_id: string; model: string; repetitions: number[] | null; total: string }>(
-    `SELECT a.external_id AS item_id, a.model,
-            ARRAY(SELECT r.repetition FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition BETWEEN 1 AND s.repetitions ORDER BY 1) AS repetitions,
+    `SELECT s.external_id AS item_id, s.model,
+            ARRAY(SELECT r.repetition FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition BETWEEN 1 AND st.repetitions ORDER BY 1) AS repetitions,
             count(*) OVER () AS total
-       FROM (SELECT DISTINCT external_id, model FROM imp_row WHERE model IS NOT NULL) a
-       JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = a.external_id
-       JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = a.model
-       JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id
-       JOIN "Study" s ON s.id = rs."studyId"
-      WHERE NOT (${completeSetSql("rs", "s")})
-      ORDER BY a.external_id, a.model
+       FROM imp_set_id i
+       JOIN imp_set s USING (set_key)
+       JOIN "ResponseSet" rs ON rs.id = i.set_id
+       JOIN "Study" st ON st.id = rs."studyId"
+      WHERE NOT (${completeSetSql("rs", "st")})
+      ORDER BY s.external_id, s.model
       LIMIT ${EXAMPLES}`,
-    [study.id],
   );
   out.incompleteSets = {
     count: incomplete.length ? Number(incomplete[0].total) : 0,
@@ -477,7 +541,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
   if (!o.body) throw emptyFileError();
   const dryRun = o.dryRun ?? false;
 
-  const text = coalesce(decodeUtf8(limitBytes(chunksOf(o.body), maxBytes, o.contentLength)));
+  const text = decodeUtf8(coalesce(limitBytes(chunksOf(o.body), maxBytes, o.contentLength)));
   let rows: RowStream | null;
   try {
     rows = await openRows(format, text);
@@ -498,10 +562,12 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
   await client.connect();
   let open = false;
   try {
-    // Staging lives in session memory rather than temp files where it fits (set before the first temp table use).
-    await client.query("SET temp_buffers = '64MB'");
+    // Staging lives in this session's memory rather than in temp files where
+    // it fits (settable only before the session first touches a temp table).
+    await client.query("SET temp_buffers = '256MB'");
     await client.query("BEGIN");
     open = true;
+    await client.query("SET LOCAL work_mem = '64MB'");
     await client.query(STAGING_DDL);
     let t = performance.now();
     const lap = (phase: "read" | "check" | "write" | "commit") => {
@@ -526,9 +592,9 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     if (summary.maxRepetition > study.repetitions) {
       throw new ApiError(409, `the study's number of answers per question (N) changed to ${study.repetitions} during the import; import the file again`);
     }
-    await client.query("ANALYZE imp_row");
-
-    const ctx: Ctx = { client, study, kind, validator };
+    await loadFileTables(client, kind, validator);
+    const { rows: any } = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM "ResponseSet" WHERE "studyId" = $1::uuid) AS any`, [study.id]);
+    const ctx: Ctx = { client, study, kind, validator, fresh: !any[0].any };
     const checked = await check(ctx);
     lap("check");
     const total = validator.totalErrors + checked.total;
@@ -553,7 +619,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
       responseSetsCreated: written.responseSetsCreated,
       modelsCreated: written.modelsCreated,
       specialtiesCreated: written.specialtiesCreated,
-      duplicateRows: summary.duplicateRows,
+      duplicateRows: checked.duplicateRows,
       incompleteSets: written.incompleteSets,
       repetitions: study.repetitions,
     };

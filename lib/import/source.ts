@@ -121,18 +121,22 @@ export async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>): AsyncGener
   if (rest) yield rest;
 }
 
-/** Gathers small chunks into pieces of at least `min` characters, so per-piece work stays small. */
-export async function* coalesce(pieces: AsyncIterable<string>, min = 256 * 1024): AsyncGenerator<string> {
-  let buffer: string[] = [];
+/**
+ * Gathers small chunks (an HTTP body arrives in pieces of a few KB) into
+ * pieces of at least `min` bytes, so the per-piece work of decoding and
+ * parsing is paid rarely. Copies bytes once; holds at most one piece.
+ */
+export async function* coalesce(chunks: AsyncIterable<Uint8Array>, min = 256 * 1024): AsyncGenerator<Uint8Array> {
+  let buffer: Uint8Array[] = [];
   let size = 0;
-  for await (const p of pieces) {
-    buffer.push(p);
-    size += p.length;
+  for await (const c of chunks) {
+    buffer.push(c);
+    size += c.byteLength;
     if (size >= min) {
-      yield buffer.join("");
+      yield buffer.length === 1 ? buffer[0] : Buffer.concat(buffer, size);
       buffer = [];
       size = 0;
     }
   }
-  if (size > 0) yield buffer.join("");
+  if (size > 0) yield buffer.length === 1 ? buffer[0] : Buffer.concat(buffer, size);
 }

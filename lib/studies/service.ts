@@ -4,6 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Study } from "@/lib/generated/prisma/client";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/rubrics/thresholds";
 import { ApiError } from "@/lib/server/errors";
+import { completeSetsSql } from "./items";
 import { LOCK_REASONS, lockedSettingsChange, lockMessage, type LockedSetting } from "./locks";
 import { canonicalRubrics, mergeThresholds, storedThresholds, type CreateStudy, type StudySettings, type UpdateStudy } from "./settings";
 
@@ -221,10 +222,7 @@ export async function studyDetail(studyId: string): Promise<StudyDetail | null> 
     db.qaItem.count({ where: { studyId } }),
     db.llmModel.count({ where: { studyId } }),
     db.responseSet.count({ where: { studyId } }),
-    db.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM "ResponseSet" rs
-      WHERE rs."studyId" = ${studyId}::uuid
-        AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition BETWEEN 1 AND ${study.repetitions}::int) = ${study.repetitions}::int`,
+    db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${completeSetsSql(studyId, study.repetitions)}) c`,
     db.studyMember.groupBy({ by: ["active"], where: { studyId, role: "GRADER" }, _count: { _all: true } }),
     db.$queryRaw<{ total: number; submitted: number }[]>`
       SELECT count(*) FILTER (WHERE a.status <> 'CANCELLED')::int AS total,
