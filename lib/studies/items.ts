@@ -102,13 +102,16 @@ export async function listItems(study: { id: string; repetitions: number }, quer
       WHERE ${where}`,
   ]);
 
+  // Raw SQL: Prisma's filtered _count was ten times slower here.
   const sets = rows.length
-    ? await db.responseSet.findMany({
-        where: { itemId: { in: rows.map((r) => r.id) } },
-        select: { itemId: true, modelId: true, _count: { select: { responses: { where: { repetition: { gte: 1, lte: n } } } } } },
-      })
+    ? await db.$queryRaw<{ itemId: string; modelId: string; answers: number }[]>`
+        SELECT rs."itemId", rs."modelId", count(r.id)::int AS answers
+        FROM "ResponseSet" rs
+        LEFT JOIN "Response" r ON r."responseSetId" = rs.id AND r.repetition BETWEEN 1 AND ${n}::int
+        WHERE rs."itemId" = ANY(${rows.map((r) => r.id)}::uuid[])
+        GROUP BY rs."itemId", rs."modelId"`
     : [];
-  const reps = new Map(sets.map((s) => [`${s.itemId}:${s.modelId}`, s._count.responses]));
+  const reps = new Map(sets.map((s) => [`${s.itemId}:${s.modelId}`, s.answers]));
 
   return {
     rows: rows.map((r) => {

@@ -1,0 +1,136 @@
+import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
+import type { SetResult } from "./sets";
+
+/**
+ * Per-model summaries of the FINAL scores (agreed or adjudicated sets only), per
+ * specialty and overall, shared by the dashboard, the stats API and the exports.
+ * Pure: it takes SetResult rows, so tests feed it hand-made data.
+ */
+export const ALL_SPECIALTIES = "All specialties";
+
+export interface Stat {
+  n: number;
+  mean: number | null;
+  sd: number | null;
+}
+
+export interface ModelSummary {
+  model: string;
+  specialty: string;
+  /** totals: S.C.O.R.E. out of 25, SAFE-LLM headline out of 7 (plus both ways of scoring a prompt). */
+  totals: { SCORE?: Stat; SAFE_LLM?: Stat; SAFE_LLM_perAnswer?: Stat; SAFE_LLM_overall?: Stat };
+  dimensions: Partial<Record<RubricKey, Record<string, Stat>>>;
+}
+
+const stat = (xs: number[]): Stat => {
+  const d = describe(xs);
+  return { n: d.n, mean: d.mean, sd: d.sd };
+};
+
+export function finalOnly(sets: SetResult[]): SetResult[] {
+  return sets.filter((s) => s.finalScores !== null && s.totals !== null);
+}
+
+function groups(sets: SetResult[]): [string, SetResult[]][] {
+  const bySpecialty = new Map<string, SetResult[]>();
+  for (const s of sets) bySpecialty.set(s.specialty, [...(bySpecialty.get(s.specialty) ?? []), s]);
+  return [...[...bySpecialty.entries()].sort(([a], [b]) => a.localeCompare(b)), [ALL_SPECIALTIES, sets]];
+}
+
+export function modelSummaries(allSets: SetResult[], rubrics: RubricKey[]): ModelSummary[] {
+  const sets = finalOnly(allSets);
+  const out: ModelSummary[] = [];
+  for (const [specialty, inSpecialty] of groups(sets)) {
+    const models = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
+    for (const model of models) {
+      const mine = inSpecialty.filter((s) => s.model.name === model);
+      const summary: ModelSummary = { model, specialty, totals: {}, dimensions: {} };
+      if (rubrics.includes("SCORE")) summary.totals.SCORE = stat(mine.map((s) => s.totals!.SCORE!.total));
+      if (rubrics.includes("SAFE_LLM")) {
+        summary.totals.SAFE_LLM = stat(mine.map((s) => s.totals!.SAFE_LLM!.headline));
+        summary.totals.SAFE_LLM_perAnswer = stat(mine.map((s) => s.totals!.SAFE_LLM!.perAnswer));
+        summary.totals.SAFE_LLM_overall = stat(mine.map((s) => s.totals!.SAFE_LLM!.overall));
+      }
+      for (const r of rubrics) {
+        summary.dimensions[r] = Object.fromEntries(RUBRICS[r].dimensions.map((d) => [d.key, stat(mine.map((s) => s.finalScores![r]![d.key]!))]));
+      }
+      out.push(summary);
+    }
+  }
+  return out;
+}
+
+export interface AlphaRow {
+  specialty: string;
+  rubric: RubricKey;
+  alpha: number | null;
+  ci: [number, number] | null;
+  n: number;
+  k: number;
+  reason?: string;
+}
+
+/**
+ * Cronbach's alpha per specialty as the S.C.O.R.E. paper computes it: rows are
+ * the final per-set scores, columns the rubric's dimensions (its items). It
+ * measures the internal consistency of the rubric, not agreement between graders.
+ */
+export function alphaBySpecialty(allSets: SetResult[], rubrics: RubricKey[]): AlphaRow[] {
+  const sets = finalOnly(allSets);
+  const out: AlphaRow[] = [];
+  for (const [specialty, inSpecialty] of groups(sets)) {
+    for (const r of rubrics) {
+      const rows = inSpecialty.map((s) => RUBRICS[r].dimensions.map((d) => s.finalScores![r]![d.key] ?? null));
+      const a = cronbachAlpha(rows);
+      out.push({ specialty, rubric: r, alpha: a.alpha, ci: a.ci, n: a.n, k: a.k, ...(a.reason ? { reason: a.reason } : {}) });
+    }
+  }
+  return out;
+}
+
+export interface DeltaCell {
+  specialty: string;
+  rubric: RubricKey;
+  /** Positive delta = the row model's totals tend to be higher (better). */
+  rowModel: string;
+  colModel: string;
+  delta: number | null;
+  magnitude: string | null;
+  ci: [number, number] | null;
+  n: number;
+  m: number;
+}
+
+/** Pairwise Cliff's delta between models on final totals, per specialty, with a seeded bootstrap CI. */
+export function cliffsMatrix(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): DeltaCell[] {
+  const sets = finalOnly(allSets);
+  const out: DeltaCell[] = [];
+  const total = (s: SetResult, r: RubricKey) => (r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
+  for (const [specialty, inSpecialty] of groups(sets)) {
+    const models = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
+    for (const r of rubrics) {
+      for (const a of models) {
+        for (const b of models) {
+          if (a === b) continue;
+          const x = inSpecialty.filter((s) => s.model.name === a).map((s) => total(s, r));
+          const y = inSpecialty.filter((s) => s.model.name === b).map((s) => total(s, r));
+          const point = cliffsDelta(x, y);
+          const ci = cliffsDeltaCI(x, y, { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 });
+          out.push({
+            specialty,
+            rubric: r,
+            rowModel: a,
+            colModel: b,
+            delta: point.delta,
+            magnitude: point.magnitude,
+            ci: ci.ci ?? null,
+            n: x.length,
+            m: y.length,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
