@@ -212,10 +212,16 @@ export interface FileSet {
   model: string;
 }
 
-interface ItemInfo {
+export interface ItemInfo {
   index: number;
+  externalId: string;
   /** Set when the file carries questions. */
   first?: FileItem;
+}
+
+/** The item and model indexes within the file that a set key (StagedAnswer.setKey) stands for. */
+export function splitSetKey(setKey: number): { item: number; model: number } {
+  return { item: Math.floor(setKey / MAX_MODELS), model: setKey % MAX_MODELS };
 }
 
 const KNOWN = new Set<string>(ALL_COLUMNS);
@@ -225,8 +231,9 @@ export class ImportValidator {
   totalErrors = 0;
   private readonly schema;
   private readonly items = new Map<string, ItemInfo>();
-  private readonly itemIds: string[] = [];
+  private readonly itemList: ItemInfo[] = [];
   private readonly models = new Map<string, ModelSettings & { index: number }>();
+  private readonly modelList: ModelSettings[] = [];
   /** Lower-cased name -> first spelling seen in the file. */
   readonly specialties = new Map<string, string>();
   /** Answer key -> the row that first gave it. */
@@ -266,10 +273,27 @@ export class ImportValidator {
     return out;
   }
 
+  /** Items and models in order of first appearance: index i is the i-th new one. */
+  get itemCount(): number {
+    return this.itemList.length;
+  }
+  itemAt(index: number): ItemInfo {
+    return this.itemList[index];
+  }
+  get modelCount(): number {
+    return this.modelList.length;
+  }
+  /** The model's settings as stated so far (a later row may fill in a blank one). */
+  modelAt(index: number): ModelSettings {
+    return this.modelList[index];
+  }
+
   /** The item x model sets of the file. */
   fileSets(): FileSet[] {
-    const names = [...this.models.keys()];
-    return [...this.sets].map((key) => ({ key, externalId: this.itemIds[Math.floor(key / MAX_MODELS)], model: names[key % MAX_MODELS] }));
+    return [...this.sets].map((key) => {
+      const { item, model } = splitSetKey(key);
+      return { key, externalId: this.itemList[item].externalId, model: this.modelList[model].name };
+    });
   }
 
   /** Answers given twice under one key; whether their texts agree is for the caller to find out. */
@@ -325,8 +349,8 @@ export class ImportValidator {
     let item = this.items.get(externalId);
     if (!item) {
       const id = detach(externalId);
-      item = { index: this.itemIds.length };
-      this.itemIds.push(id);
+      item = { index: this.itemList.length, externalId: id };
+      this.itemList.push(item);
       this.items.set(id, item);
     }
     if (this.kind !== "answers") {
@@ -339,7 +363,7 @@ export class ImportValidator {
         if (!this.specialties.has(specialtyKey)) this.specialties.set(detach(specialtyKey), detach(specialty));
         item.first = {
           ...at,
-          externalId: this.itemIds[item.index],
+          externalId: item.externalId,
           specialtyKey: detach(specialtyKey),
           question: detach(question),
           referenceAnswer: detach(reference),
@@ -385,6 +409,7 @@ export class ImportValidator {
       if (this.models.size >= MAX_MODELS) return fail("model", `more than ${MAX_MODELS} models in one file`);
       m = { index: this.models.size, name: detach(name), version: "", temperature: null, topP: null, rows: { first: at.row } };
       this.models.set(m.name, m);
+      this.modelList.push(m);
     }
     // A blank setting says nothing; two different stated values are a conflict.
     const ok = [

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/auth/login";
 import { getDb } from "@/lib/db/client";
-import { DEMO_STUDY_SLUG, DEMO_USERS, seedDemo } from "@/lib/demo/seed";
+import { DEMO_STUDY_SLUG, DEMO_USERS, PILOT_STUDY_SLUG, seedDemo } from "@/lib/demo/seed";
+import { computeSetResults } from "@/lib/results/sets";
 import { useIsolatedDatabase } from "./helpers/db";
 
 useIsolatedDatabase();
@@ -26,7 +27,8 @@ describe("the demo seed", () => {
     expect(new Set(both.map((r) => r.studyId)).size).toBe(1);
     const first = both.find((r) => r.created)!;
     const after = await counts();
-    expect(after).toEqual({ users: 6, studies: 1, items: 15, models: 3, sets: 45, responses: 135, members: 5 });
+    // the open study and the closed, graded pilot: 15 questions x 3 models x 3 answers each
+    expect(after).toEqual({ users: 10, studies: 2, items: 30, models: 6, sets: 90, responses: 270, members: 10 });
 
     const second = await seedDemo();
     expect(second).toEqual({ created: false, studyId: first.studyId });
@@ -38,6 +40,30 @@ describe("the demo seed", () => {
     for (const i of study.items) perSpecialty[i.specialty.name] = (perSpecialty[i.specialty.name] ?? 0) + 1;
     expect(perSpecialty).toEqual({ Ophthalmology: 5, Medication: 5, Anesthesia: 5 });
     expect(study.items.every((i) => i.referenceAnswer.length > 50)).toBe(true);
+  });
+
+  it("fills the demo graders' queues on the open study, and leaves a finished pilot for the lead", async () => {
+    const db = getDb();
+    const main = await db.study.findUniqueOrThrow({ where: { slug: DEMO_STUDY_SLUG } });
+    const perGrader = await db.assignment.groupBy({ by: ["graderId"], where: { responseSet: { studyId: main.id } }, _count: { _all: true } });
+    expect(perGrader).toHaveLength(4);
+    expect(perGrader.reduce((s, g) => s + g._count._all, 0)).toBe(90);
+    expect(Math.max(...perGrader.map((g) => g._count._all)) - Math.min(...perGrader.map((g) => g._count._all))).toBeLessThanOrEqual(1);
+    expect(await db.grade.count({ where: { assignment: { responseSet: { studyId: main.id } } } })).toBe(0);
+
+    const pilot = await db.study.findUniqueOrThrow({ where: { slug: PILOT_STUDY_SLUG } });
+    expect(pilot.status).toBe("CLOSED");
+    const statuses = await db.responseSet.groupBy({ by: ["status"], where: { studyId: pilot.id }, _count: { _all: true } });
+    const byStatus = Object.fromEntries(statuses.map((s) => [s.status, s._count._all]));
+    expect((byStatus.AGREED ?? 0) + (byStatus.ADJUDICATED ?? 0)).toBe(45);
+    expect(byStatus.ADJUDICATED).toBeGreaterThan(0); // some disagreements went to a third grader
+    const results = await computeSetResults(pilot.id);
+    const mean = (model: string) => {
+      const xs = results.filter((r) => r.model.name === model).map((r) => r.totals!.SCORE!.total);
+      return xs.reduce((a, b) => a + b, 0) / xs.length;
+    };
+    // the careful model was written to grade best, the weak one worst
+    expect(mean("Claude 3.5 Sonnet")).toBeGreaterThan(mean("Llama 3 70B Instruct"));
   });
 
   it("prints credentials that actually sign in, one lead and four graders", async () => {

@@ -1,0 +1,192 @@
+"use client";
+
+import { ChevronDown, MessageSquare } from "lucide-react";
+import { useId, useRef, useState } from "react";
+import { fieldDomId, type GradingField } from "@/lib/grading/form-state";
+import { cn } from "@/lib/utils";
+import { digitScore, isTextEntry } from "./keyboard-logic";
+
+export interface DimensionFieldProps {
+  field: GradingField;
+  value: number | undefined;
+  comment: string;
+  error?: string;
+  readOnly: boolean;
+  /** "Answer 1", "All 3 answers side by side"… shown next to the name. */
+  scopeLabel: string;
+  onChange: (value: number) => void;
+  onComment: (text: string) => void;
+  onCommentBlur: () => void;
+}
+
+/**
+ * One dimension to grade: a native radio group (fieldset + legend) with the
+ * rubric's definition and every level's wording. Tab enters the group, arrow
+ * keys move between levels, a digit sets the score directly; the optional
+ * comment stays collapsed behind a button.
+ */
+export function DimensionField({ field, value, comment, error, readOnly, scopeLabel, onChange, onComment, onCommentBlur }: DimensionFieldProps) {
+  const d = field.dimension;
+  const uid = useId();
+  const domId = fieldDomId(field.key);
+  const defId = `${uid}-def`;
+  const errId = `${uid}-err`;
+  const commentId = `${uid}-comment`;
+  const likert = d.levels.every((l) => !l.example) && d.levels.length === 5;
+  const [commentOpen, setCommentOpen] = useState(comment.trim() !== "");
+  const [hovered, setHovered] = useState<number | null>(null);
+  const [focused, setFocused] = useState<number | null>(null);
+  const groupRef = useRef<HTMLFieldSetElement>(null);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+
+  function onKeyDown(e: React.KeyboardEvent<HTMLFieldSetElement>) {
+    if (readOnly || isTextEntry(e.target as HTMLElement)) return;
+    const v = digitScore(e, d.min, d.max);
+    if (v === null) return;
+    e.preventDefault();
+    onChange(v);
+    groupRef.current?.querySelector<HTMLInputElement>(`input[type="radio"][value="${v}"]`)?.focus();
+  }
+
+  const shownLevel = d.levels.find((l) => l.value === (focused ?? hovered ?? value));
+  const hasExamples = d.levels.some((l) => l.example);
+
+  return (
+    <fieldset
+      ref={groupRef}
+      id={domId}
+      data-cell={field.key}
+      onKeyDown={onKeyDown}
+      aria-describedby={[defId, error ? errId : null].filter(Boolean).join(" ")}
+      className={cn(
+        "min-w-0 scroll-mt-32 rounded-lg border bg-background p-4 transition-colors",
+        error ? "border-destructive/70 ring-1 ring-destructive/30" : "border-border",
+        "focus-within:border-primary/50 focus-within:shadow-[0_0_0_3px_rgb(15_76_129/0.08)]",
+      )}
+    >
+      <legend className="float-left flex w-full flex-wrap items-baseline gap-x-2 gap-y-1">
+        <span className="text-[0.9375rem] font-semibold">{d.name}</span>
+        <span className="text-xs font-medium text-muted-foreground">
+          <span className="sr-only">, graded on </span>
+          {scopeLabel}
+        </span>
+        <span className="ml-auto text-xs tabular-nums text-muted-foreground">
+          <span className="sr-only">score from </span>
+          {d.min}–{d.max}
+        </span>
+      </legend>
+      <p id={defId} className="clear-both pt-1 text-sm leading-relaxed text-muted-foreground">
+        {d.definition}
+      </p>
+
+      <div
+        className={cn("mt-3 grid gap-2", likert ? "grid-cols-5" : "grid-cols-1")}
+        onMouseLeave={() => setHovered(null)}
+      >
+        {d.levels.map((l) => {
+          const checked = value === l.value;
+          return (
+            <label
+              key={l.value}
+              onMouseEnter={() => setHovered(l.value)}
+              className={cn(
+                "relative flex rounded-md border text-sm transition-colors",
+                readOnly ? "cursor-default" : "cursor-pointer hover:border-primary/60 hover:bg-primary/[0.03]",
+                likert ? "min-h-16 flex-col items-center justify-center gap-0.5 px-1 py-2 text-center" : "items-start gap-3 px-3 py-2",
+                checked ? "border-primary bg-primary/[0.07] text-foreground" : "border-border",
+                "has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring",
+              )}
+            >
+              <input
+                type="radio"
+                className="sr-only"
+                name={field.key}
+                value={l.value}
+                checked={checked}
+                disabled={readOnly}
+                onChange={() => onChange(l.value)}
+                onFocus={() => setFocused(l.value)}
+                onBlur={() => setFocused(null)}
+              />
+              <span
+                aria-hidden={!likert ? undefined : true}
+                className={cn(
+                  "tabular-nums",
+                  likert
+                    ? cn("text-lg font-semibold leading-none", checked ? "text-primary" : "text-foreground")
+                    : cn(
+                        "mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full border text-xs font-semibold",
+                        checked ? "border-primary bg-primary text-primary-foreground" : "border-border bg-muted text-foreground",
+                      ),
+                )}
+              >
+                {l.value}
+              </span>
+              <span className={cn(likert ? "text-[0.7rem] leading-tight text-muted-foreground" : "leading-snug", likert && checked && "text-foreground")}>
+                {likert ? <span className="sr-only">{l.value} — </span> : <span className="sr-only"> — </span>}
+                {l.label}
+                {l.example ? <span className="sr-only">. Example: {l.example}</span> : null}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+
+      {hasExamples ? (
+        <p className="mt-2 min-h-5 text-xs leading-relaxed text-muted-foreground" aria-hidden>
+          {shownLevel?.example ? (
+            <>
+              <span className="font-medium text-foreground">Example ({shownLevel.value}):</span> {shownLevel.example}
+            </>
+          ) : shownLevel ? (
+            <span>No example in the rubric for this level.</span>
+          ) : (
+            <span>Hover or focus a level to see the rubric&apos;s example.</span>
+          )}
+        </p>
+      ) : null}
+
+      {error ? (
+        <p id={errId} className="mt-2 text-sm font-medium text-destructive">
+          {error}
+        </p>
+      ) : null}
+
+      <div className="mt-2">
+        <button
+          type="button"
+          aria-expanded={commentOpen}
+          aria-controls={commentId}
+          onClick={() => {
+            const open = !commentOpen;
+            setCommentOpen(open);
+            if (open) requestAnimationFrame(() => textareaRef.current?.focus());
+          }}
+          className="inline-flex items-center gap-1.5 rounded px-1 py-0.5 text-xs font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <MessageSquare aria-hidden className="size-3.5" />
+          {comment.trim() ? "Comment" : "Add comment"}
+          <span className="sr-only"> on {d.name} ({scopeLabel})</span>
+          <ChevronDown aria-hidden className={cn("size-3.5 transition-transform", commentOpen && "rotate-180")} />
+        </button>
+        <div id={commentId} hidden={!commentOpen} className="mt-2">
+          <textarea
+            ref={textareaRef}
+            aria-label={`Comment on ${d.name} (${scopeLabel}), optional`}
+            value={comment}
+            readOnly={readOnly}
+            onChange={(e) => onComment(e.target.value)}
+            onBlur={onCommentBlur}
+            rows={2}
+            maxLength={5000}
+            placeholder="Optional: why this score?"
+            className="block w-full resize-y rounded-md border border-border bg-background px-3 py-2 text-sm shadow-sm placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          />
+          {value === undefined && comment.trim() ? (
+            <p className="mt-1 text-xs text-warning">This comment is saved once you choose a score.</p>
+          ) : null}
+        </div>
+      </div>
+    </fieldset>
+  );
+}
