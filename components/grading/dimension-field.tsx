@@ -105,6 +105,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                 checked={checked}
                 disabled={readOnly}
                 onChange={() => onChange(l.value)}
+                aria-describedby={l.example ? `${uid}-ex-${l.value}` : undefined}
                 onFocus={() => setFocused(l.value)}
                 onBlur={() => setFocused(null)}
               />
@@ -125,13 +126,21 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
               <span className={cn(likert ? "text-[0.7rem] leading-tight text-muted-foreground" : "leading-snug", likert && checked && "text-foreground")}>
                 {likert ? <span className="sr-only">{l.value} — </span> : <span className="sr-only"> — </span>}
                 {l.label}
-                {l.example ? <span className="sr-only">. Example: {l.example}</span> : null}
               </span>
             </label>
           );
         })}
       </div>
 
+      <div hidden>
+        {d.levels.map((l) =>
+          l.example ? (
+            <span key={l.value} id={`${uid}-ex-${l.value}`}>
+              Example: {l.example}
+            </span>
+          ) : null,
+        )}
+      </div>
       {hasExamples ? (
         <p className="mt-2 min-h-5 text-xs leading-relaxed text-muted-foreground" aria-hidden>
           {shownLevel?.example ? (

@@ -1,4 +1,4 @@
-import { once } from "node:events";
+import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { finished } from "node:stream/promises";
 import pg from "pg";
@@ -10,21 +10,25 @@ import { completeSetSql } from "./completeness";
 import { CsvRowTooLongError } from "./csv";
 import { emptyFileError, ImportFileError, openRows, type RowStream } from "./read";
 import { chunksOf, coalesce, decodeUtf8, formatFromContentType, limitBytes, maxImportBytes, tooLarge } from "./source";
-import { ImportValidator, MAX_ERRORS, type ModelSettings, type StagedAnswer } from "./validate";
+import { ImportValidator, MAX_ERRORS, splitSetKey, type FileItem, type ModelSettings, type StagedAnswer } from "./validate";
 
 /**
  * The import of questions and model answers into a study.
  *
- * The file is read as a stream and checked row by row in memory (compact
- * maps, no texts kept); each valid row is streamed at once with COPY into a
- * temporary table inside one transaction. Then set-based SQL compares the
- * staged rows with the study (unknown items, changes to graded answers) and,
- * if nothing is wrong, merges them with a few INSERT ... SELECT ... ON
- * CONFLICT statements. Any problem, or a dry run, rolls the whole
- * transaction back: a file is imported entirely or not at all.
+ * All in one transaction on one connection, under a lock on the study row:
+ * the file is read as a stream and checked row by row in memory (compact
+ * maps; answers' texts are never all held); as it streams, new questions,
+ * models, sets and their answers are written in batches (INSERT from arrays,
+ * COPY for the answers) while answers touching what the study held before
+ * are staged with COPY in a temporary table. At the end set-based SQL
+ * compares the staged rows with the study (changes to graded answers,
+ * repeated keys with different texts) and merges them. Any problem, or a dry
+ * run, rolls the whole transaction back: a file is imported entirely or not
+ * at all, and the writes made while streaming vanish with it.
  *
  * It runs on its own pg connection rather than Prisma's: COPY is not
  * available through Prisma, and a temporary table lives on one connection.
+ * Ids are random UUIDs (crypto.randomUUID, gen_random_uuid).
  */
 
 export interface ImportStudy {
@@ -88,109 +92,317 @@ export function rejection(status: 409 | 422, errors: RowError[], total: number, 
   return new ApiError(status, message ?? `${plural(total, "problem")} in the file; nothing was imported`, { errors: sorted, total });
 }
 
-// The answer is quoted, so a text holding commas, quotes, line breaks or a lone
-// "\." line reaches PostgreSQL unchanged; an empty unquoted field is NULL.
-function copyLine(a: StagedAnswer): string {
-  const t = a.text.includes('"') ? a.text.replaceAll('"', '""') : a.text;
-  return `${a.row},${a.line ?? ""},${a.setKey},${a.repetition},"${t}",${a.firstRow ?? ""}\n`;
+/** What the study holds already, read once under the study lock. */
+interface Existing {
+  items: Map<string, string>;
+  models: Map<string, { id: string; version: string; temperature: number | null; topP: number | null }>;
+  /** `${itemId}|${modelId}` -> response set id. */
+  sets: Map<string, string>;
+  /** Lower-cased name -> id (the oldest spelling when two differ only in case). */
+  specialties: Map<string, string>;
 }
 
-// imp_answer: every answer row of the file (a repeated key too, marked with
-// first_row), streamed in with COPY. imp_set and imp_item: the file's item x
-// model pairs and questions, small, loaded from the validator's maps.
+async function loadExisting(client: pg.Client, studyId: string): Promise<Existing> {
+  const [items, models, sets, specialties] = await Promise.all([
+    client.query<{ id: string; external_id: string }>(`SELECT id, "externalId" AS external_id FROM "QaItem" WHERE "studyId" = $1::uuid`, [studyId]),
+    client.query<{ id: string; name: string; version: string; temperature: number | null; topP: number | null }>(
+      `SELECT id, name, version, temperature, "topP" FROM "LlmModel" WHERE "studyId" = $1::uuid`,
+      [studyId],
+    ),
+    client.query<{ id: string; item_id: string; model_id: string }>(
+      `SELECT id, "itemId" AS item_id, "modelId" AS model_id FROM "ResponseSet" WHERE "studyId" = $1::uuid`,
+      [studyId],
+    ),
+    client.query<{ id: string; key: string }>(`SELECT DISTINCT ON (lower(name)) lower(name) AS key, id FROM "Specialty" ORDER BY lower(name), name`),
+  ]);
+  return {
+    items: new Map(items.rows.map((r) => [r.external_id, r.id])),
+    models: new Map(models.rows.map((r) => [r.name, r])),
+    sets: new Map(sets.rows.map((r) => [`${r.item_id}|${r.model_id}`, r.id])),
+    specialties: new Map(specialties.rows.map((r) => [r.key, r.id])),
+  };
+}
+
+// imp_answer holds the answers that cannot go straight into Response: those
+// of sets that existed before (compared and merged at the end) and repeats of
+// a key already seen (first_row; their texts are compared at the end).
 const STAGING_DDL = `CREATE TEMP TABLE imp_answer (
   row int NOT NULL,
   line int,
   set_key bigint NOT NULL,
+  set_id uuid NOT NULL,
+  set_new boolean NOT NULL,
   repetition int NOT NULL,
   response text NOT NULL,
   first_row int
 ) ON COMMIT DROP`;
 
-const COPY_SQL = `COPY imp_answer (row, line, set_key, repetition, response, first_row) FROM STDIN (FORMAT csv)`;
+const COPY_STAGED = `COPY imp_answer (row, line, set_key, set_id, set_new, repetition, response, first_row) FROM STDIN (FORMAT csv)`;
+const COPY_RESPONSES = `COPY "Response" (id, "responseSetId", repetition, text, "updatedAt") FROM STDIN (FORMAT csv)`;
 
-/** Reads, validates and stages every row. Returns false when reading had to stop early. */
-async function stage(client: pg.Client, batches: RowStream["batches"], validator: ImportValidator): Promise<boolean> {
-  const copy = client.query(copyFrom(COPY_SQL));
-  let copyError: Error | null = null;
-  copy.on("error", (e: Error) => {
-    copyError = e;
-  });
-  let parts: string[] = [];
-  let size = 0;
-  const flush = async () => {
-    if (copyError) throw copyError;
-    if (size === 0) return;
-    const ok = copy.write(parts.join(""));
-    parts = [];
-    size = 0;
-    if (!ok) await once(copy, "drain");
-  };
+// The answer is quoted, so a text holding commas, quotes, line breaks or a
+// lone "\." line reaches PostgreSQL unchanged; an empty unquoted field is NULL.
+function quoted(text: string): string {
+  return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
+}
+
+/** Pending work is sent once this many characters of answers have gathered. */
+const FLUSH_CHARS = 4 * 1024 * 1024;
+/** Batches sent but not yet done; bounds memory while PostgreSQL catches up. */
+const IN_FLIGHT = 2;
+
+interface SetRef {
+  id: string;
+  isNew: boolean;
+}
+
+/**
+ * Writes as the file streams in. New questions, models, sets and the answers
+ * of new sets go straight to their tables in batches (multi-row INSERTs from
+ * arrays, COPY for the answers), queued on the connection so PostgreSQL
+ * works while the next rows are parsed. Everything else is staged. Once the
+ * file shows a problem nothing more is written: the transaction will be
+ * rolled back, and only what the final checks need is still staged.
+ */
+class StreamWriter {
+  private readonly itemIds: (string | null)[] = [];
+  private readonly itemIsNew: boolean[] = [];
+  private readonly modelIds: string[] = [];
+  readonly sets = new Map<number, SetRef>();
+  private nextItem = 0;
+  private nextModel = 0;
+
+  private newSpecialties = new Map<string, string>();
+  private newModels: { id: string; name: string; version: string; temperature: number | null; topP: number | null }[] = [];
+  private newItems: { id: string; externalId: string; specialtyKey: string; question: string; reference: string }[] = [];
+  private newSets: { id: string; itemId: string; modelId: string }[] = [];
+  private direct: string[] = [];
+  private staged: string[] = [];
+  private pendingChars = 0;
+
+  private readonly inFlight: Promise<void>[] = [];
+  private failure: unknown = null;
+
+  readonly counts = { itemsCreated: 0, modelsCreated: 0, setsCreated: 0, answersCreated: 0, specialtiesCreated: 0, staged: 0 };
+
+  constructor(
+    private readonly client: pg.Client,
+    private readonly studyId: string,
+    private readonly kind: ImportKind,
+    private readonly validator: ImportValidator,
+    private readonly existing: Existing,
+    private readonly timestamp: string,
+  ) {}
+
+  /** True for a question that was already in the study before this import. */
+  itemExisted(index: number): boolean {
+    return this.itemIds[index] !== null && !this.itemIsNew[index];
+  }
+
+  private get writing(): boolean {
+    return !this.validator.hasErrors;
+  }
+
+  /** Picks up the items and models the validator met since the last call. */
+  private catchUp(): void {
+    for (; this.nextItem < this.validator.itemCount; this.nextItem++) {
+      const item = this.validator.itemAt(this.nextItem);
+      const existing = this.existing.items.get(item.externalId);
+      if (existing) {
+        this.itemIds.push(existing);
+        this.itemIsNew.push(false);
+      } else if (this.kind === "answers" || !item.first) {
+        this.itemIds.push(null);
+        this.itemIsNew.push(false);
+      } else {
+        const id = randomUUID();
+        this.itemIds.push(id);
+        this.itemIsNew.push(true);
+        const key = item.first.specialtyKey;
+        if (!this.existing.specialties.has(key) && !this.newSpecialties.has(key)) this.newSpecialties.set(key, this.validator.specialties.get(key) ?? key);
+        this.newItems.push({ id, externalId: item.externalId, specialtyKey: key, question: item.first.question, reference: item.first.referenceAnswer });
+        this.counts.itemsCreated++;
+      }
+    }
+    for (; this.nextModel < this.validator.modelCount; this.nextModel++) {
+      const m = this.validator.modelAt(this.nextModel);
+      const existing = this.existing.models.get(m.name);
+      if (existing) {
+        this.modelIds.push(existing.id);
+      } else {
+        const id = randomUUID();
+        this.modelIds.push(id);
+        this.newModels.push({ id, name: m.name, version: m.version, temperature: m.temperature, topP: m.topP });
+        this.counts.modelsCreated++;
+      }
+    }
+  }
+
+  /** Takes one checked row: `answer` is what the validator made of it (null: no answer to store). */
+  take(src: { row: number; line?: number }, answer: StagedAnswer | null): void {
+    this.catchUp();
+    if (!answer) return;
+    const { item, model } = splitSetKey(answer.setKey);
+    const itemId = this.itemIds[item];
+    if (itemId === null) {
+      this.validator.addError({
+        row: src.row,
+        ...(src.line === undefined ? {} : { line: src.line }),
+        column: "item_id",
+        message: `unknown item ${this.validator.itemAt(item).externalId}: this study has no question with that item_id; import the question first`,
+      });
+      return;
+    }
+    let set = this.sets.get(answer.setKey);
+    if (!set) {
+      const modelId = this.modelIds[model];
+      const existing = this.itemIsNew[item] ? undefined : this.existing.sets.get(`${itemId}|${modelId}`);
+      set = existing ? { id: existing, isNew: false } : { id: randomUUID(), isNew: true };
+      this.sets.set(answer.setKey, set);
+      if (set.isNew) {
+        this.newSets.push({ id: set.id, itemId, modelId });
+        this.counts.setsCreated++;
+      }
+    }
+    let line: string;
+    if (set.isNew && answer.firstRow === undefined && this.writing) {
+      line = `${randomUUID()},${set.id},${answer.repetition},${quoted(answer.text)},${this.timestamp}\n`;
+      this.direct.push(line);
+      this.counts.answersCreated++;
+    } else {
+      line = `${answer.row},${answer.line ?? ""},${answer.setKey},${set.id},${set.isNew ? "t" : "f"},${answer.repetition},${quoted(answer.text)},${answer.firstRow ?? ""}\n`;
+      this.staged.push(line);
+      this.counts.staged++;
+    }
+    this.pendingChars += line.length;
+  }
+
+  get shouldFlush(): boolean {
+    return this.pendingChars >= FLUSH_CHARS;
+  }
+
+  private track(p: Promise<unknown>): Promise<void> {
+    return p.then(
+      () => undefined,
+      (e: unknown) => {
+        this.failure ??= e;
+      },
+    );
+  }
+
+  private copy(sql: string, lines: string[]): Promise<void> {
+    const stream = this.client.query(copyFrom(sql));
+    stream.end(lines.join(""));
+    return this.track(finished(stream));
+  }
+
+  /** Sends what has gathered; waits only when too much is already on its way. */
+  async flush(): Promise<void> {
+    this.catchUp();
+    const work: Promise<void>[] = [];
+    if (this.writing) {
+      if (this.newSpecialties.size) {
+        // Specialty names are shared by all studies; an import elsewhere may
+        // add the same one meanwhile, hence ON CONFLICT ... RETURNING.
+        const entries = [...this.newSpecialties];
+        this.newSpecialties = new Map();
+        const { rows } = await this.client.query<{ id: string; key: string; inserted: boolean }>(
+          `INSERT INTO "Specialty" (id, name) SELECT gen_random_uuid(), n FROM unnest($1::text[]) AS n
+           ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, lower(name) AS key, (xmax = 0) AS inserted`,
+          [entries.map(([, name]) => name)],
+        );
+        for (const r of rows) {
+          this.existing.specialties.set(r.key, r.id);
+          if (r.inserted) this.counts.specialtiesCreated++;
+        }
+      }
+      if (this.newModels.length) {
+        const m = this.newModels;
+        this.newModels = [];
+        work.push(
+          this.track(
+            this.client.query(
+              `INSERT INTO "LlmModel" (id, "studyId", name, version, temperature, "topP")
+               SELECT u.id, $1::uuid, u.name, u.version, u.temperature, u.top_p
+                 FROM unnest($2::uuid[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS u(id, name, version, temperature, top_p)`,
+              [this.studyId, m.map((x) => x.id), m.map((x) => x.name), m.map((x) => x.version), m.map((x) => x.temperature), m.map((x) => x.topP)],
+            ),
+          ),
+        );
+      }
+      if (this.newItems.length) {
+        const i = this.newItems;
+        this.newItems = [];
+        work.push(
+          this.track(
+            this.client.query(
+              `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt")
+               SELECT u.id, $1::uuid, u.external_id, u.question, u.reference, u.specialty_id, $7::timestamptz
+                 FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[]) AS u(id, external_id, question, reference, specialty_id)`,
+              [
+                this.studyId,
+                i.map((x) => x.id),
+                i.map((x) => x.externalId),
+                i.map((x) => x.question),
+                i.map((x) => x.reference),
+                i.map((x) => this.existing.specialties.get(x.specialtyKey) as string),
+                this.timestamp,
+              ],
+            ),
+          ),
+        );
+      }
+      if (this.newSets.length) {
+        const s = this.newSets;
+        this.newSets = [];
+        work.push(
+          this.track(
+            this.client.query(
+              `INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", "updatedAt")
+               SELECT u.id, $1::uuid, u.item_id, u.model_id, $5::timestamptz FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS u(id, item_id, model_id)`,
+              [this.studyId, s.map((x) => x.id), s.map((x) => x.itemId), s.map((x) => x.modelId), this.timestamp],
+            ),
+          ),
+        );
+      }
+      if (this.direct.length) work.push(this.copy(COPY_RESPONSES, this.direct));
+    }
+    if (this.staged.length) work.push(this.copy(COPY_STAGED, this.staged));
+    // Once the file has a problem, new rows are no longer written (see `writing`).
+    this.newModels = [];
+    this.newItems = [];
+    this.newSets = [];
+    this.direct = [];
+    this.staged = [];
+    this.pendingChars = 0;
+    if (work.length) this.inFlight.push(Promise.all(work).then(() => undefined));
+    while (this.inFlight.length > IN_FLIGHT) await this.inFlight.shift();
+    if (this.failure) throw this.failure;
+  }
+
+  /** Sends the rest and waits for all of it. */
+  async finish(): Promise<void> {
+    await this.flush();
+    while (this.inFlight.length) await this.inFlight.shift();
+    if (this.failure) throw this.failure;
+  }
+}
+
+/** Reads, validates and writes or stages every row. Returns false when reading had to stop early. */
+async function stream(batches: RowStream["batches"], validator: ImportValidator, writer: StreamWriter): Promise<boolean> {
   let complete = true;
   try {
-    try {
-      for await (const batch of batches) {
-        for (const src of batch) {
-          const answer = validator.accept(src);
-          if (!answer) continue;
-          const line = copyLine(answer);
-          parts.push(line);
-          size += line.length;
-        }
-        if (size >= 1 << 20) await flush();
-      }
-    } catch (e) {
-      if (!(e instanceof CsvRowTooLongError)) throw e;
-      validator.addError({ row: validator.summary().rows + 1, line: e.line, column: null, message: e.message });
-      complete = false;
+    for await (const batch of batches) {
+      for (const src of batch) writer.take(src, validator.accept(src));
+      if (writer.shouldFlush) await writer.flush();
     }
-    await flush();
-    copy.end();
-    await finished(copy);
   } catch (e) {
-    if (!copy.destroyed) copy.destroy(e instanceof Error ? e : new Error(String(e)));
-    throw e;
+    if (!(e instanceof CsvRowTooLongError)) throw e;
+    validator.addError({ row: validator.summary().rows + 1, line: e.line, column: null, message: e.message });
+    complete = false;
   }
+  await writer.finish();
   return complete;
-}
-
-/** Loads the file's questions and sets (held by the validator) next to the staged answers. */
-async function loadFileTables(client: pg.Client, kind: ImportKind, validator: ImportValidator): Promise<void> {
-  if (kind !== "answers") {
-    const items = validator.fileItems();
-    await client.query(
-      `CREATE TEMP TABLE imp_item ON COMMIT DROP AS
-       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(row, line, external_id, specialty, question, reference)`,
-      [
-        items.map((i) => i.row),
-        items.map((i) => i.line ?? null),
-        items.map((i) => i.externalId),
-        items.map((i) => i.specialtyKey),
-        items.map((i) => i.question),
-        items.map((i) => i.referenceAnswer),
-      ],
-    );
-    await client.query("ANALYZE imp_item");
-  }
-  if (kind !== "questions") {
-    const sets = validator.fileSets();
-    await client.query(
-      `CREATE TEMP TABLE imp_set ON COMMIT DROP AS
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(set_key, external_id, model)`,
-      [sets.map((s) => s.key), sets.map((s) => s.externalId), sets.map((s) => s.model)],
-    );
-    await client.query("ANALYZE imp_set");
-  }
-  await client.query("ANALYZE imp_answer");
-}
-
-interface Ctx {
-  client: pg.Client;
-  study: ImportStudy;
-  kind: ImportKind;
-  validator: ImportValidator;
-  /** The study had no response sets before this import: every answer is new. */
-  fresh: boolean;
 }
 
 /**
@@ -201,13 +413,13 @@ interface Ctx {
 const GRADED_SET = (set: string) => `(EXISTS (SELECT 1 FROM "Assignment" ga JOIN "Grade" g ON g."assignmentId" = ga.id WHERE ga."responseSetId" = ${set})
   OR EXISTS (SELECT 1 FROM "JudgeScore" js WHERE js."responseSetId" = ${set}))`;
 
-/** Specialties by lower-cased name; the oldest spelling wins when the table holds two. */
-async function specialtyIds(client: pg.Client, keys: string[]): Promise<Map<string, string>> {
-  const { rows } = await client.query<{ key: string; id: string }>(
-    `SELECT DISTINCT ON (lower(name)) lower(name) AS key, id::text AS id FROM "Specialty" WHERE lower(name) = ANY($1::text[]) ORDER BY lower(name), name`,
-    [keys],
-  );
-  return new Map(rows.map((r) => [r.key, r.id]));
+interface Ctx {
+  client: pg.Client;
+  study: ImportStudy;
+  kind: ImportKind;
+  validator: ImportValidator;
+  writer: StreamWriter;
+  existing: Existing;
 }
 
 interface Check {
@@ -222,8 +434,14 @@ interface Check {
 
 type Located = { row: number; line: number | null };
 
-/** Compares the staged rows with each other and with the study. Reads only. */
-async function check({ client, study, kind, validator, fresh }: Ctx): Promise<Check> {
+/** Names an item x model x repetition of the file for a message. */
+function describe(validator: ImportValidator, setKey: string | number, repetition: number): string {
+  const { item, model } = splitSetKey(Number(setKey));
+  return `item ${validator.itemAt(item).externalId}, model ${validator.modelAt(model).name}, repetition ${repetition}`;
+}
+
+/** Compares what the file changes with what the study holds, and repeated rows with each other. Writes only temporary tables. */
+async function check({ client, study, kind, validator, writer, existing }: Ctx): Promise<Check> {
   const errors: RowError[] = [];
   let total = 0;
   let conflicts = 0;
@@ -232,8 +450,8 @@ async function check({ client, study, kind, validator, fresh }: Ctx): Promise<Ch
     total: 0,
     conflictsOnly: false,
     duplicateRows: validator.summary().duplicateRows,
-    questions: { created: 0, unchanged: 0, updated: 0 },
-    answers: { created: 0, unchanged: 0, updated: 0 },
+    questions: { created: writer.counts.itemsCreated, unchanged: 0, updated: 0 },
+    answers: { created: writer.counts.answersCreated, unchanged: 0, updated: 0 },
   };
   const add = (e: RowError, conflict: boolean) => {
     total++;
@@ -246,31 +464,41 @@ async function check({ client, study, kind, validator, fresh }: Ctx): Promise<Ch
     if (conflict) conflicts += n;
   };
   const at = (r: Located) => ({ row: r.row, ...(r.line === null ? {} : { line: r.line }) });
+  if (writer.counts.staged > 0) await client.query("ANALYZE imp_answer");
 
   if (kind !== "answers") {
-    const { rows } = await client.query<
-      Located & { external_id: string; existing: boolean; question_changed: boolean; reference_changed: boolean; specialty_changed: boolean; graded: boolean }
-    >(
-      `SELECT i.row, i.line, i.external_id, q.id IS NOT NULL AS existing,
+    // Questions that were in the study already: the same text is fine, a new one only while ungraded.
+    const items: FileItem[] = [];
+    for (let i = 0; i < validator.itemCount; i++) {
+      const first = validator.itemAt(i).first;
+      if (first && writer.itemExisted(i)) items.push(first);
+    }
+    await client.query(
+      `CREATE TEMP TABLE imp_item ON COMMIT DROP AS
+       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(row, line, external_id, specialty, question, reference)`,
+      [
+        items.map((i) => i.row),
+        items.map((i) => i.line ?? null),
+        items.map((i) => i.externalId),
+        items.map((i) => i.specialtyKey),
+        items.map((i) => i.question),
+        items.map((i) => i.referenceAnswer),
+      ],
+    );
+    const { rows } = await client.query<Located & { external_id: string; question_changed: boolean; reference_changed: boolean; specialty_changed: boolean; graded: boolean }>(
+      `SELECT i.row, i.line, i.external_id,
               q.question <> i.question AS question_changed,
               q."referenceAnswer" <> i.reference AS reference_changed,
               lower(s.name) <> i.specialty AS specialty_changed,
-              q.id IS NOT NULL AND EXISTS (SELECT 1 FROM "ResponseSet" rs WHERE rs."itemId" = q.id AND ${GRADED_SET("rs.id")}) AS graded
+              EXISTS (SELECT 1 FROM "ResponseSet" rs WHERE rs."itemId" = q.id AND ${GRADED_SET("rs.id")}) AS graded
          FROM imp_item i
-         LEFT JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = i.external_id
-         LEFT JOIN "Specialty" s ON s.id = q."specialtyId"
-        WHERE q.id IS NULL OR q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty
+         JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = i.external_id
+         JOIN "Specialty" s ON s.id = q."specialtyId"
+        WHERE q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty
         ORDER BY i.row`,
       [study.id],
     );
-    let created = 0;
-    let updated = 0;
     for (const r of rows) {
-      if (!r.existing) {
-        created++;
-        continue;
-      }
-      updated++;
       if (!r.graded) continue;
       const what = [r.question_changed && "question", r.specialty_changed && "specialty", r.reference_changed && "reference_answer"].filter(
         (x): x is string => typeof x === "string",
@@ -284,7 +512,8 @@ async function check({ client, study, kind, validator, fresh }: Ctx): Promise<Ch
         true,
       );
     }
-    out.questions = { created, updated, unchanged: validator.fileItems().length - created - updated };
+    out.questions.updated = rows.length;
+    out.questions.unchanged = items.length - rows.length;
   }
 
   if (kind === "questions") {
@@ -293,60 +522,28 @@ async function check({ client, study, kind, validator, fresh }: Ctx): Promise<Ch
     return out;
   }
 
-  if (kind === "answers") {
-    const { rows: unknownSets } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM imp_set s WHERE NOT EXISTS (SELECT 1 FROM "QaItem" q WHERE q."studyId" = $1::uuid AND q."externalId" = s.external_id)`,
-      [study.id],
-    );
-    if (Number(unknownSets[0].n) > 0) {
-      const { rows } = await client.query<Located & { external_id: string; total: string }>(
-        `SELECT a.row, a.line, s.external_id, count(*) OVER () AS total
-           FROM imp_answer a JOIN imp_set s USING (set_key)
-          WHERE NOT EXISTS (SELECT 1 FROM "QaItem" q WHERE q."studyId" = $1::uuid AND q."externalId" = s.external_id)
-          ORDER BY a.row LIMIT ${MAX_ERRORS}`,
-        [study.id],
-      );
-      for (const r of rows) {
-        add({ ...at(r), column: "item_id", message: `unknown item ${r.external_id}: this study has no question with that item_id; import the question first` }, false);
-      }
-      addUnlisted(Number(rows[0]?.total ?? 0) - rows.length, false);
-    }
-  }
-
   if (validator.repeatedAnswerRows > 0) {
     // The same item, model and repetition twice: fine when the texts agree (counted once), an error otherwise.
-    const { rows: same } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM imp_answer d JOIN imp_answer f ON f.row = d.first_row WHERE d.first_row IS NOT NULL AND d.response = f.response`,
-    );
+    // The first of the two is staged, or (a new set's) already in Response.
+    const repeated = `FROM imp_answer d
+      LEFT JOIN imp_answer f ON f.row = d.first_row
+      LEFT JOIN "Response" r ON d.set_new AND r."responseSetId" = d.set_id AND r.repetition = d.repetition
+     WHERE d.first_row IS NOT NULL`;
+    const first = `(CASE WHEN f.row IS NOT NULL THEN f.response WHEN d.set_new THEN r.text END)`;
+    const { rows: same } = await client.query<{ n: string }>(`SELECT count(*) AS n ${repeated} AND ${first} = d.response`);
     out.duplicateRows += Number(same[0].n);
-    const { rows } = await client.query<Located & { first_row: number; external_id: string; model: string; repetition: number; total: string }>(
-      `SELECT d.row, d.line, d.first_row, s.external_id, s.model, d.repetition, count(*) OVER () AS total
-         FROM imp_answer d JOIN imp_answer f ON f.row = d.first_row JOIN imp_set s ON s.set_key = d.set_key
-        WHERE d.first_row IS NOT NULL AND d.response <> f.response
-        ORDER BY d.row LIMIT ${MAX_ERRORS}`,
+    const { rows } = await client.query<Located & { first_row: number; set_key: string; repetition: number; total: string }>(
+      `SELECT d.row, d.line, d.first_row, d.set_key, d.repetition, count(*) OVER () AS total ${repeated} AND ${first} <> d.response ORDER BY d.row LIMIT ${MAX_ERRORS}`,
     );
     for (const r of rows) {
-      add(
-        {
-          ...at(r),
-          column: "response",
-          message: `item ${r.external_id}, model ${r.model}, repetition ${r.repetition} already has a different response in row ${r.first_row}`,
-        },
-        false,
-      );
+      add({ ...at(r), column: "response", message: `${describe(validator, r.set_key, r.repetition)} already has a different response in row ${r.first_row}` }, false);
     }
     addUnlisted(Number(rows[0]?.total ?? 0) - rows.length, false);
   }
 
   // Recorded model settings: a blank one may be filled in, a different one is a conflict.
-  const models = validator.modelSettings();
-  const { rows: existing } = await client.query<{ name: string; version: string; temperature: number | null; topP: number | null }>(
-    `SELECT name, version, temperature, "topP" FROM "LlmModel" WHERE "studyId" = $1::uuid AND name = ANY($2::text[])`,
-    [study.id, models.map((m) => m.name)],
-  );
-  const byName = new Map(existing.map((m) => [m.name, m]));
-  for (const m of models) {
-    const e = byName.get(m.name);
+  for (const m of validator.modelSettings()) {
+    const e = existing.models.get(m.name);
     if (!e) continue;
     const pairs: [keyof ModelSettings["rows"], string, unknown, unknown][] = [
       ["version", "model_version", e.version === "" ? null : e.version, m.version === "" ? null : m.version],
@@ -366,159 +563,90 @@ async function check({ client, study, kind, validator, fresh }: Ctx): Promise<Ch
     }
   }
 
-  const staged = validator.summary().responses;
-  if (fresh) {
-    out.answers = { created: staged, unchanged: 0, updated: 0 };
-  } else {
-    await client.query(
-      `CREATE TEMP TABLE imp_set_x ON COMMIT DROP AS
-       SELECT s.set_key, rs.id AS set_id, rs.id IS NOT NULL AND ${GRADED_SET("rs.id")} AS graded
-         FROM imp_set s
-         LEFT JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = s.external_id
-         LEFT JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = s.model
-         LEFT JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id`,
-      [study.id],
+  // Answers of sets that existed before: new, the same, or changed (refused when graded).
+  const oldSets = `FROM imp_answer a LEFT JOIN "Response" r ON r."responseSetId" = a.set_id AND r.repetition = a.repetition
+     WHERE NOT a.set_new AND a.first_row IS NULL`;
+  const { rows: counts } = await client.query<{ created: string; unchanged: string; updated: string }>(
+    `SELECT count(*) FILTER (WHERE r.id IS NULL) AS created, count(*) FILTER (WHERE r.text = a.response) AS unchanged,
+            count(*) FILTER (WHERE r.text <> a.response) AS updated ${oldSets}`,
+  );
+  out.answers.created += Number(counts[0].created);
+  out.answers.unchanged = Number(counts[0].unchanged);
+  out.answers.updated = Number(counts[0].updated);
+  if (out.answers.updated > 0) {
+    const { rows } = await client.query<Located & { set_key: string; repetition: number; total: string }>(
+      `SELECT a.row, a.line, a.set_key, a.repetition, count(*) OVER () AS total ${oldSets} AND r.text <> a.response AND ${GRADED_SET("a.set_id")}
+        ORDER BY a.row LIMIT ${MAX_ERRORS}`,
     );
-    await client.query("ANALYZE imp_set_x");
-    const { rows: counts } = await client.query<{ created: string; unchanged: string; updated: string; refused: string }>(
-      `SELECT count(*) FILTER (WHERE r.id IS NULL) AS created,
-              count(*) FILTER (WHERE r.text = a.response) AS unchanged,
-              count(*) FILTER (WHERE r.text <> a.response) AS updated,
-              count(*) FILTER (WHERE r.text <> a.response AND x.graded) AS refused
-         FROM imp_answer a JOIN imp_set_x x USING (set_key)
-         LEFT JOIN "Response" r ON r."responseSetId" = x.set_id AND r.repetition = a.repetition
-        WHERE a.first_row IS NULL`,
-    );
-    const c = counts[0];
-    out.answers = { created: Number(c.created), unchanged: Number(c.unchanged), updated: Number(c.updated) };
-    if (Number(c.refused) > 0) {
-      const { rows } = await client.query<Located & { external_id: string; model: string; repetition: number }>(
-        `SELECT a.row, a.line, s.external_id, s.model, a.repetition
-           FROM imp_answer a JOIN imp_set_x x USING (set_key) JOIN imp_set s USING (set_key)
-           JOIN "Response" r ON r."responseSetId" = x.set_id AND r.repetition = a.repetition
-          WHERE a.first_row IS NULL AND x.graded AND r.text <> a.response
-          ORDER BY a.row LIMIT ${MAX_ERRORS}`,
+    for (const r of rows) {
+      add(
+        {
+          ...at(r),
+          column: "response",
+          message: `the answer of ${describe(validator, r.set_key, r.repetition)} already has grades and cannot be changed; keep the text as imported before`,
+        },
+        true,
       );
-      for (const r of rows) {
-        add(
-          {
-            ...at(r),
-            column: "response",
-            message: `the answer of item ${r.external_id}, model ${r.model}, repetition ${r.repetition} already has grades and cannot be changed; keep the text as imported before`,
-          },
-          true,
-        );
-      }
-      addUnlisted(Number(c.refused) - rows.length, true);
     }
+    addUnlisted(Number(rows[0]?.total ?? 0) - rows.length, true);
   }
   out.total = total;
   out.conflictsOnly = total > 0 && conflicts === total;
   return out;
 }
 
-interface Written {
-  specialtiesCreated: number;
-  modelsCreated: number;
-  responseSetsCreated: number;
-  incompleteSets: ImportResult["incompleteSets"];
-}
-
-/** Merges the staged rows into the study. */
-async function write({ client, study, kind, validator, fresh }: Ctx): Promise<Written> {
-  const out: Written = { specialtiesCreated: 0, modelsCreated: 0, responseSetsCreated: 0, incompleteSets: { count: 0, examples: [] } };
-
+/** Applies what check() cleared: changed questions, filled-in model settings, changed or added answers of existing sets. Returns the incomplete sets. */
+async function apply({ client, study, kind, validator, writer }: Ctx): Promise<ImportResult["incompleteSets"]> {
   if (kind !== "answers") {
-    const keys = [...validator.specialties.keys()];
-    let ids = await specialtyIds(client, keys);
-    const missing = keys.filter((k) => !ids.has(k));
-    if (missing.length) {
-      // Specialty is shared by all studies: ON CONFLICT covers another import creating the same name meanwhile.
-      const created = await client.query(`INSERT INTO "Specialty" (id, name) SELECT gen_random_uuid(), n FROM unnest($1::text[]) AS n ON CONFLICT (name) DO NOTHING`, [
-        missing.map((k) => validator.specialties.get(k) as string),
-      ]);
-      out.specialtiesCreated = created.rowCount ?? 0;
-      ids = await specialtyIds(client, keys);
-    }
     await client.query(
-      `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt")
-       SELECT gen_random_uuid(), $1::uuid, i.external_id, i.question, i.reference, s.id, now()
-         FROM imp_item i JOIN unnest($2::text[], $3::uuid[]) AS s(key, id) ON s.key = i.specialty
-       ON CONFLICT ("studyId", "externalId") DO UPDATE
-          SET question = EXCLUDED.question, "referenceAnswer" = EXCLUDED."referenceAnswer", "specialtyId" = EXCLUDED."specialtyId", "updatedAt" = now()
-        WHERE ("QaItem".question, "QaItem"."referenceAnswer", "QaItem"."specialtyId")
-              IS DISTINCT FROM (EXCLUDED.question, EXCLUDED."referenceAnswer", EXCLUDED."specialtyId")`,
-      [study.id, [...ids.keys()], [...ids.values()]],
+      `UPDATE "QaItem" q SET question = i.question, "referenceAnswer" = i.reference, "specialtyId" = s.id, "updatedAt" = now()
+         FROM imp_item i, "Specialty" s
+        WHERE q."studyId" = $1::uuid AND q."externalId" = i.external_id
+          AND s.id = (SELECT s2.id FROM "Specialty" s2 WHERE lower(s2.name) = i.specialty ORDER BY s2.name LIMIT 1)
+          AND (q.question, q."referenceAnswer", q."specialtyId") IS DISTINCT FROM (i.question, i.reference, s.id)`,
+      [study.id],
     );
   }
+  if (kind === "questions") return { count: 0, examples: [] };
 
-  if (kind === "questions") return out;
-
+  // Settings stated further down the file than a model's first row fill in what was blank.
   const models = validator.modelSettings();
-  const { rows: modelRows } = await client.query<{ inserted: boolean }>(
-    `INSERT INTO "LlmModel" (id, "studyId", name, version, temperature, "topP")
-     SELECT gen_random_uuid(), $1::uuid, u.name, u.version, u.temperature, u.top_p
+  await client.query(
+    `UPDATE "LlmModel" m
+        SET version = CASE WHEN m.version = '' THEN u.version ELSE m.version END,
+            temperature = COALESCE(m.temperature, u.temperature),
+            "topP" = COALESCE(m."topP", u.top_p)
        FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[]) AS u(name, version, temperature, top_p)
-     ON CONFLICT ("studyId", name) DO UPDATE
-        SET version = CASE WHEN "LlmModel".version = '' THEN EXCLUDED.version ELSE "LlmModel".version END,
-            temperature = COALESCE("LlmModel".temperature, EXCLUDED.temperature),
-            "topP" = COALESCE("LlmModel"."topP", EXCLUDED."topP")
-     RETURNING (xmax = 0) AS inserted`,
+      WHERE m."studyId" = $1::uuid AND m.name = u.name
+        AND ((m.version = '' AND u.version <> '') OR (m.temperature IS NULL AND u.temperature IS NOT NULL) OR (m."topP" IS NULL AND u.top_p IS NOT NULL))`,
     [study.id, models.map((m) => m.name), models.map((m) => m.version), models.map((m) => m.temperature), models.map((m) => m.topP)],
   );
-  out.modelsCreated = modelRows.filter((r) => r.inserted).length;
-
-  const sets = await client.query(
-    `INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", "updatedAt")
-     SELECT gen_random_uuid(), $1::uuid, q.id, m.id, now()
-       FROM imp_set s
-       JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = s.external_id
-       JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = s.model
-     ON CONFLICT ("itemId", "modelId") DO NOTHING`,
-    [study.id],
-  );
-  out.responseSetsCreated = sets.rowCount ?? 0;
-  await client.query(
-    `CREATE TEMP TABLE imp_set_id ON COMMIT DROP AS
-     SELECT s.set_key, rs.id AS set_id
-       FROM imp_set s
-       JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = s.external_id
-       JOIN "LlmModel" m ON m."studyId" = $1::uuid AND m.name = s.model
-       JOIN "ResponseSet" rs ON rs."itemId" = q.id AND rs."modelId" = m.id`,
-    [study.id],
-  );
-  await client.query("ANALYZE imp_set_id");
 
   // Changed answers of graded sets were refused by check(); what remains may be replaced.
-  const insert = `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt")
-     SELECT gen_random_uuid(), i.set_id, a.repetition, a.response, now()
-       FROM imp_answer a JOIN imp_set_id i USING (set_key)
-      WHERE a.first_row IS NULL`;
   await client.query(
-    fresh
-      ? insert
-      : `${insert}
+    `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt")
+     SELECT gen_random_uuid(), a.set_id, a.repetition, a.response, now() FROM imp_answer a WHERE NOT a.set_new AND a.first_row IS NULL
      ON CONFLICT ("responseSetId", repetition) DO UPDATE SET text = EXCLUDED.text, "updatedAt" = now()
       WHERE "Response".text IS DISTINCT FROM EXCLUDED.text`,
   );
 
-  const { rows: incomplete } = await client.query<{ item_id: string; model: string; repetitions: number[] | null; total: string }>(
-    `SELECT s.external_id AS item_id, s.model,
-            ARRAY(SELECT r.repetition FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition BETWEEN 1 AND st.repetitions ORDER BY 1) AS repetitions,
-            count(*) OVER () AS total
-       FROM imp_set_id i
-       JOIN imp_set s USING (set_key)
-       JOIN "ResponseSet" rs ON rs.id = i.set_id
+  const keys = [...writer.sets.keys()];
+  const { rows } = await client.query<{ key: string; repetitions: number[] }>(
+    `SELECT u.key, ARRAY(SELECT r.repetition FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition BETWEEN 1 AND st.repetitions ORDER BY 1) AS repetitions
+       FROM unnest($1::uuid[], $2::bigint[]) AS u(id, key)
+       JOIN "ResponseSet" rs ON rs.id = u.id
        JOIN "Study" st ON st.id = rs."studyId"
-      WHERE NOT (${completeSetSql("rs", "st")})
-      ORDER BY s.external_id, s.model
-      LIMIT ${EXAMPLES}`,
+      WHERE NOT (${completeSetSql("rs", "st")})`,
+    [keys.map((k) => (writer.sets.get(k) as SetRef).id), keys],
   );
-  out.incompleteSets = {
-    count: incomplete.length ? Number(incomplete[0].total) : 0,
-    examples: incomplete.map((r) => ({ itemId: r.item_id, model: r.model, repetitions: r.repetitions ?? [] })),
-  };
-  return out;
+  const examples = rows
+    .map((r) => {
+      const { item, model } = splitSetKey(Number(r.key));
+      return { itemId: validator.itemAt(item).externalId, model: validator.modelAt(model).name, repetitions: r.repetitions };
+    })
+    .sort((a, b) => a.itemId.localeCompare(b.itemId, "en", { numeric: true }) || a.model.localeCompare(b.model))
+    .slice(0, EXAMPLES);
+  return { count: rows.length, examples };
 }
 
 function toApiError(e: unknown): unknown {
@@ -555,7 +683,6 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     throw rejection(422, rows.header.errors, rows.header.errors.length, "the header of the file is not right; nothing was imported");
   }
 
-  const validator = new ImportValidator(kind, o.study.repetitions);
   const client = new pg.Client({ connectionString: databaseUrl(), application_name: "clingrade-import" });
   // A connection killed from outside (database restart) must not crash the process.
   client.on("error", () => undefined);
@@ -564,37 +691,36 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
   try {
     // Staging lives in this session's memory rather than in temp files where
     // it fits (settable only before the session first touches a temp table).
-    await client.query("SET temp_buffers = '256MB'");
+    await client.query("SET temp_buffers = '128MB'");
     await client.query("BEGIN");
     open = true;
     await client.query("SET LOCAL work_mem = '64MB'");
+    // Serialises imports into one study, and a status change waits for the import.
+    const { rows: locked } = await client.query<{ status: ImportStudy["status"]; repetitions: number; now: Date }>(
+      `SELECT status, repetitions, now() AS now FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
+      [o.study.id],
+    );
+    if (!locked.length) throw new ApiError(404, "study not found");
+    const study = { id: o.study.id, status: locked[0].status, repetitions: locked[0].repetitions };
+    if (study.status === "CLOSED") throw new ApiError(409, "this study is closed: questions and answers can no longer be imported");
     await client.query(STAGING_DDL);
+    const existing = await loadExisting(client, study.id);
+
     let t = performance.now();
     const lap = (phase: "read" | "check" | "write" | "commit") => {
       const now = performance.now();
       o.onPhase?.(phase, now - t);
       t = now;
     };
-    const complete = await stage(client, rows.batches, validator);
+    const validator = new ImportValidator(kind, study.repetitions);
+    const writer = new StreamWriter(client, study.id, kind, validator, existing, locked[0].now.toISOString());
+    const complete = await stream(rows.batches, validator, writer);
     lap("read");
     const summary = validator.summary();
     if (summary.rows === 0 && !validator.hasErrors) throw rejection(422, [{ row: 1, column: null, message: "the file has a header but no rows" }], 1);
     if (!complete) throw rejection(422, validator.errors, validator.totalErrors);
 
-    // Serialises imports into one study and waits for a status change in flight.
-    const { rows: locked } = await client.query<{ status: ImportStudy["status"]; repetitions: number }>(
-      `SELECT status, repetitions FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
-      [o.study.id],
-    );
-    if (!locked.length) throw new ApiError(404, "study not found");
-    const study = { id: o.study.id, status: locked[0].status, repetitions: locked[0].repetitions };
-    if (study.status === "CLOSED") throw new ApiError(409, "this study was closed during the import: nothing was imported");
-    if (summary.maxRepetition > study.repetitions) {
-      throw new ApiError(409, `the study's number of answers per question (N) changed to ${study.repetitions} during the import; import the file again`);
-    }
-    await loadFileTables(client, kind, validator);
-    const { rows: any } = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM "ResponseSet" WHERE "studyId" = $1::uuid) AS any`, [study.id]);
-    const ctx: Ctx = { client, study, kind, validator, fresh: !any[0].any };
+    const ctx: Ctx = { client, study, kind, validator, writer, existing };
     const checked = await check(ctx);
     lap("check");
     const total = validator.totalErrors + checked.total;
@@ -606,7 +732,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
       throw rejection(422, all, total);
     }
 
-    const written = await write(ctx);
+    const incompleteSets = await apply(ctx);
     lap("write");
     const result: ImportResult = {
       kind,
@@ -616,22 +742,23 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
       responseSets: summary.responseSets,
       ...checked.answers,
       questions: checked.questions,
-      responseSetsCreated: written.responseSetsCreated,
-      modelsCreated: written.modelsCreated,
-      specialtiesCreated: written.specialtiesCreated,
+      responseSetsCreated: writer.counts.setsCreated,
+      modelsCreated: writer.counts.modelsCreated,
+      specialtiesCreated: writer.counts.specialtiesCreated,
       duplicateRows: checked.duplicateRows,
-      incompleteSets: written.incompleteSets,
+      incompleteSets,
       repetitions: study.repetitions,
     };
     if (dryRun) {
       await client.query("ROLLBACK");
     } else {
-      // The audit keeps the counts, not the file.
-      const { incompleteSets, ...counts } = result;
+      // The audit keeps the counts, not the file. Written here rather than with
+      // recordAudit (Prisma) because it must share this connection's transaction.
+      const { incompleteSets: incomplete, ...counts } = result;
       await client.query(
         `INSERT INTO "AuditEvent" ("studyId", "actorId", action, "entityType", "entityId", after, "requestId")
          VALUES ($1::uuid, $2::uuid, 'study.import', 'Study', $1::text, $3::jsonb, $4)`,
-        [study.id, o.actorId, JSON.stringify({ ...counts, incompleteSets: incompleteSets.count, rows: summary.rows }), o.requestId ?? null],
+        [study.id, o.actorId, JSON.stringify({ ...counts, incompleteSets: incomplete.count, rows: summary.rows }), o.requestId ?? null],
       );
       await client.query("COMMIT");
     }

@@ -10,9 +10,19 @@ import { createStudySchema, RUBRICS, SAFE_LLM_SCORING, STUDY_STATUSES, updateStu
  * response schemas describe what the handlers return.
  */
 
-export const CreateStudyBody = registry.register("CreateStudy", createStudySchema);
-export const UpdateStudyBody = registry.register("UpdateStudy", updateStudySchema);
-export const AddGraderBody = registry.register("AddGrader", addGraderSchema);
+/*
+ * `.meta()` makes a copy of each schema here, after lib/api/registry.ts has
+ * extended zod: zod copies prototype methods (`.openapi`, which register()
+ * calls) into a schema when it is built, and the originals may have been
+ * built before the extension (a page that imports settings.ts first). The
+ * copies validate exactly like the originals; the handlers use the copies.
+ */
+export const CreateStudyBody = registry.register("CreateStudy", createStudySchema.meta({ description: "A new study's settings" }));
+export const UpdateStudyBody = registry.register(
+  "UpdateStudy",
+  updateStudySchema.meta({ description: "Settings to change (only those sent) and/or a status" }),
+);
+export const AddGraderBody = registry.register("AddGrader", addGraderSchema.meta({ description: "A grader to add to the study" }));
 
 const StudyIdParams = z.object({ id: z.uuid().meta({ description: "Study id" }) });
 const GraderParams = z.object({

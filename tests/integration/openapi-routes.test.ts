@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { GET as openapiJson } from "@/app/api/v1/openapi.json/route";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
@@ -68,5 +70,17 @@ describe("the OpenAPI document", () => {
     const doc = (await res.json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/studies/{id}/graders/{userId}"]));
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["CreateStudy", "UpdateStudy", "AddGrader", "StudyDetail", "ItemPage", "GraderPage"]));
+  });
+
+  it("builds whatever was imported first (next build loads pages that import the settings before the registry)", async () => {
+    // A fresh process, so zod has not been extended by anything yet.
+    const script = [
+      'await import("@/lib/studies/settings");',
+      'await import("@/lib/graders/schema");',
+      'const { buildOpenApiDocument } = await import("@/lib/api/openapi");',
+      "console.log(Object.keys(buildOpenApiDocument().components.schemas).join(','));",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", script], { cwd: path.resolve(".") });
+    expect(stdout.trim().split(",")).toEqual(expect.arrayContaining(["CreateStudy", "UpdateStudy", "AddGrader"]));
   });
 });

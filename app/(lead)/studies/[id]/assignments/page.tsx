@@ -1,0 +1,60 @@
+import type { Metadata } from "next";
+import { AssignPanel } from "@/components/assignment/assign-panel";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { assignmentProgress } from "@/lib/assignment/service";
+import { loadStudyForPage } from "@/lib/studies/page-access";
+
+export const metadata: Metadata = { title: "Assignments" };
+
+export default async function AssignmentsPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const { study } = await loadStudyForPage(id);
+  const progress = await assignmentProgress(study.id);
+  return (
+    <div className="flex flex-col gap-6">
+      <AssignPanel studyId={study.id} open={study.status === "OPEN"} matchSpecialty={study.matchSpecialty} seed={progress.seed} />
+      <div className="flex flex-col gap-2">
+        <h2 className="font-semibold">Progress per grader</h2>
+        <p className="text-sm text-muted-foreground" data-testid="assignment-seed">
+          {progress.seed ? (
+            <>
+              Last assignment seed: <code className="font-mono">{progress.seed}</code> (the same seed on the same data gives the same assignment).
+            </>
+          ) : (
+            "No assignment yet."
+          )}{" "}
+          {progress.totals.submitted} of {progress.totals.assigned} assignments submitted.
+        </p>
+        <Table aria-label="Grader progress">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Grader</TableHead>
+              <TableHead className="text-right">Done / assigned</TableHead>
+              <TableHead className="text-right">Drafts</TableHead>
+              <TableHead className="text-right">Third-grader sets</TableHead>
+              <TableHead>Progress</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {progress.graders.map((g) => (
+              <TableRow key={g.graderId}>
+                <TableCell>
+                  {g.name} <span className="text-xs text-muted-foreground">{g.email}</span> {!g.active ? <Badge variant="outline">inactive</Badge> : null}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {g.submitted} / {g.assigned}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{g.inProgress}</TableCell>
+                <TableCell className="text-right tabular-nums">{g.adjudications}</TableCell>
+                <TableCell>
+                  <progress className="h-2 w-40" max={Math.max(g.assigned, 1)} value={g.submitted} aria-label={`${g.name}: ${g.submitted} of ${g.assigned} done`} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+"use client";
+
+import { ArrowLeft, Check, CloudOff, Keyboard, LoaderCircle, Lock, Send } from "lucide-react";
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
+import { saveStatusText, type SaveStatus } from "./autosave-logic";
+
+/** A labelled progress bar (role=progressbar), used on the queue and the grading page. */
+export function ProgressBar({ value, max, label, className }: { value: number; max: number; label: string; className?: string }) {
+  const pct = max > 0 ? Math.round((value / max) * 100) : 0;
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={max}
+      aria-valuenow={value}
+      aria-valuetext={`${value} of ${max}`}
+      className={cn("h-2 overflow-hidden rounded-full bg-muted", className)}
+    >
+      <div className="h-full rounded-full bg-primary transition-[width] duration-500" style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
+
+export function SaveIndicator({ status, onRetry }: { status: SaveStatus; onRetry: () => void }) {
+  const text = saveStatusText(status);
+  const icon =
+    status.kind === "saving" || status.kind === "pending" ? (
+      <LoaderCircle aria-hidden className="size-3.5 animate-spin" />
+    ) : status.kind === "saved" ? (
+      <Check aria-hidden className="size-3.5" />
+    ) : status.kind === "error" ? (
+      <CloudOff aria-hidden className="size-3.5" />
+    ) : status.kind === "readonly" ? (
+      <Lock aria-hidden className="size-3.5" />
+    ) : null;
+  return (
+    <div className="flex items-center gap-2">
+      <p
+        role="status"
+        aria-live="polite"
+        data-testid="save-status"
+        title={status.kind === "error" ? status.message : undefined}
+        className={cn(
+          "inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-1 text-xs font-medium",
+          status.kind === "saved" && "bg-green-50 text-green-800",
+          status.kind === "error" && "bg-red-50 text-destructive",
+          status.kind === "unsaved" && "bg-amber-50 text-amber-900",
+          (status.kind === "saving" || status.kind === "pending" || status.kind === "idle" || status.kind === "readonly") && "bg-muted text-muted-foreground",
+        )}
+      >
+        {icon}
+        {text}
+        {status.kind === "error" ? <span className="sr-only">: {status.message}</span> : null}
+      </p>
+      {status.kind === "error" && status.retrying ? (
+        <button type="button" onClick={onRetry} className="text-xs font-medium text-primary underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring">
+          Retry now
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function GradingToolbar({
+  position,
+  total,
+  done,
+  scored,
+  toScore,
+  onNextMissing,
+  status,
+  onRetry,
+  onShortcuts,
+  onSubmit,
+  submitLabel,
+  submitting,
+  readOnly,
+}: {
+  position: number;
+  total: number;
+  done: number;
+  scored: number;
+  toScore: number;
+  onNextMissing: () => void;
+  status: SaveStatus;
+  onRetry: () => void;
+  onShortcuts: () => void;
+  onSubmit: () => void;
+  submitLabel: string;
+  submitting: boolean;
+  readOnly: boolean;
+}) {
+  const complete = scored === toScore;
+  return (
+    <div className="sticky top-0 z-30 -mx-4 -mt-4 mb-6 border-b border-border bg-background/95 px-4 py-2.5 shadow-[0_1px_3px_rgb(15_23_42/0.06)] backdrop-blur supports-[backdrop-filter]:bg-background/85 md:-mx-8 md:-mt-8 md:px-8">
+      <div className="flex flex-wrap items-center gap-x-5 gap-y-2">
+        <Link
+          href="/queue"
+          className="inline-flex items-center gap-1.5 rounded text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <ArrowLeft aria-hidden className="size-4" />
+          Queue
+        </Link>
+        <div className="flex min-w-44 flex-col gap-1">
+          <p className="text-xs text-muted-foreground">
+            <span className="font-semibold text-foreground">
+              Set {position} of {total}
+            </span>{" "}
+            · {done} submitted
+          </p>
+          <ProgressBar value={done} max={total} label="Answer sets submitted" className="h-1.5 w-44" />
+        </div>
+        <div className="flex items-center gap-2">
+          <p className="text-xs tabular-nums text-muted-foreground" data-testid="completeness">
+            <span className={cn("font-semibold", complete ? "text-success" : "text-foreground")}>
+              {scored} / {toScore}
+            </span>{" "}
+            scores
+          </p>
+          {!complete && !readOnly ? (
+            <button
+              type="button"
+              onClick={onNextMissing}
+              className="rounded text-xs font-medium text-primary underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+            >
+              Next missing
+            </button>
+          ) : null}
+        </div>
+        <div className="ml-auto flex items-center gap-3">
+          <SaveIndicator status={status} onRetry={onRetry} />
+          <Button type="button" variant="ghost" size="sm" onClick={onShortcuts} aria-keyshortcuts="?">
+            <Keyboard aria-hidden className="size-4" />
+            <span className="hidden sm:inline">Shortcuts</span>
+            <kbd className="rounded border border-border bg-muted px-1 font-mono text-[0.7rem] text-muted-foreground">?</kbd>
+          </Button>
+          {readOnly ? null : (
+            <Button type="button" size="sm" onClick={onSubmit} disabled={submitting} aria-keyshortcuts="Control+Enter Meta+Enter">
+              {submitting ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
+              {submitLabel}
+            </Button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * The shape of everything the study dashboard shows (GET /api/v1/studies/{id}/stats).
+ * Pure types, shared by the server (lib/analytics), the route, the page and the
+ * client chart components. lib/analytics/contract.ts describes the same shape in
+ * zod for the OpenAPI document; a test parses real output with it.
+ *
+ * Every block is `{data, reason}`: `data` null with a `reason` when the study
+ * does not have enough data for it yet ("not enough data"), never a broken chart.
+ */
+import type { RubricKey } from "@/lib/rubrics/definitions";
+
+export type SetStatusKey = "AWAITING_GRADES" | "AGREED" | "AWAITING_ADJUDICATION" | "ADJUDICATED";
+export const SET_STATUSES: readonly SetStatusKey[] = ["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"];
+
+export type Block<T> = { data: T; reason: null } | { data: null; reason: string };
+
+/** A statistic that may be undefined on the data at hand. */
+export interface Estimate {
+  value: number | null;
+  ci: [number, number] | null;
+  reason: string | null;
+}
+
+export interface StatsFilters {
+  /** A specialty name; null = all specialties. */
+  specialty: string | null;
+  /** The rubrics shown (a subset of the study's). */
+  rubrics: RubricKey[];
+  /** Model names in scope (all the study's models when no subset was asked for). */
+  models: string[];
+}
+
+// ─── radar ───────────────────────────────────────────────────────────────────
+
+export interface RadarAxis {
+  dimension: string;
+  label: string;
+  /** The dimension's scale maximum (5 for S.C.O.R.E., 2 or 1 for SAFE-LLM). */
+  max: number;
+}
+
+export interface RadarSeries {
+  model: string;
+  /** Final (agreed or adjudicated) response sets behind this model's means. */
+  n: number;
+  /** One per axis, in axis order. `value` is what is plotted: the mean itself (S.C.O.R.E.) or mean / max (SAFE-LLM). */
+  points: { dimension: string; mean: number | null; sd: number | null; value: number | null }[];
+}
+
+export interface RadarChart {
+  rubric: RubricKey;
+  specialty: string;
+  /** "mean": axes in scale points (S.C.O.R.E. 1-5); "fraction": each domain's mean divided by its maximum (SAFE-LLM). */
+  scale: "mean" | "fraction";
+  /** The top of the radial axis: 5 for S.C.O.R.E. means, 1 for fractions. */
+  domainMax: number;
+  axes: RadarAxis[];
+  series: RadarSeries[];
+}
+
+// ─── Cronbach's alpha ────────────────────────────────────────────────────────
+
+export interface AlphaBar {
+  rubric: RubricKey;
+  specialty: string;
+  alpha: number | null;
+  ci: [number, number] | null;
+  /** Response sets (rows) and dimensions (items). */
+  n: number;
+  k: number;
+  reason: string | null;
+}
+
+export interface AlphaBlock {
+  note: string;
+  bars: AlphaBar[];
+}
+
+// ─── Cliff's delta ───────────────────────────────────────────────────────────
+
+export interface CliffsCell {
+  rubric: RubricKey;
+  specialty: string;
+  /** Positive delta = the row model's totals tend to be higher (better). */
+  rowModel: string;
+  colModel: string;
+  delta: number | null;
+  magnitude: "negligible" | "small" | "medium" | "large" | null;
+  ci: [number, number] | null;
+  /** Final sets of the row and the column model. */
+  n: number;
+  m: number;
+  reason: string | null;
+}
+
+export interface CliffsBlock {
+  convention: string;
+  resamples: number;
+  seed: number;
+  level: number;
+  models: string[];
+  specialties: string[];
+  cells: CliffsCell[];
+}
+
+// ─── inter-rater agreement ───────────────────────────────────────────────────
+
+export interface AgreementRow {
+  rubric: RubricKey;
+  dimension: string;
+  label: string;
+  /** The dimension's full scale, used as the categories of Gwet's AC2. */
+  scale: [number, number];
+  /** What one unit of the rating matrix is: a response set, or one answer of a set (SAFE-LLM per-answer domains). */
+  unit: "set" | "answer";
+  /** Units rated by at least two primary graders. */
+  units: number;
+  /** Most primary ratings on one unit (columns of the matrix). */
+  raters: number;
+  gwetAC2: Estimate;
+  krippendorff: Estimate;
+  /** The headline ICC (average of the k primary ratings: ICC(1,k) or ICC(2,k)), see `iccType`. */
+  icc: Estimate;
+  /** The single-rater ICC of the same model (ICC(1,1) or ICC(2,1)). */
+  iccSingle: Estimate;
+  iccType: "ICC1k" | "ICC2k";
+  /** Share of pairs of primary ratings of the same unit that are equal / differ by at most one point. */
+  exact: Estimate;
+  withinOne: Estimate;
+  /** Pairs of ratings behind `exact` and `withinOne`. */
+  pairs: number;
+  /** Share of sets (with at least two primaries) where this dimension's spread reached the study's threshold. */
+  triggered: Estimate;
+  threshold: number | null;
+}
+
+export interface AgreementBlock {
+  note: string;
+  /** The design read from the assignments: "pool" (sets spread over many graders) or "crossed" (the same k graders on every set). */
+  design: "pool" | "crossed";
+  /** Sets escalated to a third grader / sets whose primary graders have all submitted. */
+  escalation: { rate: number | null; escalated: number; completed: number; reason: string | null };
+  rows: AgreementRow[];
+}
+
+// ─── ranking ─────────────────────────────────────────────────────────────────
+
+export interface RankingRow {
+  rubric: RubricKey;
+  specialty: string;
+  model: string;
+  /** 1 = highest mean total in the specialty (ties share a rank). */
+  rank: number;
+  n: number;
+  mean: number | null;
+  sd: number | null;
+  /** 25 for S.C.O.R.E., 7 for SAFE-LLM. */
+  maxTotal: number;
+}
+
+// ─── progress ────────────────────────────────────────────────────────────────
+
+export interface GraderProgress {
+  id: string;
+  name: string;
+  /** False when the grader was removed from the study (their submitted work stays). */
+  active: boolean;
+  done: number;
+  assigned: number;
+  adjudications: number;
+}
+
+export interface ProgressBlock {
+  sets: { total: number; byStatus: Record<SetStatusKey, number> };
+  assignments: { done: number; assigned: number };
+  graders: GraderProgress[];
+}
+
+// ─── the whole response ──────────────────────────────────────────────────────
+
+export interface RubricBlock<T> {
+  rubric: RubricKey;
+  data: T | null;
+  reason: string | null;
+}
+
+export interface StudyStats {
+  study: {
+    id: string;
+    name: string;
+    slug: string;
+    status: "DRAFT" | "OPEN" | "CLOSED";
+    rubrics: RubricKey[];
+    repetitions: number;
+    gradersPerSet: number;
+    safeLlmScoring: "PER_ANSWER" | "OVERALL";
+  };
+  filters: StatsFilters;
+  /** What the filters can choose from. */
+  options: { specialties: string[]; models: string[]; rubrics: RubricKey[] };
+  /** The specialty the radar and the ranking headline describe: the filter, else "All specialties". */
+  scope: { specialty: string; sets: number; finalSets: number };
+  radar: RubricBlock<RadarChart>[];
+  alpha: Block<AlphaBlock>;
+  cliffs: Block<CliffsBlock>;
+  agreement: Block<AgreementBlock>;
+  ranking: Block<{ rows: RankingRow[] }>;
+  progress: Block<ProgressBlock>;
+}

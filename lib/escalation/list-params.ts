@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { paginationFields, sortField } from "@/components/data-table/search-params";
+
+export const ESCALATION_SORTS = ["externalId", "specialty", "status", "age"] as const;
+export const escalationPageQuerySchema = z.object({
+  ...paginationFields(25),
+  sort: sortField(ESCALATION_SORTS, "-age"),
+  status: z.enum(["NEEDS_GRADER", "ASSIGNED", "RESOLVED", "CANCELLED"]).optional(),
+  specialty: z.string().trim().min(1).max(200).optional(),
+});
+
+export const RESULT_SORTS = ["externalId", "specialty", "model", "status", "score", "safe"] as const;
+export const resultPageQuerySchema = z.object({
+  ...paginationFields(25),
+  sort: sortField(RESULT_SORTS, "externalId"),
+  status: z.enum(["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"]).optional(),
+  specialty: z.string().trim().min(1).max(200).optional(),
+});
+
+/** Sorts and slices rows in memory: these lists hold one row per response set at most. */
+export function pageOf<T>(rows: T[], key: (r: T) => string | number | null, sort: string, page: number, pageSize: number) {
+  const desc = sort.startsWith("-");
+  const sorted = [...rows].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === y) return 0;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (x < y ? -1 : 1) * (desc ? -1 : 1);
+  });
+  return { rows: sorted.slice((page - 1) * pageSize, page * pageSize), total: rows.length, page, pageSize };
+}
