@@ -103,18 +103,16 @@ interface Existing {
 }
 
 async function loadExisting(client: pg.Client, studyId: string): Promise<Existing> {
-  const [items, models, sets, specialties] = await Promise.all([
-    client.query<{ id: string; external_id: string }>(`SELECT id, "externalId" AS external_id FROM "QaItem" WHERE "studyId" = $1::uuid`, [studyId]),
-    client.query<{ id: string; name: string; version: string; temperature: number | null; topP: number | null }>(
-      `SELECT id, name, version, temperature, "topP" FROM "LlmModel" WHERE "studyId" = $1::uuid`,
-      [studyId],
-    ),
-    client.query<{ id: string; item_id: string; model_id: string }>(
-      `SELECT id, "itemId" AS item_id, "modelId" AS model_id FROM "ResponseSet" WHERE "studyId" = $1::uuid`,
-      [studyId],
-    ),
-    client.query<{ id: string; key: string }>(`SELECT DISTINCT ON (lower(name)) lower(name) AS key, id FROM "Specialty" ORDER BY lower(name), name`),
-  ]);
+  const items = await client.query<{ id: string; external_id: string }>(`SELECT id, "externalId" AS external_id FROM "QaItem" WHERE "studyId" = $1::uuid`, [studyId]);
+  const models = await client.query<{ id: string; name: string; version: string; temperature: number | null; topP: number | null }>(
+    `SELECT id, name, version, temperature, "topP" FROM "LlmModel" WHERE "studyId" = $1::uuid`,
+    [studyId],
+  );
+  const sets = await client.query<{ id: string; item_id: string; model_id: string }>(
+    `SELECT id, "itemId" AS item_id, "modelId" AS model_id FROM "ResponseSet" WHERE "studyId" = $1::uuid`,
+    [studyId],
+  );
+  const specialties = await client.query<{ id: string; key: string }>(`SELECT DISTINCT ON (lower(name)) lower(name) AS key, id FROM "Specialty" ORDER BY lower(name), name`);
   return {
     items: new Map(items.rows.map((r) => [r.external_id, r.id])),
     models: new Map(models.rows.map((r) => [r.name, r])),
@@ -180,6 +178,11 @@ class StreamWriter {
   private staged: string[] = [];
   private pendingChars = 0;
 
+  /**
+   * Statements run one after another on the connection; `queue` is the last
+   * one sent, so the next is chained to it and parsing goes on meanwhile.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
   private readonly inFlight: Promise<void>[] = [];
   private failure: unknown = null;
 
@@ -281,8 +284,11 @@ class StreamWriter {
     return this.pendingChars >= FLUSH_CHARS;
   }
 
-  private track(p: Promise<unknown>): Promise<void> {
-    return p.then(
+  /** Chains a statement after the ones already sent; its failure is kept and thrown by flush(). */
+  private send(run: () => Promise<unknown>): Promise<void> {
+    const done = this.queue.then(() => (this.failure ? undefined : run()));
+    this.queue = done.catch(() => undefined);
+    return done.then(
       () => undefined,
       (e: unknown) => {
         this.failure ??= e;
@@ -290,10 +296,17 @@ class StreamWriter {
     );
   }
 
+  private query(text: string, values: unknown[]): Promise<void> {
+    return this.send(() => this.client.query(text, values));
+  }
+
   private copy(sql: string, lines: string[]): Promise<void> {
-    const stream = this.client.query(copyFrom(sql));
-    stream.end(lines.join(""));
-    return this.track(finished(stream));
+    const data = lines.join("");
+    return this.send(() => {
+      const stream = this.client.query(copyFrom(sql));
+      stream.end(data);
+      return finished(stream);
+    });
   }
 
   /** Sends what has gathered; waits only when too much is already on its way. */
@@ -306,6 +319,8 @@ class StreamWriter {
         // add the same one meanwhile, hence ON CONFLICT ... RETURNING.
         const entries = [...this.newSpecialties];
         this.newSpecialties = new Map();
+        await this.queue;
+        if (this.failure) throw this.failure;
         const { rows } = await this.client.query<{ id: string; key: string; inserted: boolean }>(
           `INSERT INTO "Specialty" (id, name) SELECT gen_random_uuid(), n FROM unnest($1::text[]) AS n
            ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, lower(name) AS key, (xmax = 0) AS inserted`,
@@ -320,13 +335,11 @@ class StreamWriter {
         const m = this.newModels;
         this.newModels = [];
         work.push(
-          this.track(
-            this.client.query(
+          this.query(
               `INSERT INTO "LlmModel" (id, "studyId", name, version, temperature, "topP")
                SELECT u.id, $1::uuid, u.name, u.version, u.temperature, u.top_p
                  FROM unnest($2::uuid[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS u(id, name, version, temperature, top_p)`,
               [this.studyId, m.map((x) => x.id), m.map((x) => x.name), m.map((x) => x.version), m.map((x) => x.temperature), m.map((x) => x.topP)],
-            ),
           ),
         );
       }
@@ -334,8 +347,7 @@ class StreamWriter {
         const i = this.newItems;
         this.newItems = [];
         work.push(
-          this.track(
-            this.client.query(
+          this.query(
               `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt")
                SELECT u.id, $1::uuid, u.external_id, u.question, u.reference, u.specialty_id, $7::timestamptz
                  FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[]) AS u(id, external_id, question, reference, specialty_id)`,
@@ -348,7 +360,6 @@ class StreamWriter {
                 i.map((x) => this.existing.specialties.get(x.specialtyKey) as string),
                 this.timestamp,
               ],
-            ),
           ),
         );
       }
@@ -356,12 +367,10 @@ class StreamWriter {
         const s = this.newSets;
         this.newSets = [];
         work.push(
-          this.track(
-            this.client.query(
+          this.query(
               `INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", "updatedAt")
                SELECT u.id, $1::uuid, u.item_id, u.model_id, $5::timestamptz FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS u(id, item_id, model_id)`,
               [this.studyId, s.map((x) => x.id), s.map((x) => x.itemId), s.map((x) => x.modelId), this.timestamp],
-            ),
           ),
         );
       }
@@ -375,7 +384,7 @@ class StreamWriter {
     this.direct = [];
     this.staged = [];
     this.pendingChars = 0;
-    if (work.length) this.inFlight.push(Promise.all(work).then(() => undefined));
+    if (work.length) this.inFlight.push(work[work.length - 1]);
     while (this.inFlight.length > IN_FLIGHT) await this.inFlight.shift();
     if (this.failure) throw this.failure;
   }
@@ -383,8 +392,14 @@ class StreamWriter {
   /** Sends the rest and waits for all of it. */
   async finish(): Promise<void> {
     await this.flush();
-    while (this.inFlight.length) await this.inFlight.shift();
+    await this.settle();
     if (this.failure) throw this.failure;
+  }
+
+  /** Waits until nothing sent is still running (before a rollback on the same connection). */
+  async settle(): Promise<void> {
+    this.inFlight.length = 0;
+    await this.queue;
   }
 }
 
@@ -688,6 +703,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
   client.on("error", () => undefined);
   await client.connect();
   let open = false;
+  let writer: StreamWriter | null = null;
   try {
     // Staging lives in this session's memory rather than in temp files where
     // it fits (settable only before the session first touches a temp table).
@@ -713,7 +729,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
       t = now;
     };
     const validator = new ImportValidator(kind, study.repetitions);
-    const writer = new StreamWriter(client, study.id, kind, validator, existing, locked[0].now.toISOString());
+    writer = new StreamWriter(client, study.id, kind, validator, existing, locked[0].now.toISOString());
     const complete = await stream(rows.batches, validator, writer);
     lap("read");
     const summary = validator.summary();
@@ -766,6 +782,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     open = false;
     return result;
   } catch (e) {
+    await writer?.settle();
     if (open) await client.query("ROLLBACK").catch(() => undefined);
     throw toApiError(e);
   } finally {

@@ -1,5 +1,6 @@
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
+import { cliffsDeltaCIFast } from "@/lib/analytics/cliffs-fast";
 import type { SetResult } from "./sets";
 
 /**
@@ -127,6 +128,63 @@ export function cliffsMatrix(allSets: SetResult[], rubrics: RubricKey[], opts: {
             ci: ci.ci ?? null,
             n: x.length,
             m: y.length,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export interface DeltaPairCell extends DeltaCell {
+  /** Why `delta` or `ci` is null, when one is. */
+  reason?: string;
+}
+
+/**
+ * The same cells as `cliffsMatrix` (same order, same sign convention: positive =
+ * the row model better), for large studies: each unordered pair of models is
+ * computed once, as (earlier model, later model) in name order, by
+ * `cliffsDeltaCIFast`, which gives exactly `cliffsDeltaCI`'s point estimate and
+ * interval; the mirrored cell is the same comparison read the other way round,
+ * delta(b, a) = -delta(a, b) with the interval [-hi, -lo] (the same bootstrap
+ * replicates, negated).
+ */
+export function cliffsPairs(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): DeltaPairCell[] {
+  const sets = finalOnly(allSets);
+  const out: DeltaPairCell[] = [];
+  const resamples = opts.resamples ?? 1000;
+  const seed = opts.seed ?? 20261130;
+  const neg = (v: number) => (v === 0 ? 0 : -v);
+  for (const [specialty, inSpecialty] of groups(sets)) {
+    const models = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
+    for (const r of rubrics) {
+      const totals = new Map<string, number[]>(models.map((m) => [m, []]));
+      for (const s of inSpecialty) totals.get(s.model.name)!.push(r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
+      const computed = new Map<string, ReturnType<typeof cliffsDeltaCIFast>>();
+      for (let i = 0; i < models.length; i++) {
+        for (let j = i + 1; j < models.length; j++) {
+          computed.set(`${i}:${j}`, cliffsDeltaCIFast(totals.get(models[i])!, totals.get(models[j])!, { resamples, seed }));
+        }
+      }
+      for (let i = 0; i < models.length; i++) {
+        for (let j = 0; j < models.length; j++) {
+          if (i === j) continue;
+          const c = computed.get(i < j ? `${i}:${j}` : `${j}:${i}`)!;
+          const flip = i > j;
+          const delta = c.delta === null ? null : flip ? neg(c.delta) : c.delta;
+          const ci: [number, number] | null = c.ci === null ? null : flip ? [neg(c.ci[1]), neg(c.ci[0])] : c.ci;
+          out.push({
+            specialty,
+            rubric: r,
+            rowModel: models[i],
+            colModel: models[j],
+            delta,
+            magnitude: c.magnitude,
+            ci,
+            n: flip ? c.m : c.n,
+            m: flip ? c.n : c.m,
+            ...(c.reason ? { reason: c.reason } : {}),
           });
         }
       }

@@ -1,0 +1,364 @@
+"use client";
+
+import { CircleAlert, CircleCheck, Lock, Send, LoaderCircle } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import {
+  buildGradeBody,
+  checkBeforeSubmit,
+  completeness,
+  fieldDomId,
+  fieldLabel,
+  formCells,
+  gradingFields,
+  hasProblems,
+  initialFormState,
+  isHarmOffered,
+  liveTotals,
+  NO_PROBLEMS,
+  placeProblems,
+  problemsFromErrorBody,
+  setComment,
+  setHarm,
+  setScore,
+  type CellKey,
+  type FormState,
+  type PlacedProblems,
+} from "@/lib/grading/form-state";
+import type { BlindedAssignment } from "@/lib/grading/service";
+import { HarmFlag } from "./harm-flag";
+import { GradingToolbar } from "./grading-toolbar";
+import { globalShortcut, isTextEntry } from "./keyboard-logic";
+import { QuestionPanel } from "./question-panel";
+import { SafeLlmSection, ScoreSection, type SectionProps } from "./rubric-sections";
+import { ShortcutsDialog } from "./shortcuts-dialog";
+import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
+
+function harmReasons(state: FormState): string[] {
+  const out: string[] = [];
+  for (const c of formCells(state)) {
+    if (c.dimension === "safety" && c.score <= 2) out.push(`Safety is ${c.score} on Answer 1`);
+    if (c.dimension === "accuracy" && c.score === 0) out.push(`Accuracy is 0 on Answer ${c.repetition}`);
+  }
+  return out;
+}
+
+/** Moves keyboard focus to a field's chosen level (or its first), scrolling it into view. */
+function focusField(key: CellKey) {
+  const el = document.getElementById(fieldDomId(key));
+  const radio = el?.querySelector<HTMLInputElement>('input[type="radio"]:checked') ?? el?.querySelector<HTMLInputElement>('input[type="radio"]');
+  el?.scrollIntoView({ block: "center", behavior: "smooth" });
+  radio?.focus({ preventScroll: true });
+}
+
+/**
+ * The blinded grading form: the question, the N answers labelled by repetition
+ * only, and the study's rubric(s). Drafts save themselves; the server checks
+ * every submission and its answer is the one that counts.
+ */
+export function GradingForm({ assignment, justSubmitted }: { assignment: BlindedAssignment; justSubmitted: boolean }) {
+  const router = useRouter();
+  const study = useMemo(() => ({ rubrics: assignment.study.rubrics, repetitions: assignment.study.repetitions }), [assignment.study.rubrics, assignment.study.repetitions]);
+  const fields = useMemo(() => gradingFields(study), [study]);
+  const [state, setState] = useState<FormState>(() => initialFormState(assignment, study));
+  const stateRef = useRef(state);
+  const [problems, setProblems] = useState<PlacedProblems>(NO_PROBLEMS);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const problemsRef = useRef<HTMLDivElement>(null);
+
+  const wasSubmitted = assignment.status === "SUBMITTED";
+  const readOnly = assignment.readOnly || conflict !== null;
+  const mode: AutosaveMode = readOnly ? "readonly" : wasSubmitted ? "revise" : "draft";
+
+  const buildDraft = useCallback((elapsedMs: number) => buildGradeBody(stateRef.current, study, { submit: false, elapsedMs }).body, [study]);
+  const autosave = useDraftAutosave({
+    assignmentId: assignment.id,
+    mode,
+    started: assignment.status !== "PENDING",
+    buildDraft,
+    onConflict: setConflict,
+  });
+
+  const update = useCallback(
+    (fn: (s: FormState) => FormState) => {
+      const next = fn(stateRef.current);
+      stateRef.current = next;
+      setState(next);
+      autosave.changed();
+    },
+    [autosave],
+  );
+
+  // Problems shown after a submit attempt clear themselves as the grader fixes them.
+  const onScore = useCallback(
+    (key: CellKey, value: number) => {
+      update((s) => setScore(s, key, value));
+      setProblems((p) => {
+        if (!p.fields[key]) return p;
+        const fieldsLeft = { ...p.fields };
+        delete fieldsLeft[key];
+        return { ...p, fields: fieldsLeft };
+      });
+    },
+    [update],
+  );
+  const onComment = useCallback((key: CellKey, text: string) => update((s) => setComment(s, key, text)), [update]);
+
+  const totals = useMemo(() => liveTotals(state, study), [state, study]);
+  const done = useMemo(() => completeness(state, study), [state, study]);
+  const harmOffered = isHarmOffered(state);
+
+  const submit = useCallback(async () => {
+    if (readOnly || submitting || submitted) return;
+    setSubmitError(null);
+    const check = checkBeforeSubmit(stateRef.current, study);
+    if (check.problems.length) {
+      setProblems(placeProblems(check.problems, check.keys, stateRef.current, study));
+      requestAnimationFrame(() => problemsRef.current?.focus());
+      return;
+    }
+    setProblems(NO_PROBLEMS);
+    setSubmitting(true);
+    await autosave.settle();
+    const elapsed = autosave.takeElapsed();
+    const { body, keys } = buildGradeBody(stateRef.current, study, { submit: true, elapsedMs: elapsed });
+    try {
+      const res = await fetch(`/api/v1/assignments/${assignment.id}/grades`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+      const payload = (await res.json().catch(() => null)) as { error?: string; nextAssignmentId?: string | null } | null;
+      if (res.ok) {
+        autosave.stop();
+        autosave.markSaved();
+        const next = payload?.nextAssignmentId ?? null;
+        setSubmitted(next ? "Grades submitted. Opening the next answer set…" : "Grades submitted. Back to your queue…");
+        router.push(next ? `/grade/${next}?submitted=1` : "/queue?submitted=1");
+        return;
+      }
+      autosave.giveBackElapsed(elapsed);
+      if (res.status === 422) {
+        const placed = placeProblems(problemsFromErrorBody(payload), keys, stateRef.current, study);
+        setProblems(hasProblems(placed) ? placed : { ...NO_PROBLEMS, general: [payload?.error ?? "The grades were refused."] });
+        requestAnimationFrame(() => problemsRef.current?.focus());
+      } else if (res.status === 409) {
+        setConflict(payload?.error ?? "This assignment can no longer be changed.");
+      } else if (res.status === 401) {
+        setSubmitError("Your session has ended. Sign in again in another tab, then submit again: your grades are still here.");
+      } else {
+        setSubmitError(`The server could not submit the grades (${payload?.error ?? `HTTP ${res.status}`}). Your grades are still here: try again.`);
+      }
+      autosave.flush();
+    } catch {
+      autosave.giveBackElapsed(elapsed);
+      setSubmitError("The server could not be reached. Your grades are still here: try again.");
+      autosave.flush();
+    } finally {
+      setSubmitting(false);
+    }
+  }, [assignment.id, autosave, readOnly, router, study, submitted, submitting]);
+
+  // Page-wide shortcuts: Ctrl/⌘+Enter submits, "?" lists the shortcuts.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      const action = globalShortcut(e, isTextEntry(document.activeElement as HTMLElement | null));
+      if (action === "submit" && !helpOpen) {
+        e.preventDefault();
+        void submit();
+      } else if (action === "help") {
+        e.preventDefault();
+        setHelpOpen(true);
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [helpOpen, submit]);
+
+  // A new page: focus its heading (screen readers announce it; Tab starts from there).
+  useEffect(() => {
+    headingRef.current?.focus({ preventScroll: true });
+    if (justSubmitted) window.history.replaceState(window.history.state, "", window.location.pathname);
+  }, [justSubmitted]);
+
+  const section: SectionProps = {
+    fields: [],
+    state,
+    problems,
+    readOnly,
+    answers: assignment.answers,
+    totals,
+    onScore,
+    onComment,
+    onCommentBlur: autosave.flush,
+  };
+  const submitLabel = wasSubmitted ? "Update submitted grades" : "Submit grades";
+  const missingFirst = done.missing[0];
+
+  return (
+    <div className="flex flex-col">
+      <GradingToolbar
+        position={assignment.progress.position}
+        total={assignment.progress.total}
+        done={assignment.progress.done}
+        scored={done.done}
+        toScore={done.total}
+        onNextMissing={() => missingFirst && focusField(missingFirst.key)}
+        status={autosave.status}
+        onRetry={autosave.retryNow}
+        onShortcuts={() => setHelpOpen(true)}
+        onSubmit={() => void submit()}
+        submitLabel={submitLabel}
+        submitting={submitting}
+        readOnly={readOnly}
+      />
+
+      <div className="flex flex-col gap-8">
+        {justSubmitted ? (
+          <p role="status" className="flex items-center gap-2 rounded-lg border border-green-200 bg-green-50 px-4 py-2.5 text-sm text-green-900">
+            <CircleCheck aria-hidden className="size-4" />
+            Your grades for the previous answer set were submitted. This is the next one in your queue.
+          </p>
+        ) : null}
+        {readOnly ? (
+          <p className="flex items-center gap-2 rounded-lg border border-border bg-muted px-4 py-2.5 text-sm">
+            <Lock aria-hidden className="size-4 text-muted-foreground" />
+            {conflict ? `${conflict.charAt(0).toUpperCase()}${conflict.slice(1)}. Reload the page to see what is stored.` : "This study is closed: your grades are shown read-only."}
+          </p>
+        ) : wasSubmitted ? (
+          <p className="flex items-center gap-2 rounded-lg border border-border bg-muted/60 px-4 py-2.5 text-sm">
+            <CircleCheck aria-hidden className="size-4 text-success" />
+            You submitted this answer set. You can revise your grades while the study is open: changes are stored when you press “{submitLabel}”.
+          </p>
+        ) : null}
+
+        <QuestionPanel
+          ref={headingRef}
+          studyName={assignment.study.name}
+          specialty={assignment.item.specialty}
+          question={assignment.item.question}
+          referenceAnswer={assignment.item.referenceAnswer}
+          position={assignment.progress.position}
+          total={assignment.progress.total}
+          adjudicator={assignment.kind === "ADJUDICATOR"}
+        />
+
+        {study.rubrics.includes("SCORE") ? <ScoreSection {...section} fields={fields.filter((f) => f.rubric === "SCORE")} /> : null}
+        {study.rubrics.includes("SAFE_LLM") ? <SafeLlmSection {...section} fields={fields.filter((f) => f.rubric === "SAFE_LLM")} /> : null}
+
+        {harmOffered ? (
+          <HarmFlag
+            reasons={harmReasons(state)}
+            flag={state.harm.flag}
+            comment={state.harm.comment}
+            error={problems.harm}
+            readOnly={readOnly}
+            onFlag={(flag) => {
+              update((s) => setHarm(s, { flag }));
+              setProblems((p) => ({ ...p, harm: null }));
+            }}
+            onComment={(comment) => {
+              update((s) => setHarm(s, { comment }));
+              if (comment.trim()) setProblems((p) => (p.harm ? { ...p, harm: null } : p));
+            }}
+            onCommentBlur={autosave.flush}
+          />
+        ) : null}
+
+        {readOnly ? null : (
+          <section aria-labelledby="submit-heading" className="rounded-xl border border-border bg-muted/30 p-5">
+            <h2 id="submit-heading" className="text-base font-semibold">
+              {wasSubmitted ? "Update your submitted grades" : "Submit"}
+            </h2>
+            <p className="mt-1 text-sm text-muted-foreground">
+              {done.done === done.total ? "Every score is given." : `${done.total - done.done} of ${done.total} scores still to give.`} Press{" "}
+              <kbd className="rounded border border-border bg-background px-1 font-mono text-xs">Ctrl</kbd> +{" "}
+              <kbd className="rounded border border-border bg-background px-1 font-mono text-xs">Enter</kbd> anywhere to submit. Your draft is saved as you go.
+            </p>
+
+            {hasProblems(problems) ? (
+              <div ref={problemsRef} tabIndex={-1} role="alert" className="mt-4 rounded-lg border border-destructive/40 bg-red-50 p-4 outline-none">
+                <p className="flex items-center gap-2 text-sm font-semibold text-destructive">
+                  <CircleAlert aria-hidden className="size-4" />
+                  Not submitted yet: please fix the following.
+                </p>
+                <ul className="mt-2 list-disc space-y-1 pl-6 text-sm">
+                  {fields
+                    .filter((f) => problems.fields[f.key])
+                    .map((f) => (
+                      <li key={f.key}>
+                        <a
+                          href={`#${fieldDomId(f.key)}`}
+                          onClick={(e) => {
+                            e.preventDefault();
+                            focusField(f.key);
+                          }}
+                          className="font-medium text-primary underline underline-offset-2"
+                        >
+                          {fieldLabel(f)}
+                        </a>
+                        : {problems.fields[f.key]}
+                      </li>
+                    ))}
+                  {problems.harm ? (
+                    <li>
+                      <a href="#harm-flag" className="font-medium text-primary underline underline-offset-2">
+                        Potential harm
+                      </a>
+                      : {problems.harm}
+                    </li>
+                  ) : null}
+                  {problems.general
+                    .filter((m) => !/^missing before submitting/i.test(m) || Object.keys(problems.fields).length === 0)
+                    .map((m) => (
+                      <li key={m}>{m}</li>
+                    ))}
+                </ul>
+              </div>
+            ) : null}
+            {submitError ? (
+              <p role="alert" className="mt-4 rounded-lg border border-destructive/40 bg-red-50 px-4 py-2.5 text-sm text-destructive">
+                {submitError}
+              </p>
+            ) : null}
+            {submitted ? (
+              <p role="status" className="mt-4 flex items-center gap-2 text-sm font-medium text-success">
+                <CircleCheck aria-hidden className="size-4" />
+                {submitted}
+              </p>
+            ) : null}
+
+            <div className="mt-4 flex flex-wrap items-center gap-3">
+              <Button type="button" size="lg" onClick={() => void submit()} disabled={submitting || submitted !== null}>
+                {submitting ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
+                {submitLabel}
+              </Button>
+              {totals.score ? (
+                <span className="text-sm text-muted-foreground tabular-nums">
+                  S.C.O.R.E. <span className="font-semibold text-foreground">{totals.score.total}</span> / {totals.score.max}
+                </span>
+              ) : null}
+              {totals.safeLlm ? (
+                <span className="text-sm text-muted-foreground tabular-nums">
+                  SAFE-LLM mean <span className="font-semibold text-foreground">{totals.safeLlm.mean === null ? "—" : totals.safeLlm.mean.toFixed(2)}</span> /{" "}
+                  {totals.safeLlm.max}
+                </span>
+              ) : null}
+            </div>
+          </section>
+        )}
+      </div>
+
+      <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
+    </div>
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * Inter-rater agreement between the PRIMARY graders of a study, per rubric
+ * dimension (adjudicators are left out: they grade only the sets that were
+ * escalated, so including them would bias every coefficient).
+ *
+ * The rating matrix of a dimension has one row per unit and one column per
+ * primary grader of that unit:
+ * - S.C.O.R.E. dimensions and SAFE-LLM consistency: the unit is the response
+ *   set (S.C.O.R.E. rates answer 1, reproducibility the set; consistency is
+ *   derived per grader from their accuracy scores);
+ * - SAFE-LLM accuracy, comprehensiveness, supplementation and fluency: the unit
+ *   is each answer (set x repetition) and the values are the per-answer scores.
+ *   The graders' means over the N answers (what escalation and final scores
+ *   use) are not points of the scale, so they cannot be the categories of AC2;
+ *   the per-answer scores are what the graders actually chose.
+ *
+ * Coefficients (lib/stats): Gwet's AC2 with quadratic weights and the whole
+ * scale declared as categories (1-5, 0-2 or 0-1), with irrCAC's analytic 95% CI;
+ * Krippendorff's alpha, ordinal; the ICC from the design (see `iccTypeFor`);
+ * percent exact and within-one-point agreement over all pairs of ratings of the
+ * same unit.
+ */
+import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/definitions";
+import type { Thresholds } from "@/lib/rubrics/thresholds";
+import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
+import { gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
+import { denseGraderValues, scoreAt } from "./grader-cells";
+import type { AgreementBlock, AgreementRow, Estimate } from "./types";
+
+/** The submitted primary graders of one response set, sorted by grader id. */
+export interface PrimarySet {
+  setId: string;
+  graderIds: string[];
+  /** Each grader's decoded score table (grader-cells.ts), aligned with graderIds. */
+  tables: Int8Array[];
+}
+
+export const AGREEMENT_NOTE =
+  "Agreement between the primary graders (adjudicators excluded). S.C.O.R.E. dimensions and SAFE-LLM consistency are rated once per response set; " +
+  "SAFE-LLM accuracy, comprehensiveness, supplementation and fluency are compared answer by answer (per-answer scores, not the graders' means over the N answers). " +
+  "Gwet's AC2 uses quadratic weights over the dimension's full scale; Krippendorff's alpha is ordinal.";
+
+export const ICC_NOTE: Record<"pool" | "crossed", string> = {
+  pool:
+    "ICC(1,k): one-way random effects, average of the k primary ratings. Each response set is graded by its own draw of graders from the study's pool, so there is no rater effect common to all sets to separate (a two-way ICC would assume one); the average-measures form matches the final score, which is the mean of the graders. ICC(1,1) is the reliability of a single grader.",
+  crossed:
+    "ICC(2,k): two-way random effects, absolute agreement, average of the k primary ratings, because the same k graders graded every set (a crossed design); the average-measures form matches the final score, the graders' mean. ICC(2,1) is the reliability of a single grader.",
+};
+
+const est = (value: number | null | undefined, ci: [number, number] | null | undefined, reason: string | null | undefined): Estimate => ({
+  value: value ?? null,
+  ci: value === null || value === undefined ? null : (ci ?? null),
+  reason: value === null || value === undefined ? (reason ?? "not computable") : null,
+});
+
+/** Crossed when every set has the same two or more primary graders; else a pool. */
+export function designOf(sets: PrimarySet[]): "pool" | "crossed" {
+  if (sets.length === 0) return "pool";
+  const first = sets[0].graderIds.join(",");
+  return sets[0].graderIds.length >= 2 && sets.every((s) => s.graderIds.join(",") === first) ? "crossed" : "pool";
+}
+
+export function iccTypesFor(design: "pool" | "crossed"): { average: IccType & ("ICC1k" | "ICC2k"); single: IccType } {
+  return design === "crossed" ? { average: "ICC2k", single: "ICC2" } : { average: "ICC1k", single: "ICC1" };
+}
+
+export interface MatrixAgreement {
+  units: number;
+  raters: number;
+  pairs: number;
+  gwetAC2: Estimate;
+  krippendorff: Estimate;
+  icc: Estimate;
+  iccSingle: Estimate;
+  exact: Estimate;
+  withinOne: Estimate;
+}
+
+/** Every agreement statistic of one rating matrix (rows = units, columns = raters), on the scale [min, max]. */
+export function matrixAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, scale: [number, number], design: "pool" | "crossed"): MatrixAgreement {
+  const categories: number[] = [];
+  for (let v = scale[0]; v <= scale[1]; v++) categories.push(v);
+  let units = 0;
+  let raters = 0;
+  let pairs = 0;
+  let equal = 0;
+  let near = 0;
+  for (const row of rows) {
+    const xs = row.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+    if (xs.length >= 2) units++;
+    raters = Math.max(raters, xs.length);
+    for (let i = 0; i < xs.length; i++) {
+      for (let j = i + 1; j < xs.length; j++) {
+        pairs++;
+        const d = Math.abs(xs[i] - xs[j]);
+        if (d === 0) equal++;
+        if (d <= 1) near++;
+      }
+    }
+  }
+  const { average, single } = iccTypesFor(design);
+  const g = gwetAC2(rows, { categories, weights: "quadratic" });
+  const k = krippendorffAlpha(rows, { level: "ordinal" });
+  const iA = icc(rows, { type: average });
+  const iS = icc(rows, { type: single });
+  const noPairs = "no unit was rated by two primary graders";
+  return {
+    units,
+    raters,
+    pairs,
+    gwetAC2: est(g.coefficient, g.ci, g.reason),
+    krippendorff: est(k.alpha, null, k.reason),
+    icc: est(iA.icc, iA.ci, iA.reason),
+    iccSingle: est(iS.icc, iS.ci, iS.reason),
+    exact: pairs > 0 ? est(equal / pairs, null, null) : est(null, null, noPairs),
+    withinOne: pairs > 0 ? est(near / pairs, null, null) : est(null, null, noPairs),
+  };
+}
+
+/** The rating matrix of one dimension: rows = units (sets, or answers for SAFE-LLM per-answer domains), columns = the set's primaries. */
+export function dimensionMatrix(sets: PrimarySet[], rubric: RubricKey, dimension: DimensionKey, n: number): { rows: (number | null)[][]; unit: "set" | "answer" } {
+  const def = RUBRICS[rubric].dimensions.find((d) => d.key === dimension)!;
+  const rows: (number | null)[][] = [];
+  if (rubric === "SAFE_LLM" && dimension === "consistency") {
+    for (const s of sets) rows.push(s.tables.map((t) => denseGraderValues("SAFE_LLM", t, n).consistency ?? null));
+    return { rows, unit: "set" };
+  }
+  if (def.scope === "each_answer") {
+    for (const s of sets) {
+      for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => scoreAt(t, n, dimension, r) ?? null));
+    }
+    return { rows, unit: "answer" };
+  }
+  const rep = def.scope === "set" ? 0 : 1;
+  for (const s of sets) rows.push(s.tables.map((t) => scoreAt(t, n, dimension, rep) ?? null));
+  return { rows, unit: "set" };
+}
+
+/**
+ * How often each dimension triggered escalation: per set, the study's rule
+ * (`findDisagreements`: spread of the primaries' values at or above the
+ * threshold) on the primaries' values. Counted over the sets where the
+ * dimension has at least two values.
+ */
+export function triggerRates(sets: PrimarySet[], rubrics: RubricKey[], n: number, thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
+  const out = new Map<string, { triggered: number; sets: number }>();
+  for (const r of rubrics) for (const d of RUBRICS[r].dimensions) out.set(`${r}.${d.key}`, { triggered: 0, sets: 0 });
+  for (const s of sets) {
+    const byGrader: Record<string, GraderRubricValues> = {};
+    s.graderIds.forEach((g, i) => {
+      byGrader[g] = Object.fromEntries(rubrics.map((r) => [r, denseGraderValues(r, s.tables[i], n)]));
+    });
+    for (const r of rubrics) {
+      for (const d of RUBRICS[r].dimensions) {
+        let present = 0;
+        for (const g of s.graderIds) if (byGrader[g][r]?.[d.key] !== undefined) present++;
+        if (present >= 2) out.get(`${r}.${d.key}`)!.sets++;
+      }
+    }
+    for (const dis of findDisagreements(byGrader, rubrics, thresholds)) out.get(`${dis.rubric}.${dis.dimension}`)!.triggered++;
+  }
+  return out;
+}
+
+/** The agreement table: one row per dimension of each rubric shown. */
+export function agreementRows(sets: PrimarySet[], rubrics: RubricKey[], n: number, thresholds: Thresholds): { design: "pool" | "crossed"; rows: AgreementRow[] } {
+  const design = designOf(sets);
+  const triggers = triggerRates(sets, rubrics, n, thresholds);
+  const rows: AgreementRow[] = [];
+  for (const r of rubrics) {
+    for (const d of RUBRICS[r].dimensions) {
+      const { rows: matrix, unit } = dimensionMatrix(sets, r, d.key, n);
+      const a = matrixAgreement(matrix, [d.min, d.max], design);
+      const t = triggers.get(`${r}.${d.key}`)!;
+      const threshold = (thresholds[r] as Record<string, number>)[d.key] ?? null;
+      rows.push({
+        rubric: r,
+        dimension: d.key,
+        label: d.name,
+        scale: [d.min, d.max],
+        unit,
+        units: a.units,
+        raters: a.raters,
+        gwetAC2: a.gwetAC2,
+        krippendorff: a.krippendorff,
+        icc: a.icc,
+        iccSingle: a.iccSingle,
+        iccType: iccTypesFor(design).average,
+        exact: a.exact,
+        withinOne: a.withinOne,
+        pairs: a.pairs,
+        triggered: t.sets > 0 ? est(t.triggered / t.sets, null, null) : est(null, null, "no set has two primary values for this dimension"),
+        threshold,
+      });
+    }
+  }
+  return { design, rows };
+}
+
+/** Escalation rate from set statuses: escalated (awaiting adjudication or adjudicated) / sets whose primaries all submitted. */
+export function escalationRate(statuses: Iterable<string>): AgreementBlock["escalation"] {
+  let escalated = 0;
+  let completed = 0;
+  for (const s of statuses) {
+    if (s === "AGREED") completed++;
+    else if (s === "AWAITING_ADJUDICATION" || s === "ADJUDICATED") {
+      completed++;
+      escalated++;
+    }
+  }
+  return completed > 0
+    ? { rate: escalated / completed, escalated, completed, reason: null }
+    : { rate: null, escalated, completed, reason: "no response set has all its primary grades yet" };
+}

@@ -1,0 +1,258 @@
+/**
+ * From a study's raw rows (load.ts) to every number of the dashboard. Pure: no
+ * database, so unit tests feed it hand-made rows.
+ *
+ * Final scores follow lib/results/sets.ts exactly (mean over all submitted
+ * graders of each grader's value, for agreed or adjudicated sets); the
+ * summaries, alpha and Cliff's delta are lib/results/summary.ts's; agreement is
+ * agreement.ts's.
+ */
+import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import type { Thresholds } from "@/lib/rubrics/thresholds";
+import type { SetResult } from "@/lib/results/sets";
+import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairs, finalOnly, modelSummaries } from "@/lib/results/summary";
+import { finalDimensionValues, type GraderRubricValues } from "@/lib/scoring/escalation";
+import { rubricTotal } from "@/lib/scoring/grader-values";
+import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
+import { radarChart, rankingRows } from "./blocks";
+import { decodeCells, denseGraderValues, denseOverallValues } from "./grader-cells";
+import { SET_STATUSES, type AlphaBlock, type Block, type CliffsBlock, type GraderProgress, type SetStatusKey, type StudyStats } from "./types";
+
+export interface LoadedSet {
+  id: string;
+  itemId: string;
+  externalId: string;
+  specialty: string;
+  model: { id: string; name: string; version: string };
+  status: SetStatusKey;
+}
+
+export interface LoadedAssignment {
+  setId: string;
+  graderId: string;
+  kind: "PRIMARY" | "ADJUDICATOR";
+  status: "PENDING" | "IN_PROGRESS" | "SUBMITTED";
+  /** Packed grade codes (grader-cells.ts) of a submitted assignment; null otherwise. */
+  cells: number[] | null;
+}
+
+export interface LoadedStudy {
+  study: StudyStats["study"] & { thresholds: Thresholds };
+  /** The study's models, by name. */
+  models: string[];
+  /** In the order of computeSetResults: item external id, then model name. */
+  sets: LoadedSet[];
+  /** Non-cancelled assignments. */
+  assignments: LoadedAssignment[];
+  /** The study's graders (members with the GRADER role). */
+  graders: { id: string; name: string; active: boolean }[];
+}
+
+export interface StatsQuery {
+  specialty?: string | null;
+  rubrics?: RubricKey[] | null;
+  models?: string[] | null;
+}
+
+export interface StatsOptions {
+  /** Bootstrap resamples of Cliff's delta (default 1000, as cliffsMatrix). */
+  resamples?: number;
+  seed?: number;
+}
+
+export const CLIFFS_DEFAULTS = { resamples: 1000, seed: 20261130, level: 0.95 } as const;
+
+export const ALPHA_NOTE =
+  "Cronbach's alpha treats the rubric's dimensions as items and the final per-set scores as subjects, as the S.C.O.R.E. paper does: " +
+  "it measures the rubric's internal consistency (whether the dimensions rise and fall together), not agreement between graders, which is in the inter-rater agreement table. " +
+  "Whiskers: Feldt's 95% interval. Reference lines: 0.7 acceptable, 0.8 good, 0.9 excellent.";
+
+export const CLIFFS_CONVENTION = "Positive delta = the row model's totals tend to be higher (better) than the column model's; negative = lower.";
+
+const ok = <T>(data: T): Block<T> => ({ data, reason: null });
+const none = <T>(reason: string): Block<T> => ({ data: null, reason });
+
+/** SetResult rows (computeSetResults' shape) from the loaded rows. */
+export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<string, LoadedAssignment[]>, tables: Map<LoadedAssignment, Int8Array>): SetResult[] {
+  const { rubrics, repetitions: n, safeLlmScoring } = loaded.study;
+  return sets.map((s) => {
+    const graders = (bySet.get(s.id) ?? []).filter((a) => a.status === "SUBMITTED");
+    const final = s.status === "AGREED" || s.status === "ADJUDICATED";
+    let finalScores: SetResult["finalScores"] = null;
+    let totals: SetResult["totals"] = null;
+    if (final && graders.length > 0) {
+      const values: GraderRubricValues[] = graders.map((a) => Object.fromEntries(rubrics.map((r) => [r, denseGraderValues(r, tables.get(a)!, n)])));
+      finalScores = Object.fromEntries(rubrics.map((r) => [r, finalDimensionValues(values, r)]));
+      totals = {};
+      if (rubrics.includes("SCORE")) {
+        const total = rubricTotal("SCORE", finalScores.SCORE!)!;
+        totals.SCORE = { total, percent: (100 * total) / RUBRICS.SCORE.maxTotal };
+      }
+      if (rubrics.includes("SAFE_LLM")) {
+        const perAnswer = rubricTotal("SAFE_LLM", finalScores.SAFE_LLM!)!;
+        const overallPerGrader = graders.map((a) => rubricTotal("SAFE_LLM", denseOverallValues(tables.get(a)!, n))!);
+        const overall = overallPerGrader.reduce((x, y) => x + y, 0) / overallPerGrader.length;
+        totals.SAFE_LLM = { perAnswer, overall, headline: safeLlmScoring === "OVERALL" ? overall : perAnswer };
+      }
+    }
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, finalScores, totals };
+  });
+}
+
+export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, options: StatsOptions = {}): StudyStats {
+  const { study } = loaded;
+  const n = study.repetitions;
+  const rubrics = query.rubrics?.length ? study.rubrics.filter((r) => query.rubrics!.includes(r)) : [...study.rubrics];
+  const allModels = [...loaded.models].sort();
+  const models = query.models?.length ? allModels.filter((m) => query.models!.includes(m)) : allModels;
+  const specialties = [...new Set(loaded.sets.map((s) => s.specialty))].sort((a, b) => a.localeCompare(b));
+  const specialty = query.specialty ?? null;
+  const inModels = new Set(models);
+  const sets = loaded.sets.filter((s) => (specialty === null || s.specialty === specialty) && inModels.has(s.model.name));
+
+  const inScope = new Set(sets.map((s) => s.id));
+  const bySet = new Map<string, LoadedAssignment[]>();
+  const tables = new Map<LoadedAssignment, Int8Array>();
+  for (const a of loaded.assignments) {
+    if (!inScope.has(a.setId)) continue;
+    const list = bySet.get(a.setId);
+    if (list) list.push(a);
+    else bySet.set(a.setId, [a]);
+    if (a.status === "SUBMITTED") tables.set(a, decodeCells(a.cells ?? [], n));
+  }
+
+  const results = setResultsOf(loaded, sets, bySet, tables);
+  const finals = finalOnly(results);
+  const scopeName = specialty ?? ALL_SPECIALTIES;
+  // With one specialty chosen, summary.ts's "All specialties" group repeats it: leave it out.
+  const keep = <T extends { specialty: string }>(rows: T[]) => (specialty === null ? rows : rows.filter((r) => r.specialty === specialty));
+  const noFinal =
+    sets.length === 0
+      ? specialty !== null || query.models?.length
+        ? "No response sets match these filters."
+        : "No response sets yet: import questions and answers first."
+      : "No response set is final yet: a set counts once its primary graders agree or an adjudicator has graded it.";
+
+  const summaries = finals.length > 0 ? keep(modelSummaries(finals, rubrics)) : [];
+
+  // radar
+  const radar = rubrics.map((rubric) => {
+    if (finals.length === 0) return { rubric, data: null, reason: noFinal };
+    const chart = radarChart(summaries, rubric, scopeName, models);
+    return chart.series.length > 0 ? { rubric, data: chart, reason: null } : { rubric, data: null, reason: noFinal };
+  });
+
+  // alpha
+  const alpha =
+    finals.length === 0
+      ? none<AlphaBlock>(noFinal)
+      : ok({
+          note: ALPHA_NOTE,
+          bars: keep(alphaBySpecialty(finals, rubrics)).map((a) => ({ rubric: a.rubric, specialty: a.specialty, alpha: a.alpha, ci: a.ci, n: a.n, k: a.k, reason: a.reason ?? null })),
+        });
+
+  // Cliff's delta
+  const finalModels = [...new Set(finals.map((s) => s.model.name))].sort();
+  const resamples = options.resamples ?? CLIFFS_DEFAULTS.resamples;
+  const seed = options.seed ?? CLIFFS_DEFAULTS.seed;
+  const cliffs =
+    finalModels.length < 2
+      ? none<CliffsBlock>(
+          finals.length === 0 ? noFinal : "Cliff's delta compares models: it needs final response sets of at least two models.",
+        )
+      : ok({
+          convention: CLIFFS_CONVENTION,
+          resamples,
+          seed,
+          level: CLIFFS_DEFAULTS.level,
+          models: finalModels,
+          specialties: [...new Set(keep(finals).map((s) => s.specialty))].sort((a, b) => a.localeCompare(b)).concat(specialty === null ? [ALL_SPECIALTIES] : []),
+          cells: keep(cliffsPairs(finals, rubrics, { resamples, seed })).map((c) => ({
+            rubric: c.rubric,
+            specialty: c.specialty,
+            rowModel: c.rowModel,
+            colModel: c.colModel,
+            delta: c.delta,
+            magnitude: c.magnitude as "negligible" | "small" | "medium" | "large" | null,
+            ci: c.ci,
+            n: c.n,
+            m: c.m,
+            reason: c.reason ?? null,
+          })),
+        });
+
+  // inter-rater agreement (primaries only)
+  const primarySets: PrimarySet[] = [];
+  for (const s of sets) {
+    const prim = (bySet.get(s.id) ?? []).filter((a) => a.kind === "PRIMARY" && a.status === "SUBMITTED").sort((a, b) => (a.graderId < b.graderId ? -1 : a.graderId > b.graderId ? 1 : 0));
+    if (prim.length >= 2) primarySets.push({ setId: s.id, graderIds: prim.map((a) => a.graderId), tables: prim.map((a) => tables.get(a)!) });
+  }
+  let agreement: StudyStats["agreement"];
+  if (primarySets.length === 0) {
+    agreement = none(
+      sets.length === 0
+        ? noFinal
+        : study.gradersPerSet < 2
+          ? "Agreement needs at least two primary graders per set (this study has k = 1)."
+          : "Agreement needs response sets graded by at least two primary graders; none yet.",
+    );
+  } else {
+    const { design, rows } = agreementRows(primarySets, rubrics, n, study.thresholds);
+    agreement = ok({ note: `${AGREEMENT_NOTE} ${ICC_NOTE[design]}`, design, escalation: escalationRate(sets.map((s) => s.status)), rows });
+  }
+
+  // ranking
+  const ranking = finals.length === 0 ? none<{ rows: ReturnType<typeof rankingRows> }>(noFinal) : ok({ rows: rankingRows(summaries, rubrics) });
+
+  // progress
+  let progress: StudyStats["progress"];
+  if (sets.length === 0) progress = none(noFinal);
+  else {
+    const byStatus = Object.fromEntries(SET_STATUSES.map((s) => [s, 0])) as Record<SetStatusKey, number>;
+    for (const s of sets) byStatus[s.status]++;
+    const graders = new Map<string, GraderProgress>();
+    for (const g of loaded.graders) graders.set(g.id, { id: g.id, name: g.name, active: g.active, done: 0, assigned: 0, adjudications: 0 });
+    let done = 0;
+    let assigned = 0;
+    for (const list of bySet.values()) {
+      for (const a of list) {
+        const g = graders.get(a.graderId) ?? { id: a.graderId, name: "Former grader", active: false, done: 0, assigned: 0, adjudications: 0 };
+        graders.set(a.graderId, g);
+        g.assigned++;
+        assigned++;
+        if (a.status === "SUBMITTED") {
+          g.done++;
+          done++;
+        }
+        if (a.kind === "ADJUDICATOR") g.adjudications++;
+      }
+    }
+    progress = ok({
+      sets: { total: sets.length, byStatus },
+      assignments: { done, assigned },
+      graders: [...graders.values()].filter((g) => g.active || g.assigned > 0).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+    });
+  }
+
+  return {
+    study: {
+      id: study.id,
+      name: study.name,
+      slug: study.slug,
+      status: study.status,
+      rubrics: study.rubrics,
+      repetitions: study.repetitions,
+      gradersPerSet: study.gradersPerSet,
+      safeLlmScoring: study.safeLlmScoring,
+    },
+    filters: { specialty, rubrics, models },
+    options: { specialties, models: allModels, rubrics: study.rubrics },
+    scope: { specialty: scopeName, sets: sets.length, finalSets: finals.length },
+    radar,
+    alpha,
+    cliffs,
+    agreement,
+    ranking,
+    progress,
+  };
+}

@@ -1,0 +1,132 @@
+import type pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { exportPool } from "./pool";
+
+/**
+ * One export's database connection, from the export pool, for the length of a
+ * download: COPY ... TO STDOUT streams and server-side cursors (DECLARE ...
+ * FETCH n) inside one READ ONLY, REPEATABLE READ transaction, so every part of
+ * a multi-query export (the study archive) sees the same snapshot.
+ *
+ * Whatever happens the connection is given back exactly once: after a normal
+ * end it returns to the pool; after an error or an abort (the download was
+ * cancelled, the client went away) it is destroyed, which also stops a running
+ * COPY on the server at once (its backend sees the socket close).
+ */
+const noop = () => undefined;
+
+export class ExportAborted extends Error {
+  constructor() {
+    super("export aborted");
+    this.name = "ExportAborted";
+  }
+}
+
+export class ExportSession {
+  private released = false;
+  private copyStream: (NodeJS.ReadableStream & { destroy(err?: Error): void }) | null = null;
+  private readonly onAbort = () => this.release(true);
+  private cursors = 0;
+
+  private constructor(
+    private readonly client: pg.PoolClient,
+    private readonly signal: AbortSignal,
+  ) {
+    client.on("error", noop);
+    signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  static async open(signal: AbortSignal): Promise<ExportSession> {
+    if (signal.aborted) throw new ExportAborted();
+    const client = await exportPool().connect();
+    const session = new ExportSession(client, signal);
+    if (signal.aborted) {
+      session.release(true);
+      throw new ExportAborted();
+    }
+    try {
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    } catch (err) {
+      session.release(true);
+      throw err;
+    }
+    return session;
+  }
+
+  private check() {
+    if (this.released || this.signal.aborted) throw new ExportAborted();
+  }
+
+  async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+    this.check();
+    return (await this.client.query<T>(sql, params)).rows;
+  }
+
+  /** Rows of a query, `batch` at a time, from a server-side cursor: memory holds one batch. */
+  async *cursor<T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], batch = 5000): AsyncGenerator<T[]> {
+    this.check();
+    const name = `export_cursor_${++this.cursors}`;
+    await this.client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
+    for (;;) {
+      this.check();
+      const { rows } = await this.client.query<T>(`FETCH ${batch} FROM ${name}`);
+      if (rows.length > 0) yield rows;
+      if (rows.length < batch) break;
+    }
+    this.check();
+    await this.client.query(`CLOSE ${name}`);
+  }
+
+  /**
+   * The bytes of `COPY (<select>) TO STDOUT WITH (<options>)`, as PostgreSQL
+   * sends them. Backpressure: the socket is only read when the consumer asks
+   * for more (pg-copy-streams pauses it), so a slow download slows the server
+   * down instead of filling memory.
+   */
+  async *copy(select: string, options: string): AsyncGenerator<Buffer> {
+    this.check();
+    const stream = this.client.query(copyTo(`COPY (${select}) TO STDOUT WITH (${options})`));
+    this.copyStream = stream;
+    stream.on("error", noop);
+    let complete = false;
+    try {
+      for await (const chunk of stream) {
+        this.check();
+        yield chunk as Buffer;
+      }
+      complete = true;
+    } finally {
+      this.copyStream = null;
+      if (!complete) {
+        // Stopped half-way (cancelled or failed): the connection cannot be reused.
+        stream.destroy();
+        this.release(true);
+      }
+    }
+  }
+
+  /** Ends the transaction and gives the connection back; `ok: false` (an error or an abort) destroys it. */
+  async close(ok: boolean): Promise<void> {
+    if (this.released) return;
+    if (ok && !this.signal.aborted) {
+      try {
+        await this.client.query("COMMIT");
+        this.release(false);
+        return;
+      } catch {
+        /* fall through: destroy */
+      }
+    }
+    this.release(true);
+  }
+
+  private release(destroy: boolean) {
+    if (this.released) return;
+    this.released = true;
+    this.signal.removeEventListener("abort", this.onAbort);
+    this.copyStream?.destroy();
+    this.copyStream = null;
+    // A destroyed client's late socket errors are swallowed by the noop listener, which stays.
+    this.client.release(destroy ? new ExportAborted() : undefined);
+  }
+}
