@@ -77,7 +77,7 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
   const mode: AutosaveMode = readOnly ? "readonly" : wasSubmitted ? "revise" : "draft";
 
   const buildDraft = useCallback((elapsedMs: number) => buildGradeBody(stateRef.current, study, { submit: false, elapsedMs }).body, [study]);
-  const autosave = useDraftAutosave({
+  const { saver, status: saveStatus } = useDraftAutosave({
     assignmentId: assignment.id,
     mode,
     started: assignment.status !== "PENDING",
@@ -90,9 +90,9 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
       const next = fn(stateRef.current);
       stateRef.current = next;
       setState(next);
-      autosave.changed();
+      saver.changed();
     },
-    [autosave],
+    [saver],
   );
 
   // Problems shown after a submit attempt clear themselves as the grader fixes them.
@@ -110,6 +110,8 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
   );
   const onComment = useCallback((key: CellKey, text: string) => update((s) => setComment(s, key, text)), [update]);
 
+  const flush = useCallback(() => void saver.save(), [saver]);
+
   const totals = useMemo(() => liveTotals(state, study), [state, study]);
   const done = useMemo(() => completeness(state, study), [state, study]);
   const harmOffered = isHarmOffered(state);
@@ -125,8 +127,8 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
     }
     setProblems(NO_PROBLEMS);
     setSubmitting(true);
-    await autosave.settle();
-    const elapsed = autosave.takeElapsed();
+    await saver.settle();
+    const elapsed = saver.takeElapsed();
     const { body, keys } = buildGradeBody(stateRef.current, study, { submit: true, elapsedMs: elapsed });
     try {
       const res = await fetch(`/api/v1/assignments/${assignment.id}/grades`, {
@@ -138,14 +140,13 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
       });
       const payload = (await res.json().catch(() => null)) as { error?: string; nextAssignmentId?: string | null } | null;
       if (res.ok) {
-        autosave.stop();
-        autosave.markSaved();
+        saver.stop();
         const next = payload?.nextAssignmentId ?? null;
         setSubmitted(next ? "Grades submitted. Opening the next answer set…" : "Grades submitted. Back to your queue…");
         router.push(next ? `/grade/${next}?submitted=1` : "/queue?submitted=1");
         return;
       }
-      autosave.giveBackElapsed(elapsed);
+      saver.giveBackElapsed(elapsed);
       if (res.status === 422) {
         const placed = placeProblems(problemsFromErrorBody(payload), keys, stateRef.current, study);
         setProblems(hasProblems(placed) ? placed : { ...NO_PROBLEMS, general: [payload?.error ?? "The grades were refused."] });
@@ -157,15 +158,15 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
       } else {
         setSubmitError(`The server could not submit the grades (${payload?.error ?? `HTTP ${res.status}`}). Your grades are still here: try again.`);
       }
-      autosave.flush();
+      void saver.save();
     } catch {
-      autosave.giveBackElapsed(elapsed);
+      saver.giveBackElapsed(elapsed);
       setSubmitError("The server could not be reached. Your grades are still here: try again.");
-      autosave.flush();
+      void saver.save();
     } finally {
       setSubmitting(false);
     }
-  }, [assignment.id, autosave, readOnly, router, study, submitted, submitting]);
+  }, [assignment.id, saver, readOnly, router, study, submitted, submitting]);
 
   // Page-wide shortcuts: Ctrl/⌘+Enter submits, "?" lists the shortcuts.
   useEffect(() => {
@@ -199,7 +200,7 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
     totals,
     onScore,
     onComment,
-    onCommentBlur: autosave.flush,
+    onCommentBlur: flush,
   };
   const submitLabel = wasSubmitted ? "Update submitted grades" : "Submit grades";
   const missingFirst = done.missing[0];
@@ -213,8 +214,8 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
         scored={done.done}
         toScore={done.total}
         onNextMissing={() => missingFirst && focusField(missingFirst.key)}
-        status={autosave.status}
-        onRetry={autosave.retryNow}
+        status={saveStatus}
+        onRetry={() => saver.retryNow()}
         onShortcuts={() => setHelpOpen(true)}
         onSubmit={() => void submit()}
         submitLabel={submitLabel}
@@ -270,7 +271,7 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
               update((s) => setHarm(s, { comment }));
               if (comment.trim()) setProblems((p) => (p.harm ? { ...p, harm: null } : p));
             }}
-            onCommentBlur={autosave.flush}
+            onCommentBlur={flush}
           />
         ) : null}
 
@@ -311,7 +312,16 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
                     ))}
                   {problems.harm ? (
                     <li>
-                      <a href="#harm-flag" className="font-medium text-primary underline underline-offset-2">
+                      <a
+                        href="#harm-flag"
+                        onClick={(e) => {
+                          e.preventDefault();
+                          const el = document.getElementById("harm-flag");
+                          el?.scrollIntoView({ block: "center", behavior: "smooth" });
+                          el?.querySelector<HTMLElement>("textarea, input")?.focus({ preventScroll: true });
+                        }}
+                        className="font-medium text-primary underline underline-offset-2"
+                      >
                         Potential harm
                       </a>
                       : {problems.harm}

@@ -31,7 +31,7 @@ export const QuestionPanel = forwardRef<
             <ChevronRight aria-hidden className="size-4 text-muted-foreground transition-transform group-open:rotate-90" />
             <BookOpen aria-hidden className="size-4 text-muted-foreground" />
             Reference answer
-            <span className="font-normal text-muted-foreground">(written by the study team; show to compare)</span>
+            <span className="font-normal text-muted-foreground">(for comparison, optional)</span>
           </summary>
           <div className="border-t border-border px-4 py-3">
             <Markdown>{referenceAnswer}</Markdown>

@@ -68,12 +68,12 @@ const columns = col.columns([
   col.accessor("assigned", {
     header: "Assigned",
     sortDescFirst: true,
-    meta: { className: "text-right tabular-nums" },
+    meta: { className: "whitespace-nowrap text-right tabular-nums" },
   }),
   col.accessor("submitted", {
     header: "Submitted",
     sortDescFirst: true,
-    meta: { className: "text-right tabular-nums" },
+    meta: { className: "whitespace-nowrap text-right tabular-nums" },
     cell: (c) => {
       const { assigned, submitted } = c.row.original;
       return (
@@ -93,7 +93,7 @@ const columns = col.columns([
       </div>
     ),
   }),
-  col.accessor("addedAt", { header: "Added", sortDescFirst: true, cell: (c) => formatDate(c.getValue()) }),
+  col.accessor("addedAt", { header: "Added", sortDescFirst: true, meta: { className: "whitespace-nowrap" }, cell: (c) => formatDate(c.getValue()) }),
   col.display({ id: "actions", header: () => <span className="sr-only">Actions</span>, meta: { className: "text-right" }, cell: (c) => <RemoveButton row={c.row.original} /> }),
 ]);
 

@@ -40,17 +40,18 @@ const columns = col.columns([
   col.accessor("rubrics", {
     header: "Rubrics",
     enableSorting: false,
+    meta: { className: "whitespace-nowrap" },
     cell: (c) => c.getValue().map((r) => RUBRIC_LABEL[r]).join(" + "),
   }),
-  col.accessor("items", { header: "Questions", meta: { className: "text-right tabular-nums" }, sortDescFirst: true }),
-  col.accessor("responseSets", { header: "Answer sets", enableSorting: false, meta: { className: "text-right tabular-nums" } }),
+  col.accessor("items", { header: "Questions", meta: { className: "whitespace-nowrap text-right tabular-nums" }, sortDescFirst: true }),
+  col.accessor("responseSets", { header: "Answer sets", enableSorting: false, meta: { className: "whitespace-nowrap text-right tabular-nums" } }),
   col.display({
     id: "nk",
     header: () => <span title="answers per prompt (N) × primary graders per set (k)">N × k</span>,
-    meta: { className: "text-right tabular-nums" },
+    meta: { className: "whitespace-nowrap text-right tabular-nums" },
     cell: (c) => `${c.row.original.repetitions} × ${c.row.original.gradersPerSet}`,
   }),
-  col.accessor("createdAt", { header: "Created", sortDescFirst: true, cell: (c) => formatDate(c.getValue()) }),
+  col.accessor("createdAt", { header: "Created", sortDescFirst: true, meta: { className: "whitespace-nowrap" }, cell: (c) => formatDate(c.getValue()) }),
 ]);
 
 const rowId = (r: StudyTableRow) => r.id;

@@ -1,4 +1,3 @@
-import "server-only";
 import { assembleStudyStats, type StatsOptions, type StatsQuery } from "./assemble";
 import { loadStudy } from "./load";
 import type { StudyStats } from "./types";

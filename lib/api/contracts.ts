@@ -4,3 +4,4 @@ import "@/lib/studies/contract";
 import "@/lib/import/contract";
 import "@/lib/grading/contract";
 import "@/lib/escalation/contract";
+import "@/lib/exports/contract";

@@ -2,63 +2,85 @@ import { BOM_BYTES } from "./csv";
 
 /**
  * Turns an export's async source of chunks into the web ReadableStream a route
- * handler returns. Pull-based: the source is only asked for the next chunk when
- * the response has room for it (backpressure all the way to PostgreSQL).
- * Cancelling the stream (the browser stopped the download) or aborting
- * `signal` (the request went away) aborts the source's own signal, which makes
- * it give its connection back at once, then ends the generator.
+ * handler returns. The first chunk is read before the stream is handed out, so
+ * a failure to start (a bad query, no database) is still an ordinary error
+ * response and not a truncated 200. After that it is pull-based: the source is
+ * asked for the next chunk only when the response has room for it
+ * (backpressure all the way to PostgreSQL). Cancelling the stream (the browser
+ * stopped the download) or aborting `signal` (the request went away) aborts
+ * the source's own signal, which makes it give its connection back at once.
  */
 export type ChunkSource = (signal: AbortSignal) => AsyncIterable<Uint8Array | string>;
+export type StreamOutcome = "complete" | "aborted" | "failed";
 
-export function toWebStream(source: ChunkSource, opts: { bom?: boolean; signal?: AbortSignal | null; onDone?: (outcome: "complete" | "aborted" | "failed", bytes: number) => void } = {}): ReadableStream<Uint8Array> {
+export interface WebStreamOptions {
+  bom?: boolean;
+  signal?: AbortSignal | null;
+  onDone?: (outcome: StreamOutcome, bytes: number) => void;
+}
+
+const encoder = new TextEncoder();
+const bytesOf = (v: Uint8Array | string) => (typeof v === "string" ? encoder.encode(v) : v);
+
+export async function openWebStream(source: ChunkSource, opts: WebStreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
-  if (opts.signal) {
-    if (opts.signal.aborted) controller.abort();
-    else opts.signal.addEventListener("abort", onOuterAbort, { once: true });
-  }
-  const encoder = new TextEncoder();
-  let iterator: AsyncIterator<Uint8Array | string> | null = null;
+  if (opts.signal?.aborted) controller.abort();
+  else opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
   let bytes = 0;
   let finished = false;
-  const finish = (outcome: "complete" | "aborted" | "failed") => {
+  const finish = (outcome: StreamOutcome) => {
     if (finished) return;
     finished = true;
     opts.signal?.removeEventListener("abort", onOuterAbort);
     opts.onDone?.(outcome, bytes);
   };
 
+  const iterator = source(controller.signal)[Symbol.asyncIterator]();
+  let first: IteratorResult<Uint8Array | string>;
+  try {
+    first = await iterator.next();
+  } catch (err) {
+    controller.abort();
+    finish("failed");
+    throw err;
+  }
+
+  const aborted = (c: ReadableStreamDefaultController<Uint8Array>) => {
+    finish("aborted");
+    // After a cancel the stream is closed and error() does nothing; after an
+    // abort of the request it ends the response instead of waiting forever.
+    c.error(new Error("export aborted"));
+  };
+
   return new ReadableStream<Uint8Array>(
     {
       start(c) {
-        iterator = source(controller.signal)[Symbol.asyncIterator]();
         if (opts.bom) {
           c.enqueue(BOM_BYTES.slice());
           bytes += BOM_BYTES.length;
         }
+        if (first.done) {
+          c.close();
+          finish("complete");
+        } else {
+          const chunk = bytesOf(first.value);
+          bytes += chunk.byteLength;
+          if (chunk.byteLength) c.enqueue(chunk);
+        }
       },
       async pull(c) {
-        // After a cancel the stream is closed and error() does nothing; after an
-        // abort of the request it ends the response instead of pulling forever.
-        if (controller.signal.aborted) {
-          finish("aborted");
-          c.error(new Error("export aborted"));
-          return;
-        }
+        if (controller.signal.aborted) return aborted(c);
         try {
           for (;;) {
-            const next = await iterator!.next();
-            if (controller.signal.aborted) {
-              finish("aborted");
-              c.error(new Error("export aborted"));
-              return;
-            }
+            const next = await iterator.next();
+            if (controller.signal.aborted) return aborted(c);
             if (next.done) {
               c.close();
               finish("complete");
               return;
             }
-            const chunk = typeof next.value === "string" ? encoder.encode(next.value) : next.value;
+            const chunk = bytesOf(next.value);
             if (chunk.byteLength === 0) continue;
             bytes += chunk.byteLength;
             c.enqueue(chunk);
@@ -73,7 +95,7 @@ export function toWebStream(source: ChunkSource, opts: { bom?: boolean; signal?:
         controller.abort();
         finish("aborted");
         try {
-          await iterator?.return?.();
+          await iterator.return?.();
         } catch {
           /* the source was already torn down by the abort */
         }

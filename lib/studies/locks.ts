@@ -13,10 +13,11 @@ import { canonicalRubrics, type RubricKey } from "./settings";
  */
 export type LockedSetting = "rubrics" | "repetitions" | "gradersPerSet";
 
+/** Why each setting locks, as one clause for the API message and the form. */
 export const LOCK_REASONS: Record<LockedSetting, string> = {
-  rubrics: "the rubrics cannot change once grading has started: grades already given belong to the current rubrics",
-  repetitions: "the repetitions per prompt (N) cannot change once grading has started: graded sets hold N answers each",
-  gradersPerSet: "the primary graders per set (k) cannot be lowered once grading has started: sets already graded by k graders would no longer fit",
+  rubrics: "grades already given belong to the current rubrics",
+  repetitions: "graded sets hold N answers each",
+  gradersPerSet: "k cannot be lowered: sets already graded by k graders would no longer fit (raising it is allowed)",
 };
 
 export interface LockableSettings {
@@ -45,16 +46,13 @@ export function lockedSettingsChange(current: LockableSettings, patch: Partial<L
   return locked;
 }
 
-/** One message naming every locked setting a request tried to change. */
+/** One message naming every locked setting a request tried to change, each with its reason. */
 export function lockMessage(locked: readonly LockedSetting[]): string {
-  return `grading has started, so these settings are locked: ${locked.join(", ")}. ${locked.map((s) => LOCK_REASONS[s]).join("; ")}.`;
+  return `grading has started, so these settings are locked: ${locked.map((s) => `${s} (${LOCK_REASONS[s]})`).join(", ")}`;
 }
 
-/** What the settings form must disable, and why, for a study in this state. */
+/** What the settings form must disable (or, for k, only bound from below), and why, for a study in this state. */
 export function settingsLockedFor(gradingStarted: boolean): Record<LockedSetting, string | null> {
-  return {
-    rubrics: gradingStarted ? LOCK_REASONS.rubrics : null,
-    repetitions: gradingStarted ? LOCK_REASONS.repetitions : null,
-    gradersPerSet: gradingStarted ? LOCK_REASONS.gradersPerSet : null,
-  };
+  const why = (s: LockedSetting) => (gradingStarted ? `grading has started and ${LOCK_REASONS[s]}` : null);
+  return { rubrics: why("rubrics"), repetitions: why("repetitions"), gradersPerSet: why("gradersPerSet") };
 }

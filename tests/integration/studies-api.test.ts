@@ -332,7 +332,7 @@ describe("PATCH /api/v1/studies/{id}", () => {
 
       const r = await patch(lead.token, id, { rubrics: ["SCORE", "SAFE_LLM"], repetitions: 5, gradersPerSet: 2, name: "Not applied" });
       expect(r.status).toBe(409);
-      expect(r.body.error).toMatch(/grading has started, so these settings are locked: rubrics, repetitions, gradersPerSet/);
+      expect(r.body.error).toMatch(/^grading has started, so these settings are locked: rubrics \(.+\), repetitions \(.+\), gradersPerSet \(k cannot be lowered/);
       expect(r.body.details).toEqual({ locked: ["rubrics", "repetitions", "gradersPerSet"] });
       const unchanged = await getDb().study.findUniqueOrThrow({ where: { id } });
       expect(unchanged).toMatchObject({ name: `Locked ${how}`, rubrics: ["SCORE"], repetitions: 3, gradersPerSet: 3 });

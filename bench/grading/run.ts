@@ -1,0 +1,86 @@
+/**
+ * bench/grading: G concurrent graders (default 50) open their next assignment
+ * (the grading page, HTML, and its JSON) and submit it, against the production
+ * build on PostgreSQL; in the same run, the same clients hit /api/ping, a route
+ * with no database and no auth, as the framework's floor. Prints p50/p95/p99 and
+ * throughput of each and the p95 ratios (goal: within 3x of the floor), then
+ * counts rows: every acknowledged submission stored once, nothing duplicated.
+ *
+ *   npm run build && npx tsx bench/grading/run.ts [--graders 50] [--seconds 20]
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, printTable, startServer, throwawayDatabase } from "../lib/harness";
+
+const { values } = parseArgs({ options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "20" }, port: { type: "string", default: "3411" } } });
+const G = Number(values.graders);
+const S = Number(values.seconds);
+const port = Number(values.port);
+const base = `http://127.0.0.1:${port}`;
+
+const db = await throwawayDatabase("bench_grading");
+try {
+  console.log(`generating a study for ${G} graders ...`);
+  const { graders } = await generateStudy(db.url, { graders: G, perGrader: 400 });
+  const server = await startServer(db.url, port);
+  try {
+    // Warm up every route once (compilation caches, connection pool).
+    await fetch(`${base}/api/ping`);
+    await fetch(`${base}/grade/${graders[0].assignmentIds[0]}`, { headers: { cookie: graders[0].cookie } });
+
+    console.log(`\nfloor: ${G} clients on /api/ping for ${S}s`);
+    const [floor] = await closedLoop(G, S, async () => {
+      const r = await fetch(`${base}/api/ping`);
+      await r.arrayBuffer();
+      return { label: "GET /api/ping (floor)", ok: r.ok };
+    });
+
+    console.log(`grading: ${G} graders open and submit their next assignment for ${S}s`);
+    const acknowledged = new Set<string>();
+    const next = new Map<number, number>();
+    const grading = await closedLoop(G, S, async (c, i) => {
+      const g = graders[c];
+      const k = next.get(c) ?? 0;
+      const id = g.assignmentIds[k % g.assignmentIds.length];
+      const phase = i % 3;
+      if (phase === 0) {
+        const r = await fetch(`${base}/grade/${id}`, { headers: { cookie: g.cookie } });
+        await r.arrayBuffer();
+        return { label: "GET /grade/[id] (page)", ok: r.ok };
+      }
+      if (phase === 1) {
+        const r = await fetch(`${base}/api/v1/assignments/${id}`, { headers: { cookie: g.cookie } });
+        await r.arrayBuffer();
+        return { label: "GET assignment JSON", ok: r.ok };
+      }
+      const r = await fetch(`${base}/api/v1/assignments/${id}/grades`, {
+        method: "PUT",
+        headers: { cookie: g.cookie, "content-type": "application/json" },
+        body: gradeBody(true),
+      });
+      await r.arrayBuffer();
+      if (r.ok) acknowledged.add(id);
+      next.set(c, k + 1);
+      return { label: "PUT grades (submit)", ok: r.ok };
+    });
+    printTable([floor, ...grading], floor);
+
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    const { rows } = await c.query<{ submitted: number; grades: number; dup: number }>(`
+      SELECT (SELECT count(*)::int FROM "Assignment" WHERE status = 'SUBMITTED') AS submitted,
+             (SELECT count(*)::int FROM "Grade") AS grades,
+             (SELECT count(*)::int FROM (SELECT 1 FROM "Grade" GROUP BY "assignmentId", rubric, dimension, repetition HAVING count(*) > 1) d) AS dup`);
+    const idsNotSubmitted = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Assignment" WHERE id = ANY($1::uuid[]) AND status <> 'SUBMITTED'`, [[...acknowledged]]);
+    await c.end();
+    console.log(`\nacknowledged submissions: ${acknowledged.size}; assignments SUBMITTED in the database: ${rows[0].submitted}`);
+    console.log(`grade rows: ${rows[0].grades} (expected ${acknowledged.size * CELLS_PER_FORM}); duplicated cells: ${rows[0].dup}; acknowledged but not stored: ${idsNotSubmitted.rows[0].n}`);
+    const lost = idsNotSubmitted.rows[0].n > 0 || rows[0].grades !== acknowledged.size * CELLS_PER_FORM || rows[0].dup > 0;
+    console.log(lost ? "RESULT: LOST OR DUPLICATED GRADES" : "RESULT: no grade lost or duplicated");
+    if (lost) process.exitCode = 1;
+  } finally {
+    await server.stop();
+  }
+} finally {
+  await db.drop();
+}

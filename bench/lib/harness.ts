@@ -1,0 +1,208 @@
+/**
+ * Shared pieces of the HTTP benchmarks: a throwaway database, the production
+ * server started on it, a generated study with graders, and a closed-loop load
+ * generator (N concurrent clients, each sending its next request when the last
+ * one answered) that records every latency, so p50/p95/p99 are exact.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { encode } from "next-auth/jwt";
+import pg from "pg";
+import { createSession } from "@/lib/auth/sessions";
+import { assignGraders } from "@/lib/assignment/service";
+import { disconnectDb, getDb } from "@/lib/db/client";
+import { applyMigrations } from "@/lib/db/migrate";
+import { hashPassword } from "@/lib/auth/password";
+import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+
+export const AUTH_SECRET = "bench-secret-that-is-long-enough-0123456789";
+
+export async function throwawayDatabase(prefix: string) {
+  const base = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+  base.pathname = "/postgres";
+  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString(), path.resolve("prisma/migrations"));
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startServer(dbUrl: string, port: number): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
+  if (!existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` first.");
+  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start"], {
+    env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error("server did not start");
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return {
+    proc,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        proc.once("exit", () => resolve());
+        proc.kill("SIGTERM");
+      }),
+  };
+}
+
+export interface BenchGrader {
+  id: string;
+  cookie: string;
+  assignmentIds: string[];
+}
+
+/** An open S.C.O.R.E. + SAFE-LLM study with `graders` graders, each holding about `perGrader` assignments. */
+export async function generateStudy(dbUrl: string, opts: { graders: number; perGrader: number }) {
+  process.env.DATABASE_URL = dbUrl;
+  process.env.AUTH_SECRET = AUTH_SECRET;
+  const db = getDb();
+  const passwordHash = await hashPassword("bench-password-1");
+  const lead = await db.user.create({ data: { email: `lead-${randomBytes(3).toString("hex")}@bench.org`, name: "Bench Lead", role: "LEAD", passwordHash } });
+  const specialty = await db.specialty.upsert({ where: { name: "Bench" }, create: { name: "Bench" }, update: {} });
+  const study = await db.study.create({
+    data: {
+      name: "Bench study",
+      slug: `bench-${randomBytes(3).toString("hex")}`,
+      rubrics: ["SCORE", "SAFE_LLM"],
+      thresholds: DEFAULT_THRESHOLDS,
+      status: "OPEN",
+      createdById: lead.id,
+      members: { create: { userId: lead.id, role: "LEAD" } },
+    },
+  });
+  const models = await Promise.all(["Model A", "Model B", "Model C"].map((name) => db.llmModel.create({ data: { studyId: study.id, name } })));
+  const sets = Math.ceil((opts.graders * opts.perGrader) / 2);
+  const items = Math.ceil(sets / models.length);
+  const answer = "A plausible clinical answer with **markdown**, a list:\n\n- first point\n- second point\n\n".repeat(4);
+  for (let i = 0; i < items; i += 200) {
+    const batch = Array.from({ length: Math.min(200, items - i) }, (_, j) => ({ studyId: study.id, externalId: `B${i + j + 1}`, question: `Bench question ${i + j + 1}?`, specialtyId: specialty.id }));
+    await db.qaItem.createMany({ data: batch });
+  }
+  const itemRows = await db.qaItem.findMany({ where: { studyId: study.id }, select: { id: true } });
+  const setRows = itemRows.flatMap((it) => models.map((m) => ({ studyId: study.id, itemId: it.id, modelId: m.id })));
+  await db.responseSet.createMany({ data: setRows });
+  const setIds = await db.responseSet.findMany({ where: { studyId: study.id }, select: { id: true } });
+  for (let i = 0; i < setIds.length; i += 500) {
+    await db.response.createMany({ data: setIds.slice(i, i + 500).flatMap((s) => [1, 2, 3].map((r) => ({ responseSetId: s.id, repetition: r, text: answer }))) });
+  }
+  const graders: BenchGrader[] = [];
+  for (let g = 0; g < opts.graders; g++) {
+    const u = await db.user.create({ data: { email: `g${g}-${randomBytes(3).toString("hex")}@bench.org`, name: `Grader ${g}`, role: "GRADER", passwordHash } });
+    await db.studyMember.create({ data: { studyId: study.id, userId: u.id, role: "GRADER" } });
+    const sid = await createSession(u.id);
+    const jwt = await encode({ token: { sub: u.id, sid }, secret: AUTH_SECRET });
+    graders.push({ id: u.id, cookie: `next-auth.session-token=${jwt}`, assignmentIds: [] });
+  }
+  await assignGraders(study.id, { seed: "bench" }, lead.id);
+  for (const g of graders) {
+    g.assignmentIds = (await db.assignment.findMany({ where: { graderId: g.id }, orderBy: { position: "asc" }, select: { id: true } })).map((a) => a.id);
+  }
+  await disconnectDb();
+  return { studyId: study.id, graders };
+}
+
+export interface LoadResult {
+  label: string;
+  requests: number;
+  errors: number;
+  seconds: number;
+  throughput: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Runs `clients` loops for `seconds`; each loop calls `step(client, i)` and records its latency under the label it returns. */
+export async function closedLoop(
+  clients: number,
+  seconds: number,
+  step: (client: number, i: number) => Promise<{ label: string; ok: boolean }>,
+): Promise<LoadResult[]> {
+  const lat = new Map<string, number[]>();
+  const errs = new Map<string, number>();
+  const end = Date.now() + seconds * 1000;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let i = 0; Date.now() < end; i++) {
+        const s = performance.now();
+        const r = await step(c, i);
+        const ms = performance.now() - s;
+        if (!lat.has(r.label)) lat.set(r.label, []);
+        lat.get(r.label)!.push(ms);
+        if (!r.ok) errs.set(r.label, (errs.get(r.label) ?? 0) + 1);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  return [...lat].map(([label, xs]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return { label, requests: xs.length, errors: errs.get(label) ?? 0, seconds: elapsed, throughput: xs.length / elapsed, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+  });
+}
+
+export function printTable(rows: LoadResult[], floor?: LoadResult) {
+  console.log("label".padEnd(24), "req".padStart(7), "err".padStart(5), "req/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "p99 ms".padStart(8), floor ? "p95/floor".padStart(10) : "");
+  for (const r of rows) {
+    console.log(
+      r.label.padEnd(24),
+      String(r.requests).padStart(7),
+      String(r.errors).padStart(5),
+      r.throughput.toFixed(1).padStart(8),
+      r.p50.toFixed(1).padStart(8),
+      r.p95.toFixed(1).padStart(8),
+      r.p99.toFixed(1).padStart(8),
+      floor ? (r.p95 / floor.p95).toFixed(2).padStart(10) : "",
+    );
+  }
+}
+
+export function gradeBody(submit: boolean) {
+  const scores: { rubric: string; dimension: string; repetition: number | null; score: number }[] = [
+    { rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 },
+    { rubric: "SCORE", dimension: "consensus_context", repetition: 1, score: 4 },
+    { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: 5 },
+    { rubric: "SCORE", dimension: "reproducibility", repetition: null, score: 4 },
+    { rubric: "SCORE", dimension: "explainability", repetition: 1, score: 3 },
+  ];
+  for (let r = 1; r <= 3; r++) {
+    scores.push(
+      { rubric: "SAFE_LLM", dimension: "accuracy", repetition: r, score: 2 },
+      { rubric: "SAFE_LLM", dimension: "comprehensiveness", repetition: r, score: 1 },
+      { rubric: "SAFE_LLM", dimension: "supplementation", repetition: r, score: 1 },
+      { rubric: "SAFE_LLM", dimension: "fluency", repetition: r, score: 1 },
+    );
+  }
+  return JSON.stringify({ scores, submit, elapsedMs: 1000 });
+}
+
+/** Cells stored per submitted form above: 5 S.C.O.R.E. + 12 SAFE-LLM + derived consistency. */
+export const CELLS_PER_FORM = 18;

@@ -1,0 +1,252 @@
+import type { RubricKey } from "@/lib/rubrics/definitions";
+import { canonicalRubrics } from "@/lib/studies/settings";
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type ArchiveGrader } from "./contract";
+import { auditRecords } from "./audit";
+import { loadPeople, type RawQuery } from "./people";
+import { sqlIso } from "./sql";
+import type { ExportSession } from "./session";
+
+/**
+ * The `study` dataset: the whole study as one JSON document, streamed section
+ * by section from one snapshot (the export session's REPEATABLE READ
+ * transaction), big sections (items, sets with their answers, assignments
+ * with their grades) through cursors.
+ *
+ * The document names things by what they are, not by database ids: items by
+ * item_id, models by name, sets by (item, model), graders by document ids
+ * G1..Gn, an adjudication by (set, grader). Orders are fixed (byte order,
+ * COLLATE "C", independent of the server's locale), and graders are numbered
+ * by a key that survives an import (email with identities; else when they
+ * joined, their specialties and a digest of their work). So importing a
+ * document (lib/exports/archive-import.ts) and exporting the new study again
+ * gives the same document except: exportedAt, source (the study id and slug
+ * it came from), study.createdAt and study.updatedAt (the import creates the
+ * study), study.slug if the slug was taken on the target instance, and each
+ * grader's pseudonym (derived from the study and user ids). The optional
+ * audit section is informative and is not imported.
+ */
+
+const ms = (expr: string) => `(extract(epoch from ${expr}) * 1000)::bigint`;
+const C = (expr: string) => `${expr} COLLATE "C"`;
+
+interface GraderRow {
+  id: string;
+  name: string;
+  email: string;
+  member_active: boolean | null;
+  added_at: Date | null;
+  specialties: string[];
+  signature: string | null;
+  [key: string]: unknown;
+}
+
+export async function graderOrder(query: RawQuery, studyId: string, identities: boolean): Promise<{ row: GraderRow; docId: string }[]> {
+  const rows = await query<GraderRow>(
+    `WITH g AS (
+       SELECT "userId" AS id FROM "StudyMember" WHERE "studyId" = $1::uuid AND role = 'GRADER'
+       UNION
+       SELECT a."graderId" FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId" WHERE rs."studyId" = $1::uuid)
+     SELECT u.id, u.name, u.email, sm.active AS member_active, sm."addedAt" AS added_at,
+            COALESCE((SELECT array_agg(sp.name ORDER BY ${C("sp.name")}) FROM "UserSpecialty" us JOIN "Specialty" sp ON sp.id = us."specialtyId"
+                       WHERE us."userId" = u.id), '{}') AS specialties,
+            (SELECT md5(string_agg(concat_ws('|', qi."externalId", m.name, a.kind, a.position, a.status, a."timeSpentMs", a."harmFlag", a."harmComment",
+                                             ${ms('a."createdAt"')}, ${ms('a."updatedAt"')}, ${ms('a."startedAt"')}, ${ms('a."submittedAt"')},
+                                             (SELECT string_agg(concat_ws(',', gr.rubric, gr.dimension, gr.repetition, gr.score, gr.comment, ${ms('gr."createdAt"')}, ${ms('gr."updatedAt"')}),
+                                                                ';' ORDER BY gr.rubric, gr.dimension, gr.repetition)
+                                                FROM "Grade" gr WHERE gr."assignmentId" = a.id)),
+                                   E'\\n' ORDER BY ${C('qi."externalId"')}, ${C("m.name")}, a.kind))
+               FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+               JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+              WHERE a."graderId" = u.id AND rs."studyId" = $1::uuid) AS signature
+       FROM g JOIN "User" u ON u.id = g.id
+       LEFT JOIN "StudyMember" sm ON sm."studyId" = $1::uuid AND sm."userId" = u.id AND sm.role = 'GRADER'`,
+    [studyId],
+  );
+  const key = (r: GraderRow) =>
+    [identities ? r.email : "", r.added_at ? String(r.added_at.getTime()).padStart(16, "0") : "~", r.specialties.join("\u0001"), String(r.member_active), r.signature ?? ""];
+  const cmp = (a: GraderRow, b: GraderRow) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+  };
+  return rows.sort(cmp).map((row, i) => ({ row, docId: `G${i + 1}` }));
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export async function* archiveChunks(session: ExportSession, studyId: string, opts: { identities: boolean; audit: boolean; now?: Date }): AsyncGenerator<string> {
+  const q: RawQuery = (sql, params) => session.query(sql, params);
+  const [study] = await q<Record<string, unknown>>(
+    `SELECT name, slug, description, rubrics::text[] AS rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
+            "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
+       FROM "Study" WHERE id = $1::uuid`,
+    [studyId],
+  );
+  if (!study) throw new Error("study not found");
+  const people = await loadPeople(q, studyId);
+  const graders = await graderOrder(q, studyId, opts.identities);
+  const docIdOf = new Map(graders.map((g) => [g.row.id, g.docId]));
+  const specialties = await q<{ name: string }>(
+    `SELECT DISTINCT sp.name FROM "Specialty" sp
+      WHERE sp.id IN (SELECT "specialtyId" FROM "QaItem" WHERE "studyId" = $1::uuid)
+         OR sp.id IN (SELECT us."specialtyId" FROM "UserSpecialty" us WHERE us."userId" = ANY($2::uuid[]))
+      ORDER BY ${C("sp.name")}`,
+    [studyId, graders.map((g) => g.row.id)],
+  );
+  const models = await q<Record<string, unknown>>(
+    `SELECT name, version, temperature, "topP", settings, "createdAt" FROM "LlmModel" WHERE "studyId" = $1::uuid ORDER BY ${C("name")}`,
+    [studyId],
+  );
+
+  const head = {
+    format: ARCHIVE_FORMAT,
+    version: ARCHIVE_VERSION,
+    exportedAt: (opts.now ?? new Date()).toISOString(),
+    source: { studyId, slug: study.slug },
+    identities: opts.identities,
+    study: {
+      name: study.name,
+      slug: study.slug,
+      description: study.description,
+      rubrics: canonicalRubrics(study.rubrics as RubricKey[]),
+      repetitions: study.repetitions,
+      gradersPerSet: study.gradersPerSet,
+      thresholds: study.thresholds,
+      showReferenceAnswer: study.showReferenceAnswer,
+      matchSpecialty: study.matchSpecialty,
+      safeLlmScoring: study.safeLlmScoring,
+      assignmentSeed: study.assignmentSeed,
+      status: study.status,
+      createdAt: iso(study.createdAt as Date),
+      updatedAt: iso(study.updatedAt as Date),
+      openedAt: iso(study.openedAt as Date | null),
+      closedAt: iso(study.closedAt as Date | null),
+    },
+    specialties: specialties.map((s) => s.name),
+    graders: graders.map(
+      ({ row, docId }): ArchiveGrader => ({
+        id: docId,
+        pseudonym: people.get(row.id)?.pseudonym ?? "",
+        name: opts.identities ? row.name : null,
+        email: opts.identities ? row.email : null,
+        specialties: row.specialties,
+        membership: row.added_at ? { active: Boolean(row.member_active), addedAt: row.added_at.toISOString() } : null,
+      }),
+    ),
+    models: models.map((m) => ({
+      name: m.name,
+      version: m.version,
+      temperature: m.temperature,
+      topP: m.topP,
+      settings: m.settings ?? null,
+      createdAt: iso(m.createdAt as Date),
+    })),
+  };
+  const headJson = JSON.stringify(head, null, 1);
+  yield headJson.slice(0, -2); // without the closing "\n}": the big sections follow
+
+  async function* section<T extends Record<string, unknown>>(name: string, sql: string, params: unknown[], map: (r: T) => unknown, batch = 2000): AsyncGenerator<string> {
+    let first = true;
+    yield `,\n "${name}": [`;
+    for await (const rows of session.cursor<T>(sql, params, batch)) {
+      yield (first ? "\n" : ",\n") + rows.map((r) => JSON.stringify(map(r))).join(",\n");
+      first = false;
+    }
+    yield first ? "]" : "\n ]";
+  }
+
+  yield* section<Record<string, unknown>>(
+    "items",
+    `SELECT qi."externalId" AS id, sp.name AS specialty, qi.question, qi."referenceAnswer", qi."createdAt", qi."updatedAt"
+       FROM "QaItem" qi JOIN "Specialty" sp ON sp.id = qi."specialtyId"
+      WHERE qi."studyId" = $1::uuid ORDER BY ${C('qi."externalId"')}`,
+    [studyId],
+    (r) => ({ id: r.id, specialty: r.specialty, question: r.question, referenceAnswer: r.referenceAnswer, createdAt: iso(r.createdAt as Date), updatedAt: iso(r.updatedAt as Date) }),
+  );
+
+  yield* section<Record<string, unknown>>(
+    "sets",
+    `SELECT qi."externalId" AS item, m.name AS model, rs.status, rs."createdAt", rs."updatedAt",
+            COALESCE((SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text, 'createdAt', ${sqlIso('r."createdAt"')}, 'updatedAt', ${sqlIso('r."updatedAt"')})
+                              ORDER BY r.repetition)
+                        FROM "Response" r WHERE r."responseSetId" = rs.id), '[]'::json) AS answers
+       FROM "ResponseSet" rs JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+      WHERE rs."studyId" = $1::uuid ORDER BY ${C('qi."externalId"')}, ${C("m.name")}`,
+    [studyId],
+    (r) => ({ item: r.item, model: r.model, status: r.status, createdAt: iso(r.createdAt as Date), updatedAt: iso(r.updatedAt as Date), answers: r.answers }),
+    1000,
+  );
+
+  const graderIds = graders.map((g) => g.row.id);
+  const graderOrd = graders.map((_, i) => i);
+  yield* section<Record<string, unknown>>(
+    "assignments",
+    `SELECT qi."externalId" AS item, m.name AS model, a."graderId" AS grader, a.kind, a.position, a.status, a."timeSpentMs", a."harmFlag", a."harmComment",
+            a."createdAt", a."updatedAt", a."startedAt", a."submittedAt",
+            COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment,
+                                                        'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})
+                              ORDER BY g.rubric, g.dimension, g.repetition)
+                        FROM "Grade" g WHERE g."assignmentId" = a.id), '[]'::json) AS grades
+       FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+       JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+       JOIN unnest($2::uuid[], $3::int[]) AS gm(id, ord) ON gm.id = a."graderId"
+      WHERE rs."studyId" = $1::uuid
+      ORDER BY ${C('qi."externalId"')}, ${C("m.name")}, a.kind, gm.ord`,
+    [studyId, graderIds, graderOrd],
+    (r) => ({
+      item: r.item,
+      model: r.model,
+      grader: docIdOf.get(r.grader as string),
+      kind: r.kind,
+      position: r.position,
+      status: r.status,
+      timeSpentMs: r.timeSpentMs,
+      harmFlag: r.harmFlag,
+      harmComment: r.harmComment,
+      createdAt: iso(r.createdAt as Date),
+      updatedAt: iso(r.updatedAt as Date),
+      startedAt: iso(r.startedAt as Date | null),
+      submittedAt: iso(r.submittedAt as Date | null),
+      grades: r.grades,
+    }),
+    1000,
+  );
+
+  const mapValues = (dims: unknown) =>
+    (Array.isArray(dims) ? dims : []).map((d: Record<string, unknown>) =>
+      d && typeof d === "object" && d.values && typeof d.values === "object"
+        ? { ...d, values: Object.fromEntries(Object.entries(d.values as Record<string, number>).map(([k, v]) => [docIdOf.get(k) ?? k, v])) }
+        : d,
+    );
+  yield* section<Record<string, unknown>>(
+    "escalations",
+    `SELECT qi."externalId" AS item, m.name AS model, e.status, e.dimensions, a."graderId" AS adjudicator, e."createdAt", e."updatedAt", e."resolvedAt"
+       FROM "Escalation" e JOIN "ResponseSet" rs ON rs.id = e."responseSetId"
+       JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+       LEFT JOIN "Assignment" a ON a.id = e."adjudicatorAssignmentId"
+      WHERE rs."studyId" = $1::uuid ORDER BY ${C('qi."externalId"')}, ${C("m.name")}`,
+    [studyId],
+    (r) => ({
+      item: r.item,
+      model: r.model,
+      status: r.status,
+      dimensions: mapValues(r.dimensions),
+      adjudicator: r.adjudicator ? (docIdOf.get(r.adjudicator as string) ?? null) : null,
+      createdAt: iso(r.createdAt as Date),
+      updatedAt: iso(r.updatedAt as Date),
+      resolvedAt: iso(r.resolvedAt as Date | null),
+    }),
+  );
+
+  if (opts.audit) {
+    let first = true;
+    yield `,\n "audit": [`;
+    for await (const batch of auditRecords(session, studyId, people, opts.identities)) {
+      yield (first ? "\n" : ",\n") + batch.map((r) => JSON.stringify(r)).join(",\n");
+      first = false;
+    }
+    yield first ? "]" : "\n ]";
+  }
+  yield "\n}\n";
+}

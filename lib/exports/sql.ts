@@ -1,0 +1,85 @@
+import { escapeLiteral } from "pg";
+import { FORMULA_TRIGGERS } from "./csv";
+
+/**
+ * SQL for the datasets PostgreSQL writes itself (COPY ... TO STDOUT): each
+ * column is declared once with its kind, and the CSV and JSON selects are
+ * generated from that, so both formats carry the same columns. The CSV select
+ * applies the same formula guard as csvCell() (lib/exports/csv.ts) to every
+ * free-text column, formats times as ISO 8601 in UTC like Date.toISOString(),
+ * and booleans as true/false; COPY's CSV mode then does the RFC 4180 quoting.
+ */
+export type ColumnKind =
+  /** Free text a person typed (guarded against formulas in CSV). */
+  | "text"
+  /** Text from a fixed vocabulary (enum values, slugs): nothing to guard. */
+  | "enum"
+  | "number"
+  | "bool"
+  | "time";
+
+export interface SqlColumn {
+  name: string;
+  kind: ColumnKind;
+  sql: string;
+}
+
+const TRIGGERS_SQL = FORMULA_TRIGGERS.map((c) => (c === "\t" ? "E'\\t'" : c === "\r" ? "E'\\r'" : escapeLiteral(c))).join(", ");
+
+/** The formula guard in SQL: a leading = + - @ tab or CR gets an apostrophe. */
+export function sqlGuard(expr: string): string {
+  return `CASE WHEN left(${expr}, 1) IN (${TRIGGERS_SQL}) THEN '''' || ${expr} ELSE ${expr} END`;
+}
+
+/** A timestamptz as 2026-01-31T12:00:00.000Z (the columns hold milliseconds). */
+export function sqlIso(expr: string): string {
+  return `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+function csvExpr(c: SqlColumn): string {
+  switch (c.kind) {
+    case "text":
+      return sqlGuard(`(${c.sql})`);
+    case "bool":
+      return `CASE WHEN ${c.sql} THEN 'true' WHEN NOT ${c.sql} THEN 'false' END`;
+    case "time":
+      return sqlIso(c.sql);
+    default:
+      return c.sql;
+  }
+}
+
+function jsonExpr(c: SqlColumn): string {
+  return c.kind === "time" ? sqlIso(c.sql) : c.sql;
+}
+
+export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** SELECT list for CSV: one output column per declared column, named as the header. */
+export function csvSelectList(columns: readonly SqlColumn[]): string {
+  return columns.map((c) => `${csvExpr(c)} AS ${quoteIdent(c.name)}`).join(",\n       ");
+}
+
+/** SELECT list for JSON: one text column holding the row as a JSON object, keys in column order. */
+export function jsonSelectList(columns: readonly SqlColumn[]): string {
+  if (columns.length > 50) throw new Error("json_build_object takes at most 50 key/value pairs");
+  return `json_build_object(${columns.map((c) => `${escapeLiteral(c.name)}, ${jsonExpr(c)}`).join(", ")})::text AS row`;
+}
+
+/** COPY options: CSV with a header row. */
+export const COPY_CSV = "FORMAT csv, HEADER true";
+/**
+ * COPY options that pass a one-column JSON text through untouched, one row per
+ * line: CSV mode quotes a value only if it holds the quote or delimiter
+ * character or a line break, and JSON text holds none of those (JSON escapes
+ * every control character, so \x01, \x02, CR and LF never appear raw).
+ */
+export const COPY_JSON_LINES = "FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01'";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A uuid as a SQL literal (COPY takes no bind parameters): refuses anything that is not a uuid. */
+export function uuidLiteral(id: string): string {
+  if (!UUID.test(id)) throw new Error(`not a uuid: ${id}`);
+  return `'${id.toLowerCase()}'::uuid`;
+}
