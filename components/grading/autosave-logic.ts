@@ -59,6 +59,8 @@ export type SaveStatus =
   | { kind: "error"; message: string; retrying: boolean }
   /** Changes to a submitted assignment wait for "Update submitted grades". */
   | { kind: "unsaved" }
+  /** A submitted assignment, unchanged since. */
+  | { kind: "submitted" }
   | { kind: "readonly" };
 
 /** The short text of the save status. */
@@ -75,6 +77,8 @@ export function saveStatusText(s: SaveStatus): string {
       return s.retrying ? "Save failed — retrying" : "Save failed";
     case "unsaved":
       return "Unsaved changes";
+    case "submitted":
+      return "Submitted";
     case "readonly":
       return "Read-only";
   }

@@ -43,6 +43,10 @@ export interface SaverOptions {
   onConflict: (message: string) => void;
 }
 
+export function initialStatus(mode: AutosaveMode): SaveStatus {
+  return mode === "readonly" ? { kind: "readonly" } : mode === "revise" ? { kind: "submitted" } : { kind: "idle" };
+}
+
 export class DraftSaver {
   private readonly clock: VisibleTimeClock;
   private version = 0;
@@ -59,7 +63,7 @@ export class DraftSaver {
     private opts: SaverOptions,
   ) {
     this.clock = new VisibleTimeClock(deps.now(), deps.visible);
-    this.status = opts.mode === "readonly" ? { kind: "readonly" } : { kind: "idle" };
+    this.status = initialStatus(opts.mode);
   }
 
   /** The latest callbacks and mode from the component. */

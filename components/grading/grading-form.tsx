@@ -318,7 +318,7 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
                           e.preventDefault();
                           const el = document.getElementById("harm-flag");
                           el?.scrollIntoView({ block: "center", behavior: "smooth" });
-                          el?.querySelector<HTMLElement>("textarea, input")?.focus({ preventScroll: true });
+                          (el?.querySelector<HTMLElement>("textarea") ?? el?.querySelector<HTMLElement>("input"))?.focus({ preventScroll: true });
                         }}
                         className="font-medium text-primary underline underline-offset-2"
                       >

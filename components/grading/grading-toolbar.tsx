@@ -16,6 +16,8 @@ export function SaveIndicator({ status, onRetry }: { status: SaveStatus; onRetry
       <Check aria-hidden className="size-3.5" />
     ) : status.kind === "error" ? (
       <CloudOff aria-hidden className="size-3.5" />
+    ) : status.kind === "submitted" ? (
+      <Check aria-hidden className="size-3.5" />
     ) : status.kind === "readonly" ? (
       <Lock aria-hidden className="size-3.5" />
     ) : null;
@@ -28,7 +30,7 @@ export function SaveIndicator({ status, onRetry }: { status: SaveStatus; onRetry
         title={status.kind === "error" ? status.message : undefined}
         className={cn(
           "inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-1 text-xs font-medium",
-          status.kind === "saved" && "bg-green-50 text-green-800",
+          (status.kind === "saved" || status.kind === "submitted") && "bg-green-50 text-green-800",
           status.kind === "error" && "bg-red-50 text-destructive",
           status.kind === "unsaved" && "bg-amber-50 text-amber-900",
           (status.kind === "saving" || status.kind === "pending" || status.kind === "idle" || status.kind === "readonly") && "bg-muted text-muted-foreground",

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import type { GradeSubmission } from "@/lib/grading/contract-schemas";
 import type { SaveStatus } from "./autosave-logic";
-import { DraftSaver, type AutosaveMode } from "./draft-saver";
+import { DraftSaver, initialStatus, type AutosaveMode } from "./draft-saver";
 
 export type { AutosaveMode };
 
@@ -21,7 +21,7 @@ export function useDraftAutosave(opts: {
   buildDraft: (elapsedMs: number) => GradeSubmission;
   onConflict: (message: string) => void;
 }): { saver: DraftSaver; status: SaveStatus } {
-  const [status, setStatus] = useState<SaveStatus>(opts.mode === "readonly" ? { kind: "readonly" } : { kind: "idle" });
+  const [status, setStatus] = useState<SaveStatus>(() => initialStatus(opts.mode));
   const [saver] = useState(
     () =>
       new DraftSaver(
