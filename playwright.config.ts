@@ -26,7 +26,7 @@ export default defineConfig({
   webServer: {
     command: "node --import tsx e2e/serve.ts",
     url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 180_000,
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",

@@ -69,7 +69,8 @@ test("a SIGKILL mid-burst loses no acknowledged grade or draft, and the embedded
       if (r?.ok) (submit ? submitted : drafted).add(id);
     }
   });
-  await new Promise((r) => setTimeout(r, 1_500));
+  // Kill once the burst is well under way (some answers acknowledged, others in flight).
+  await expect.poll(() => submitted.size + drafted.size, { timeout: 60_000, intervals: [50] }).toBeGreaterThanOrEqual(10);
   killed = true;
   app.kill("SIGKILL");
   await Promise.all(burst);

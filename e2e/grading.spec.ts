@@ -83,7 +83,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
     await expect(page.locator("body")).not.toContainText(m.name);
     await expect(page.locator("body")).not.toContainText(m.version);
   }
-  await expect(page.getByText("Graded on Answer 1")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Graded on Answer 1" })).toBeVisible();
   await expect(page.getByRole("heading", { name: /Reproducibility: all 3 answers side by side/ })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("grading-empty.png"), fullPage: true });
 

@@ -4,7 +4,11 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
 
-/** The study's sections; the current one is marked for screen readers too. */
+/**
+ * The study's sections, in the order of the work: set up (items, graders,
+ * import), run (assignments, escalations), read (results, audit), settings
+ * last. The current one is marked for screen readers too.
+ */
 export function StudyTabs({ studyId }: { studyId: string }) {
   const pathname = usePathname();
   const base = `/studies/${studyId}`;
@@ -13,6 +17,10 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/items`, label: "Items" },
     { href: `${base}/graders`, label: "Graders" },
     { href: `${base}/import`, label: "Import" },
+    { href: `${base}/assignments`, label: "Assignments" },
+    { href: `${base}/escalations`, label: "Escalations" },
+    { href: `${base}/results`, label: "Results" },
+    { href: `${base}/audit`, label: "Audit" },
     { href: `${base}/settings`, label: "Settings" },
   ];
   return (

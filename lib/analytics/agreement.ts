@@ -24,7 +24,7 @@ import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/defini
 import type { Thresholds } from "@/lib/rubrics/thresholds";
 import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
 import { gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
-import { denseGraderValues, scoreAt } from "./grader-cells";
+import { scoreAt } from "./grader-cells";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
 
 /** The submitted primary graders of one response set, sorted by grader id. */
@@ -33,6 +33,8 @@ export interface PrimarySet {
   graderIds: string[];
   /** Each grader's decoded score table (grader-cells.ts), aligned with graderIds. */
   tables: Int8Array[];
+  /** Each grader's value per dimension (`graderDimensionValues`), aligned with graderIds. */
+  values: GraderRubricValues[];
 }
 
 export const AGREEMENT_NOTE =
@@ -122,7 +124,7 @@ export function dimensionMatrix(sets: PrimarySet[], rubric: RubricKey, dimension
   const def = RUBRICS[rubric].dimensions.find((d) => d.key === dimension)!;
   const rows: (number | null)[][] = [];
   if (rubric === "SAFE_LLM" && dimension === "consistency") {
-    for (const s of sets) rows.push(s.tables.map((t) => denseGraderValues("SAFE_LLM", t, n).consistency ?? null));
+    for (const s of sets) rows.push(s.values.map((v) => v.SAFE_LLM?.consistency ?? null));
     return { rows, unit: "set" };
   }
   if (def.scope === "each_answer") {
@@ -142,18 +144,18 @@ export function dimensionMatrix(sets: PrimarySet[], rubric: RubricKey, dimension
  * threshold) on the primaries' values. Counted over the sets where the
  * dimension has at least two values.
  */
-export function triggerRates(sets: PrimarySet[], rubrics: RubricKey[], n: number, thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
+export function triggerRates(sets: PrimarySet[], rubrics: RubricKey[], thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
   const out = new Map<string, { triggered: number; sets: number }>();
   for (const r of rubrics) for (const d of RUBRICS[r].dimensions) out.set(`${r}.${d.key}`, { triggered: 0, sets: 0 });
   for (const s of sets) {
     const byGrader: Record<string, GraderRubricValues> = {};
     s.graderIds.forEach((g, i) => {
-      byGrader[g] = Object.fromEntries(rubrics.map((r) => [r, denseGraderValues(r, s.tables[i], n)]));
+      byGrader[g] = s.values[i];
     });
     for (const r of rubrics) {
       for (const d of RUBRICS[r].dimensions) {
         let present = 0;
-        for (const g of s.graderIds) if (byGrader[g][r]?.[d.key] !== undefined) present++;
+        for (const v of s.values) if (v[r]?.[d.key] !== undefined) present++;
         if (present >= 2) out.get(`${r}.${d.key}`)!.sets++;
       }
     }
@@ -165,7 +167,7 @@ export function triggerRates(sets: PrimarySet[], rubrics: RubricKey[], n: number
 /** The agreement table: one row per dimension of each rubric shown. */
 export function agreementRows(sets: PrimarySet[], rubrics: RubricKey[], n: number, thresholds: Thresholds): { design: "pool" | "crossed"; rows: AgreementRow[] } {
   const design = designOf(sets);
-  const triggers = triggerRates(sets, rubrics, n, thresholds);
+  const triggers = triggerRates(sets, rubrics, thresholds);
   const rows: AgreementRow[] = [];
   for (const r of rubrics) {
     for (const d of RUBRICS[r].dimensions) {

@@ -73,7 +73,13 @@ const ok = <T>(data: T): Block<T> => ({ data, reason: null });
 const none = <T>(reason: string): Block<T> => ({ data: null, reason });
 
 /** SetResult rows (computeSetResults' shape) from the loaded rows. */
-export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<string, LoadedAssignment[]>, tables: Map<LoadedAssignment, Int8Array>): SetResult[] {
+/** A submitted assignment's decoded scores and its value per dimension (graderDimensionValues). */
+export interface GraderRecord {
+  table: Int8Array;
+  values: GraderRubricValues;
+}
+
+export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<string, LoadedAssignment[]>, records: Map<LoadedAssignment, GraderRecord>): SetResult[] {
   const { rubrics, repetitions: n, safeLlmScoring } = loaded.study;
   return sets.map((s) => {
     const graders = (bySet.get(s.id) ?? []).filter((a) => a.status === "SUBMITTED");
@@ -81,7 +87,7 @@ export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<
     let finalScores: SetResult["finalScores"] = null;
     let totals: SetResult["totals"] = null;
     if (final && graders.length > 0) {
-      const values: GraderRubricValues[] = graders.map((a) => Object.fromEntries(rubrics.map((r) => [r, denseGraderValues(r, tables.get(a)!, n)])));
+      const values: GraderRubricValues[] = graders.map((a) => records.get(a)!.values);
       finalScores = Object.fromEntries(rubrics.map((r) => [r, finalDimensionValues(values, r)]));
       totals = {};
       if (rubrics.includes("SCORE")) {
@@ -90,7 +96,7 @@ export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<
       }
       if (rubrics.includes("SAFE_LLM")) {
         const perAnswer = rubricTotal("SAFE_LLM", finalScores.SAFE_LLM!)!;
-        const overallPerGrader = graders.map((a) => rubricTotal("SAFE_LLM", denseOverallValues(tables.get(a)!, n))!);
+        const overallPerGrader = graders.map((a) => rubricTotal("SAFE_LLM", denseOverallValues(records.get(a)!.table, n))!);
         const overall = overallPerGrader.reduce((x, y) => x + y, 0) / overallPerGrader.length;
         totals.SAFE_LLM = { perAnswer, overall, headline: safeLlmScoring === "OVERALL" ? overall : perAnswer };
       }
@@ -112,16 +118,21 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
 
   const inScope = new Set(sets.map((s) => s.id));
   const bySet = new Map<string, LoadedAssignment[]>();
-  const tables = new Map<LoadedAssignment, Int8Array>();
+  const records = new Map<LoadedAssignment, GraderRecord>();
   for (const a of loaded.assignments) {
     if (!inScope.has(a.setId)) continue;
     const list = bySet.get(a.setId);
     if (list) list.push(a);
     else bySet.set(a.setId, [a]);
-    if (a.status === "SUBMITTED") tables.set(a, decodeCells(a.cells ?? [], n));
+    if (a.status === "SUBMITTED") {
+      const table = decodeCells(a.cells ?? [], n);
+      const values: GraderRubricValues = {};
+      for (const r of study.rubrics) values[r] = denseGraderValues(r, table, n);
+      records.set(a, { table, values });
+    }
   }
 
-  const results = setResultsOf(loaded, sets, bySet, tables);
+  const results = setResultsOf(loaded, sets, bySet, records);
   const finals = finalOnly(results);
   const scopeName = specialty ?? ALL_SPECIALTIES;
   // With one specialty chosen, summary.ts's "All specialties" group repeats it: leave it out.
@@ -185,7 +196,9 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
   const primarySets: PrimarySet[] = [];
   for (const s of sets) {
     const prim = (bySet.get(s.id) ?? []).filter((a) => a.kind === "PRIMARY" && a.status === "SUBMITTED").sort((a, b) => (a.graderId < b.graderId ? -1 : a.graderId > b.graderId ? 1 : 0));
-    if (prim.length >= 2) primarySets.push({ setId: s.id, graderIds: prim.map((a) => a.graderId), tables: prim.map((a) => tables.get(a)!) });
+    if (prim.length >= 2) {
+      primarySets.push({ setId: s.id, graderIds: prim.map((a) => a.graderId), tables: prim.map((a) => records.get(a)!.table), values: prim.map((a) => records.get(a)!.values) });
+    }
   }
   let agreement: StudyStats["agreement"];
   if (primarySets.length === 0) {

@@ -5,3 +5,4 @@ import "@/lib/import/contract";
 import "@/lib/grading/contract";
 import "@/lib/escalation/contract";
 import "@/lib/exports/contract";
+import "@/lib/analytics/contract";

@@ -88,7 +88,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   const graders = await graderOrder(q, studyId, opts.identities);
   const docIdOf = new Map(graders.map((g) => [g.row.id, g.docId]));
   const specialties = await q<{ name: string }>(
-    `SELECT DISTINCT sp.name FROM "Specialty" sp
+    `SELECT sp.name FROM "Specialty" sp
       WHERE sp.id IN (SELECT "specialtyId" FROM "QaItem" WHERE "studyId" = $1::uuid)
          OR sp.id IN (SELECT us."specialtyId" FROM "UserSpecialty" us WHERE us."userId" = ANY($2::uuid[]))
       ORDER BY ${C("sp.name")}`,

@@ -74,9 +74,9 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 
 export async function* auditRecords(session: ExportSession, studyId: string, people: People, identities: boolean): AsyncGenerator<AuditRecord[]> {
   const rows = session.cursor<AuditRow & Record<string, unknown>>(
-    `SELECT id::text AS id, "createdAt" AS created_at, "actorId" AS actor_id, action, "entityType" AS entity_type,
+    `SELECT e.id::text AS id, "createdAt" AS created_at, "actorId" AS actor_id, action, "entityType" AS entity_type,
             "entityId" AS entity_id, "requestId" AS request_id, before, after
-       FROM "AuditEvent" WHERE "studyId" = $1::uuid ORDER BY id`,
+       FROM "AuditEvent" e WHERE "studyId" = $1::uuid ORDER BY e.id`,
     [studyId],
     2000,
   );

@@ -235,6 +235,8 @@ const TOTAL_MEASURES: [keyof ModelSummary["totals"], RubricKey, string][] = [
 /** The summary as one long table: a `section` column says which of the three blocks a row belongs to. */
 export function summaryRows(doc: SummaryDocument): SummaryRow[] {
   const rows: SummaryRow[] = [];
+  // No agreed or adjudicated set yet: nothing to summarise, the header alone.
+  if (doc.models.length === 0) return rows;
   for (const s of doc.models) {
     for (const [key, rubric, measure] of TOTAL_MEASURES) {
       const t = s.totals[key];

@@ -36,7 +36,7 @@ export function sqlIso(expr: string): string {
   return `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-function csvExpr(c: SqlColumn): string {
+export function csvExpr(c: SqlColumn): string {
   switch (c.kind) {
     case "text":
       return sqlGuard(`(${c.sql})`);
@@ -49,7 +49,7 @@ function csvExpr(c: SqlColumn): string {
   }
 }
 
-function jsonExpr(c: SqlColumn): string {
+export function jsonExpr(c: SqlColumn): string {
   return c.kind === "time" ? sqlIso(c.sql) : c.sql;
 }
 
@@ -61,9 +61,9 @@ export function csvSelectList(columns: readonly SqlColumn[]): string {
 }
 
 /** SELECT list for JSON: one text column holding the row as a JSON object, keys in column order. */
-export function jsonSelectList(columns: readonly SqlColumn[]): string {
+export function jsonSelectList(columns: readonly SqlColumn[], expr: (c: SqlColumn) => string = jsonExpr): string {
   if (columns.length > 50) throw new Error("json_build_object takes at most 50 key/value pairs");
-  return `json_build_object(${columns.map((c) => `${escapeLiteral(c.name)}, ${jsonExpr(c)}`).join(", ")})::text AS row`;
+  return `json_build_object(${columns.map((c) => `${escapeLiteral(c.name)}, ${expr(c)}`).join(", ")})::text AS row`;
 }
 
 /** COPY options: CSV with a header row. */

@@ -145,7 +145,7 @@ function quoted(text: string): string {
 }
 
 /** Pending work is sent once this many characters of answers have gathered. */
-const FLUSH_CHARS = 4 * 1024 * 1024;
+const FLUSH_CHARS = 1024 * 1024;
 /** Batches sent but not yet done; bounds memory while PostgreSQL catches up. */
 const IN_FLIGHT = 2;
 

@@ -1,6 +1,6 @@
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
-import { cliffsDeltaCIFast } from "@/lib/analytics/cliffs-fast";
+import { cliffsPairsBootstrap } from "@/lib/analytics/cliffs-fast";
 import type { SetResult } from "./sets";
 
 /**
@@ -35,7 +35,11 @@ export function finalOnly(sets: SetResult[]): SetResult[] {
 
 function groups(sets: SetResult[]): [string, SetResult[]][] {
   const bySpecialty = new Map<string, SetResult[]>();
-  for (const s of sets) bySpecialty.set(s.specialty, [...(bySpecialty.get(s.specialty) ?? []), s]);
+  for (const s of sets) {
+    const list = bySpecialty.get(s.specialty);
+    if (list) list.push(s);
+    else bySpecialty.set(s.specialty, [s]);
+  }
   return [...[...bySpecialty.entries()].sort(([a], [b]) => a.localeCompare(b)), [ALL_SPECIALTIES, sets]];
 }
 
@@ -142,53 +146,52 @@ export interface DeltaPairCell extends DeltaCell {
 }
 
 /**
- * The same cells as `cliffsMatrix` (same order, same sign convention: positive =
- * the row model better), for large studies: each unordered pair of models is
- * computed once, as (earlier model, later model) in name order, by
- * `cliffsDeltaCIFast`, which gives exactly `cliffsDeltaCI`'s point estimate and
- * interval; the mirrored cell is the same comparison read the other way round,
- * delta(b, a) = -delta(a, b) with the interval [-hi, -lo] (the same bootstrap
- * replicates, negated).
+ * The same cells as `cliffsMatrix` (same order, same point estimates, same sign
+ * convention: positive = the row model better), fast enough for large studies:
+ * each unordered pair of models is computed once, as (earlier, later) in name
+ * order, and its mirror is the same comparison read the other way round,
+ * delta(b, a) = -delta(a, b) with the interval [-hi, -lo]. The interval is a
+ * joint percentile bootstrap (`cliffsPairsBootstrap`): in each replicate every
+ * model's sets are resampled once, independently of the other models, and
+ * shared by all pairs and by both rubrics' totals, instead of a fresh
+ * resample per pair as `cliffsMatrix` draws.
  */
 export function cliffsPairs(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): DeltaPairCell[] {
   const sets = finalOnly(allSets);
   const out: DeltaPairCell[] = [];
-  const resamples = opts.resamples ?? 1000;
-  const seed = opts.seed ?? 20261130;
   const neg = (v: number) => (v === 0 ? 0 : -v);
+  const total = (s: SetResult, r: RubricKey) => (r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
   for (const [specialty, inSpecialty] of groups(sets)) {
     const models = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
-    for (const r of rubrics) {
-      const totals = new Map<string, number[]>(models.map((m) => [m, []]));
-      for (const s of inSpecialty) totals.get(s.model.name)!.push(r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
-      const computed = new Map<string, ReturnType<typeof cliffsDeltaCIFast>>();
-      for (let i = 0; i < models.length; i++) {
-        for (let j = i + 1; j < models.length; j++) {
-          computed.set(`${i}:${j}`, cliffsDeltaCIFast(totals.get(models[i])!, totals.get(models[j])!, { resamples, seed }));
-        }
-      }
+    const units = new Map<string, (number | null)[][]>(models.map((m) => [m, []]));
+    for (const s of inSpecialty) units.get(s.model.name)!.push(rubrics.map((r) => total(s, r) ?? null));
+    const pairs = cliffsPairsBootstrap(
+      models.map((m) => units.get(m)!),
+      rubrics.length,
+      { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 },
+    );
+    const at = new Map(pairs.map((p) => [`${p.measure}:${p.i}:${p.j}`, p]));
+    rubrics.forEach((r, k) => {
       for (let i = 0; i < models.length; i++) {
         for (let j = 0; j < models.length; j++) {
           if (i === j) continue;
-          const c = computed.get(i < j ? `${i}:${j}` : `${j}:${i}`)!;
           const flip = i > j;
-          const delta = c.delta === null ? null : flip ? neg(c.delta) : c.delta;
-          const ci: [number, number] | null = c.ci === null ? null : flip ? [neg(c.ci[1]), neg(c.ci[0])] : c.ci;
+          const c = at.get(flip ? `${k}:${j}:${i}` : `${k}:${i}:${j}`)!;
           out.push({
             specialty,
             rubric: r,
             rowModel: models[i],
             colModel: models[j],
-            delta,
+            delta: c.delta === null ? null : flip ? neg(c.delta) : c.delta,
             magnitude: c.magnitude,
-            ci,
+            ci: c.ci === null ? null : flip ? [neg(c.ci[1]), neg(c.ci[0])] : c.ci,
             n: flip ? c.m : c.n,
             m: flip ? c.n : c.m,
             ...(c.reason ? { reason: c.reason } : {}),
           });
         }
       }
-    }
+    });
   }
   return out;
 }

@@ -1,0 +1,18 @@
+import { statsQuerySchema } from "@/lib/analytics/contract";
+import { computeStudyStats } from "@/lib/analytics/study-stats";
+import { LEAD_ROLES } from "@/lib/auth/roles";
+import { apiRoute } from "@/lib/server/api-route";
+import { ApiError } from "@/lib/server/errors";
+import { requireStudyForLead } from "@/lib/studies/access";
+import { readQuery } from "@/lib/studies/route-helpers";
+
+/** The study dashboard's numbers (lib/analytics/study-stats.ts). Leads of the study and admins; graders 403, other leads 404. */
+export const GET = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, params }) => {
+  const study = await requireStudyForLead(user, params.id);
+  const q = readQuery(req, statsQuerySchema);
+  const foreign = (q.rubric ?? []).filter((r) => !study.rubrics.includes(r));
+  if (foreign.length) throw new ApiError(422, "invalid query parameters", [{ path: "rubric", message: `this study does not use ${foreign.join(", ")} (it uses ${study.rubrics.join(", ")})` }]);
+  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: q.rubric, models: q.models });
+  if (!stats) throw new ApiError(404, "study not found");
+  return Response.json(stats, { headers: { "cache-control": "no-store" } });
+});

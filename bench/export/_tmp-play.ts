@@ -1,0 +1,18 @@
+import pg from "pg";
+import { writeFileSync } from "node:fs";
+import { applyMigrations } from "../../lib/db/migrate";
+import { seedExportStudy } from "./seed";
+import { gradesSelect } from "../../lib/exports/grades";
+import { loadPeople } from "../../lib/exports/people";
+const name = `tmp_exp_play`;
+const admin = new pg.Client({ connectionString: "postgresql://postgres@127.0.0.1:5432/postgres" }); await admin.connect();
+await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+await admin.query(`CREATE DATABASE ${name}`); await admin.end();
+const url = `postgresql://postgres@127.0.0.1:5432/${name}`;
+await applyMigrations(url);
+const c = new pg.Client({ connectionString: url }); await c.connect();
+const s = await seedExportStudy(c, { items: Number(process.argv[2] ?? 700) });
+const people = await loadPeople((sql, p) => c.query(sql, p).then((r) => r.rows), s.studyId);
+writeFileSync("/tmp/grades.sql", gradesSelect(s.studyId, people, false, "csv"));
+console.log(s);
+await c.end();

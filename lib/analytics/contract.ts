@@ -1,0 +1,166 @@
+import { z } from "zod";
+import { errorResponses, registry } from "@/lib/api/registry";
+
+/**
+ * GET /api/v1/studies/{id}/stats: every number of the study dashboard (types.ts),
+ * for leads (unblinded). Each block is `{data, reason}`: data null with a
+ * human-readable reason when the study has not enough data for it yet.
+ */
+
+const RUBRIC = z.enum(["SCORE", "SAFE_LLM"]);
+
+/** Comma-separated list in a query parameter ("a,b"), trimmed, blanks dropped. */
+const csv = (description: string) =>
+  z
+    .string()
+    .max(2000, { error: "the list is longer than 2000 characters" })
+    .optional()
+    .transform((v) => (v ? [...new Set(v.split(",").map((x) => x.trim()).filter(Boolean))] : undefined))
+    .meta({ description });
+
+export const statsQuerySchema = z.object({
+  specialty: z
+    .string()
+    .trim()
+    .max(200, { error: "specialty is longer than 200 characters" })
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .meta({ description: "One specialty (by name); default all specialties" }),
+  rubric: csv("Rubric(s) to include, comma-separated: SCORE, SAFE_LLM; default the study's rubrics").pipe(
+    z.array(RUBRIC, { error: "rubric must be SCORE and/or SAFE_LLM" }).optional(),
+  ),
+  models: csv("Model names to include, comma-separated; default every model"),
+});
+
+const interval = z.tuple([z.number(), z.number()]).nullable();
+const reason = z.string().nullable();
+const estimate = z.object({ value: z.number().nullable(), ci: interval, reason }).meta({ description: "A statistic, null with a reason when undefined on these data" });
+const block = <T extends z.ZodType>(data: T) => z.object({ data: data.nullable(), reason });
+
+const RadarChart = registry.register(
+  "StatsRadarChart",
+  z.object({
+    rubric: RUBRIC,
+    specialty: z.string(),
+    scale: z.enum(["mean", "fraction"]).meta({ description: "mean: S.C.O.R.E. means on 1-5; fraction: SAFE-LLM domain mean / domain maximum" }),
+    domainMax: z.number(),
+    axes: z.array(z.object({ dimension: z.string(), label: z.string(), max: z.number() })),
+    series: z.array(
+      z.object({
+        model: z.string(),
+        n: z.int(),
+        points: z.array(z.object({ dimension: z.string(), mean: z.number().nullable(), sd: z.number().nullable(), value: z.number().nullable() })),
+      }),
+    ),
+  }),
+);
+
+const AlphaBar = z.object({ rubric: RUBRIC, specialty: z.string(), alpha: z.number().nullable(), ci: interval, n: z.int(), k: z.int(), reason });
+
+const CliffsCell = z.object({
+  rubric: RUBRIC,
+  specialty: z.string(),
+  rowModel: z.string(),
+  colModel: z.string(),
+  delta: z.number().nullable().meta({ description: "Positive = the row model's totals tend to be higher (better)" }),
+  magnitude: z.enum(["negligible", "small", "medium", "large"]).nullable(),
+  ci: interval.meta({ description: "Percentile bootstrap interval" }),
+  n: z.int(),
+  m: z.int(),
+  reason,
+});
+
+const AgreementRow = z.object({
+  rubric: RUBRIC,
+  dimension: z.string(),
+  label: z.string(),
+  scale: z.tuple([z.number(), z.number()]),
+  unit: z.enum(["set", "answer"]).meta({ description: "set: one rating per response set; answer: SAFE-LLM per-answer domains, one rating per answer" }),
+  units: z.int(),
+  raters: z.int(),
+  gwetAC2: estimate.meta({ description: "Gwet's AC2, quadratic weights, the full scale as categories" }),
+  krippendorff: estimate.meta({ description: "Krippendorff's alpha, ordinal" }),
+  icc: estimate,
+  iccSingle: estimate,
+  iccType: z.enum(["ICC1k", "ICC2k"]),
+  exact: estimate,
+  withinOne: estimate,
+  pairs: z.int(),
+  triggered: estimate.meta({ description: "Share of sets where this dimension's spread reached the escalation threshold" }),
+  threshold: z.number().nullable(),
+});
+
+const GraderProgress = z.object({ id: z.uuid(), name: z.string(), active: z.boolean(), done: z.int(), assigned: z.int(), adjudications: z.int() });
+
+export const StudyStatsSchema = registry.register(
+  "StudyStats",
+  z.object({
+    study: z.object({
+      id: z.uuid(),
+      name: z.string(),
+      slug: z.string(),
+      status: z.enum(["DRAFT", "OPEN", "CLOSED"]),
+      rubrics: z.array(RUBRIC),
+      repetitions: z.int(),
+      gradersPerSet: z.int(),
+      safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
+    }),
+    filters: z.object({ specialty: z.string().nullable(), rubrics: z.array(RUBRIC), models: z.array(z.string()) }),
+    options: z.object({ specialties: z.array(z.string()), models: z.array(z.string()), rubrics: z.array(RUBRIC) }),
+    scope: z.object({ specialty: z.string(), sets: z.int(), finalSets: z.int() }),
+    radar: z.array(z.object({ rubric: RUBRIC, data: RadarChart.nullable(), reason })),
+    alpha: block(z.object({ note: z.string(), bars: z.array(AlphaBar) })).meta({
+      description: "Cronbach's alpha per specialty with Feldt's 95% CI: the rubric's internal consistency (dimensions as items), not grader agreement",
+    }),
+    cliffs: block(
+      z.object({
+        convention: z.string(),
+        resamples: z.int(),
+        seed: z.number(),
+        level: z.number(),
+        models: z.array(z.string()),
+        specialties: z.array(z.string()),
+        cells: z.array(CliffsCell),
+      }),
+    ),
+    agreement: block(
+      z.object({
+        note: z.string(),
+        design: z.enum(["pool", "crossed"]),
+        escalation: z.object({ rate: z.number().nullable(), escalated: z.int(), completed: z.int(), reason }),
+        rows: z.array(AgreementRow),
+      }),
+    ).meta({ description: "Inter-rater agreement between primary graders per dimension" }),
+    ranking: block(
+      z.object({
+        rows: z.array(
+          z.object({ rubric: RUBRIC, specialty: z.string(), model: z.string(), rank: z.int(), n: z.int(), mean: z.number().nullable(), sd: z.number().nullable(), maxTotal: z.number() }),
+        ),
+      }),
+    ),
+    progress: block(
+      z.object({
+        sets: z.object({
+          total: z.int(),
+          byStatus: z.object({ AWAITING_GRADES: z.int(), AGREED: z.int(), AWAITING_ADJUDICATION: z.int(), ADJUDICATED: z.int() }),
+        }),
+        assignments: z.object({ done: z.int(), assigned: z.int() }),
+        graders: z.array(GraderProgress),
+      }),
+    ),
+  }),
+);
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies/{id}/stats",
+  summary: "Dashboard statistics of a study (unblinded, leads)",
+  description:
+    "Radar profiles, Cronbach's alpha per specialty (Feldt CI), pairwise Cliff's delta with bootstrap CI, inter-rater agreement of the primary graders per dimension (Gwet's AC2, Krippendorff's alpha, ICC, percent agreement, escalation rate), the ranking of models and progress. Blocks without enough data are null with a reason.",
+  tags: ["Results"],
+  request: { params: z.object({ id: z.uuid().meta({ description: "Study id" }) }), query: statsQuerySchema },
+  responses: {
+    200: { description: "The statistics", content: { "application/json": { schema: StudyStatsSchema } } },
+    ...errorResponses(401, 403, 404, 422),
+  },
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { agreementRows, designOf, dimensionMatrix, escalationRate, matrixAgreement, type PrimarySet } from "@/lib/analytics/agreement";
+import { decodeCells, denseGraderValues, encodeCell } from "@/lib/analytics/grader-cells";
+import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import type { ScoreCell } from "@/lib/scoring/grader-values";
+import { gwetAC2, icc, krippendorffAlpha } from "@/lib/stats";
+
+describe("agreement statistics of one rating matrix", () => {
+  const rows = [
+    [5, 4],
+    [4, 4],
+    [2, 3],
+    [5, 5],
+    [1, 3],
+    [3, 3],
+  ];
+
+  it("are lib/stats' coefficients on that matrix: AC2 quadratic over the full scale, Krippendorff ordinal, ICC by design", () => {
+    const a = matrixAgreement(rows, [1, 5], "pool");
+    expect(a.gwetAC2.value).toBe(gwetAC2(rows, { categories: [1, 2, 3, 4, 5], weights: "quadratic" }).coefficient);
+    expect(a.gwetAC2.ci).toEqual(gwetAC2(rows, { categories: [1, 2, 3, 4, 5], weights: "quadratic" }).ci);
+    expect(a.krippendorff.value).toBe(krippendorffAlpha(rows, { level: "ordinal" }).alpha);
+    expect(a.icc.value).toBe(icc(rows, { type: "ICC1k" }).icc);
+    expect(a.iccSingle.value).toBe(icc(rows, { type: "ICC1" }).icc);
+    const crossed = matrixAgreement(rows, [1, 5], "crossed");
+    expect(crossed.icc.value).toBe(icc(rows, { type: "ICC2k" }).icc);
+    expect(crossed.iccSingle.value).toBe(icc(rows, { type: "ICC2" }).icc);
+  });
+
+  it("counts exact and within-one agreement over every pair of ratings of a unit", () => {
+    const a = matrixAgreement(rows, [1, 5], "pool");
+    expect(a).toMatchObject({ units: 6, raters: 2, pairs: 6 });
+    expect(a.exact.value).toBe(3 / 6);
+    expect(a.withinOne.value).toBe(5 / 6);
+    // three raters: 3 pairs per unit; a missing rating removes its pairs
+    const three = matrixAgreement(
+      [
+        [1, 1, 2],
+        [2, null, 2],
+      ],
+      [0, 2],
+      "pool",
+    );
+    expect(three).toMatchObject({ units: 2, raters: 3, pairs: 4 });
+    expect(three.exact.value).toBe(2 / 4);
+    expect(three.withinOne.value).toBe(1);
+  });
+
+  it("gives null values with reasons when nothing was rated twice", () => {
+    const a = matrixAgreement([[3, null], [null, 4]], [1, 5], "pool");
+    expect(a.units).toBe(0);
+    for (const e of [a.gwetAC2, a.krippendorff, a.icc, a.exact, a.withinOne]) {
+      expect(e.value).toBeNull();
+      expect(e.ci).toBeNull();
+      expect(e.reason).toBeTruthy();
+    }
+  });
+});
+
+const cells = (score: [number, number, number, number, number], safe: [number, number, number, number][]): number[] => {
+  const out: Omit<ScoreCell, "rubric">[] = [
+    { dimension: "safety", repetition: 1, score: score[0] },
+    { dimension: "consensus_context", repetition: 1, score: score[1] },
+    { dimension: "objectivity", repetition: 1, score: score[2] },
+    { dimension: "reproducibility", repetition: 0, score: score[3] },
+    { dimension: "explainability", repetition: 1, score: score[4] },
+  ];
+  safe.forEach(([a, c, s, f], i) =>
+    out.push({ dimension: "accuracy", repetition: i + 1, score: a }, { dimension: "comprehensiveness", repetition: i + 1, score: c }, { dimension: "supplementation", repetition: i + 1, score: s }, { dimension: "fluency", repetition: i + 1, score: f }),
+  );
+  return out.map(encodeCell);
+};
+
+function primarySet(id: string, graders: string[], forms: number[][]): PrimarySet {
+  const tables = forms.map((f) => decodeCells(f, 3));
+  return { setId: id, graderIds: graders, tables, values: tables.map((t) => ({ SCORE: denseGraderValues("SCORE", t, 3), SAFE_LLM: denseGraderValues("SAFE_LLM", t, 3) })) };
+}
+
+describe("the agreement table", () => {
+  const good: [number, number, number, number][] = [
+    [2, 2, 1, 1],
+    [2, 2, 1, 1],
+    [2, 1, 1, 1],
+  ];
+  const mixed: [number, number, number, number][] = [
+    [2, 2, 0, 1],
+    [1, 2, 1, 1],
+    [2, 1, 1, 0],
+  ];
+  const sets = [
+    primarySet("s1", ["g1", "g2"], [cells([5, 4, 4, 4, 4], good), cells([5, 4, 4, 4, 3], good)]),
+    primarySet("s2", ["g2", "g3"], [cells([2, 3, 4, 3, 3], mixed), cells([5, 3, 4, 3, 3], good)]),
+    primarySet("s3", ["g1", "g3"], [cells([3, 3, 4, 2, 2], mixed), cells([3, 2, 5, 2, 2], mixed)]),
+  ];
+
+  it("rates S.C.O.R.E. per set, SAFE-LLM per-answer domains per answer, consistency per set", () => {
+    expect(dimensionMatrix(sets, "SCORE", "safety", 3)).toEqual({
+      unit: "set",
+      rows: [
+        [5, 5],
+        [2, 5],
+        [3, 3],
+      ],
+    });
+    expect(dimensionMatrix(sets, "SCORE", "reproducibility", 3).rows).toEqual([
+      [4, 4],
+      [3, 3],
+      [2, 2],
+    ]);
+    const acc = dimensionMatrix(sets, "SAFE_LLM", "accuracy", 3);
+    expect(acc.unit).toBe("answer");
+    expect(acc.rows).toEqual([
+      [2, 2],
+      [2, 2],
+      [2, 2],
+      [2, 2],
+      [1, 2],
+      [2, 2],
+      [2, 2],
+      [1, 1],
+      [2, 2],
+    ]);
+    expect(dimensionMatrix(sets, "SAFE_LLM", "consistency", 3).rows).toEqual([
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ]);
+  });
+
+  it("assembles one row per dimension, with the escalation rule's trigger rate and the ICC of the design", () => {
+    const { design, rows } = agreementRows(sets, ["SCORE", "SAFE_LLM"], 3, DEFAULT_THRESHOLDS);
+    expect(design).toBe("pool");
+    expect(rows.map((r) => r.dimension)).toEqual([
+      "safety",
+      "consensus_context",
+      "objectivity",
+      "reproducibility",
+      "explainability",
+      "accuracy",
+      "comprehensiveness",
+      "supplementation",
+      "consistency",
+      "fluency",
+    ]);
+    const safety = rows[0];
+    expect(safety).toMatchObject({ rubric: "SCORE", label: "Safety", scale: [1, 5], unit: "set", units: 3, raters: 2, pairs: 3, iccType: "ICC1k", threshold: 2 });
+    expect(safety.triggered.value).toBe(1 / 3); // s2: 2 vs 5
+    expect(safety.gwetAC2.value).toBe(gwetAC2([[5, 5], [2, 5], [3, 3]], { categories: [1, 2, 3, 4, 5] }).coefficient);
+    const consistency = rows.find((r) => r.dimension === "consistency")!;
+    expect(consistency.triggered.value).toBe(1 / 3); // s2: 0 vs 1
+    expect(consistency.scale).toEqual([0, 1]);
+    const accuracy = rows.find((r) => r.dimension === "accuracy")!;
+    expect(accuracy).toMatchObject({ unit: "answer", units: 9, threshold: 1 });
+  });
+
+  it("reads a crossed design when the same graders graded every set", () => {
+    expect(designOf([primarySet("a", ["g1", "g2"], []), primarySet("b", ["g1", "g2"], [])])).toBe("crossed");
+    expect(designOf([primarySet("a", ["g1", "g2"], []), primarySet("b", ["g1", "g3"], [])])).toBe("pool");
+    expect(designOf([])).toBe("pool");
+  });
+
+  it("computes the escalation rate from set statuses", () => {
+    expect(escalationRate(["AGREED", "AGREED", "ADJUDICATED", "AWAITING_ADJUDICATION", "AWAITING_GRADES"])).toEqual({ rate: 0.5, escalated: 2, completed: 4, reason: null });
+    const none = escalationRate(["AWAITING_GRADES"]);
+    expect(none.rate).toBeNull();
+    expect(none.reason).toBeTruthy();
+  });
+});
