@@ -62,6 +62,7 @@ async function grade(page: Page, cell: string, digit: number) {
 const checked = (page: Page, cell: string, value: number) => expect(page.locator(`input[name="${cell}"][value="${value}"]`)).toBeChecked();
 
 test("a grader grades a whole set of both rubrics with the keyboard only, the draft survives a reload, and the queue moves", async ({ page }) => {
+  test.setTimeout(180_000);
   await signIn(page, demo.graders[0]);
   await expect(page).toHaveURL(/\/queue$/);
   const progress = page.getByRole("progressbar", { name: "Answer sets submitted" });
@@ -149,7 +150,9 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await page.screenshot({ path: test.info().outputPath("grading-problems.png"), fullPage: true });
 
   await grade(page, "SAFE_LLM/fluency/3", 1);
-  await expect(page.getByTestId("safe-llm-mean")).toContainText("4.67");
+  // 2+1+0+1, 0+1+0+1, 2+2+1+1 points, consistency 0: 4, 2, 6 out of 7, mean 4
+  await expect(page.getByTestId("safe-llm-answer-3")).toContainText("6 / 7");
+  await expect(page.getByTestId("safe-llm-mean")).toContainText("4 / 7");
 
   // the potential-harm flag: offered because accuracy is 0; ticking it requires a comment
   const harm = page.getByRole("region", { name: "Potential harm" });

@@ -106,6 +106,13 @@ async function ownAssignment(graderId: string, assignmentId: string) {
   return a;
 }
 
+/** 404 unless the assignment is this grader's own (checked before the body is even read). */
+export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
+  if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
+  const n = await getDb().assignment.count({ where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: { status: { not: "DRAFT" } } } } });
+  if (n === 0) throw new ApiError(404, "assignment not found");
+}
+
 export async function getAssignmentForGrader(graderId: string, assignmentId: string): Promise<BlindedAssignment> {
   const a = await ownAssignment(graderId, assignmentId);
   const queue = await listMyAssignments(graderId);

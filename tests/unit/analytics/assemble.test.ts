@@ -83,7 +83,10 @@ describe("the dashboard's not-enough-data states", () => {
     expect(s.alpha.data!.bars[0]).toMatchObject({ specialty: "Oph", alpha: null, n: 1 });
     expect(s.alpha.data!.bars[0].reason).toBeTruthy();
     expect(s.agreement.data!.rows[0].units).toBe(1);
-    expect(s.ranking.data!.rows).toEqual([expect.objectContaining({ model: "A", specialty: "Oph", rank: 1, n: 1, mean: 20.5, sd: null })]);
+    expect(s.ranking.data!.rows).toEqual([
+      expect.objectContaining({ model: "A", specialty: "Oph", rank: 1, n: 1, mean: 20.5, sd: null }),
+      expect.objectContaining({ model: "A", specialty: "All specialties", rank: 1, n: 1, mean: 20.5 }),
+    ]);
   });
 });
 

@@ -1,0 +1,149 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assignGraders } from "@/lib/assignment/service";
+import { getDb } from "@/lib/db/client";
+import { saveGrades } from "@/lib/grading/service";
+import { makeUser } from "./helpers/fixtures";
+import { useIsolatedDatabase } from "./helpers/db";
+import { form, makeGradableStudy } from "./helpers/study-fixture";
+
+useIsolatedDatabase();
+
+/**
+ * Walks every route handler under app/api and calls each method as anonymous,
+ * a grader, the lead of another study, the study's lead and an admin. Every
+ * route must be listed in AUDIENCE below, so a new route without a decision
+ * (and a guard) fails this suite.
+ *
+ * - public: no sign-in needed (health, ping, the OpenAPI document, next-auth)
+ * - any: any signed-in user
+ * - leads: LEAD/ADMIN collection routes (no study in the path)
+ * - study: LEAD/ADMIN routes of one study: another lead gets 404
+ * - grader: the grader's own work: leads and admins 403, another grader 404
+ */
+type Audience = "public" | "any" | "leads" | "study" | "grader";
+const AUDIENCE: Record<string, Audience> = {
+  "GET /api/auth/[...nextauth]": "public",
+  "POST /api/auth/[...nextauth]": "public",
+  "GET /api/health": "public",
+  "GET /api/ping": "public",
+  "GET /api/v1/openapi.json": "public",
+  "GET /api/v1/me": "any",
+  "GET /api/v1/me/assignments": "grader",
+  "GET /api/v1/assignments/[id]": "grader",
+  "PUT /api/v1/assignments/[id]/grades": "grader",
+  "GET /api/v1/studies": "leads",
+  "POST /api/v1/studies": "leads",
+  "POST /api/v1/study-archives": "leads",
+  "GET /api/v1/studies/[id]": "study",
+  "PATCH /api/v1/studies/[id]": "study",
+  "GET /api/v1/studies/[id]/assignments": "study",
+  "POST /api/v1/studies/[id]/assignments": "study",
+  "GET /api/v1/studies/[id]/escalations": "study",
+  "POST /api/v1/escalations/[id]/assign": "study",
+  "GET /api/v1/studies/[id]/export": "study",
+  "GET /api/v1/studies/[id]/graders": "study",
+  "POST /api/v1/studies/[id]/graders": "study",
+  "DELETE /api/v1/studies/[id]/graders/[userId]": "study",
+  "POST /api/v1/studies/[id]/import": "study",
+  "GET /api/v1/studies/[id]/items": "study",
+  "GET /api/v1/studies/[id]/sets": "study",
+  "GET /api/v1/studies/[id]/stats": "study",
+};
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) return routeFiles(p);
+    return name === "route.ts" ? [p] : [];
+  });
+}
+
+const API = path.resolve("app/api");
+const routes = routeFiles(API).map((file) => ({ file, url: "/api/" + path.relative(API, path.dirname(file)).split(path.sep).join("/") }));
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+describe("every API route has a declared audience and enforces it", () => {
+  const ctx = {} as {
+    tokens: Record<"grader" | "otherGrader" | "otherLead" | "lead" | "admin", string>;
+    params: Record<string, Record<string, string>>;
+  };
+
+  beforeAll(async () => {
+    const f = await makeGradableStudy({ items: 1, models: 1, graders: 3, rubrics: ["SCORE"] });
+    await assignGraders(f.study.id, {}, f.lead.id);
+    const [a1, a2] = await getDb().assignment.findMany({ where: { responseSet: { studyId: f.study.id } }, orderBy: { graderId: "asc" } });
+    const g1 = f.graders.find((g) => g.id === a1.graderId)!;
+    const g2 = f.graders.find((g) => g.id === a2.graderId)!;
+    await saveGrades(g1.id, a1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
+    await saveGrades(g2.id, a2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+    const escalation = await getDb().escalation.findFirstOrThrow({ where: { responseSetId: f.sets[0].id } });
+    const otherLead = await makeUser("LEAD", "other-lead");
+    const admin = await makeUser("ADMIN");
+    const spare = f.graders.find((g) => g.id !== g1.id && g.id !== g2.id)!;
+    ctx.tokens = { grader: g1.token, otherGrader: g2.token, otherLead: otherLead.token, lead: f.lead.token, admin: admin.token };
+    ctx.params = {
+      "/api/v1/studies/[id]": { id: f.study.id },
+      "/api/v1/assignments/[id]": { id: a1.id },
+      "/api/v1/escalations/[id]": { id: escalation.id },
+      "/api/v1/studies/[id]/graders/[userId]": { id: f.study.id, userId: spare.id },
+    };
+  });
+
+  function paramsFor(url: string): Record<string, string> {
+    for (const [prefix, p] of Object.entries(ctx.params).sort((a, b) => b[0].length - a[0].length)) if (url.startsWith(prefix)) return p;
+    return {};
+  }
+
+  it("lists every route handler in the audience table (a new route needs a decision here)", () => {
+    const found = routes.flatMap((r) => METHODS.map((m) => `${m} ${r.url}`));
+    const declared = Object.keys(AUDIENCE);
+    expect(routes.length).toBeGreaterThan(15);
+    return Promise.all(routes.map(async (r) => ({ r, mod: (await import(r.file)) as Record<string, unknown> }))).then((mods) => {
+      const exported = mods.flatMap(({ r, mod }) => METHODS.filter((m) => typeof mod[m] === "function").map((m) => `${m} ${r.url}`));
+      expect(exported.filter((k) => !declared.includes(k)), "routes with no declared audience").toEqual([]);
+      expect(declared.filter((k) => !exported.includes(k)), "declared routes that do not exist").toEqual([]);
+      expect(found.length).toBeGreaterThan(0);
+    });
+  });
+
+  for (const r of routes) {
+    it(`${r.url}`, async () => {
+      const mod = (await import(r.file)) as Record<string, Handler | undefined>;
+      for (const method of METHODS) {
+        const handler = mod[method];
+        if (!handler) continue;
+        const audience = AUDIENCE[`${method} ${r.url}`];
+        if (audience === "public") continue;
+        const callAs = async (who: keyof typeof ctx.tokens | null) => {
+          const headers: Record<string, string> = { "content-type": "application/json" };
+          if (who) headers.authorization = `Bearer ${ctx.tokens[who]}`;
+          const init: RequestInit = { method, headers, ...(method === "GET" || method === "DELETE" ? {} : { body: "{}" }) };
+          const res = await handler(new Request(`http://localhost${r.url}`, init), { params: Promise.resolve(paramsFor(r.url)) });
+          expect(res.headers.get("content-type") ?? "", `${method} ${r.url} as ${who}: JSON or a file, never HTML`).not.toMatch(/text\/html/);
+          return res.status;
+        };
+        const label = (who: string) => `${method} ${r.url} as ${who}`;
+        expect(await callAs(null), label("anonymous")).toBe(401);
+        const allowed = (s: number) => ![401, 403, 404].includes(s) && s < 500;
+        if (audience === "any") {
+          for (const who of ["grader", "lead", "admin"] as const) expect(allowed(await callAs(who)), label(who)).toBe(true);
+        } else if (audience === "grader") {
+          expect(await callAs("lead"), label("lead")).toBe(403);
+          expect(await callAs("admin"), label("admin")).toBe(403);
+          if (r.url.includes("[id]")) expect(await callAs("otherGrader"), label("another grader")).toBe(404);
+          expect(allowed(await callAs("grader")), label("the grader")).toBe(true);
+        } else {
+          expect(await callAs("grader"), label("grader")).toBe(403);
+          if (audience === "study") expect(await callAs("otherLead"), label("lead of another study")).toBe(404);
+          expect(allowed(await callAs("lead")), label("the study's lead")).toBe(true);
+          expect(allowed(await callAs("admin")), label("admin")).toBe(true);
+        }
+      }
+    });
+  }
+});
