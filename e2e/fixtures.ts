@@ -35,3 +35,12 @@ export function adminCli(args: string[]): Promise<{ code: number; stdout: string
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/** A connection string for the e2e server's database (either mode). */
+export function e2eDatabaseUrl(): string {
+  const port = process.env.E2E_PORT ?? "3100";
+  const shared = JSON.parse(readFileSync(path.resolve(`e2e/.env.${port}.json`), "utf8")) as Record<string, string>;
+  if (shared.DATABASE_URL) return shared.DATABASE_URL;
+  const password = readFileSync(path.join(shared.CLINGRADE_DATA_DIR, "pg-password"), "utf8").trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${shared.CLINGRADE_PG_PORT}/clingrade`;
+}

@@ -1,7 +1,20 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_MODELS } from "../lib/demo/content";
-import { adminCli, demo, signIn } from "./fixtures";
+import { adminCli, demo } from "./fixtures";
+
+/**
+ * Signs a grader in through the real form (as fixtures.signIn does) once the
+ * page has settled: a click before the form's script runs would submit the
+ * form natively instead.
+ */
+async function signInAs(page: Page, user: { email: string; password: string }) {
+  await page.goto("/login", { waitUntil: "networkidle" });
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/queue$/);
+}
 
 /**
  * The grader's side: the queue and the blinded grading form. The demo study is
@@ -63,7 +76,7 @@ const checked = (page: Page, cell: string, value: number) => expect(page.locator
 
 test("a grader grades a whole set of both rubrics with the keyboard only, the draft survives a reload, and the queue moves", async ({ page }) => {
   test.setTimeout(180_000);
-  await signIn(page, demo.graders[0]);
+  await signInAs(page, demo.graders[0]);
   await expect(page).toHaveURL(/\/queue$/);
   const progress = page.getByRole("progressbar", { name: "Answer sets submitted" });
   await expect(progress).toHaveAttribute("aria-valuenow", "0");
@@ -195,7 +208,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
 });
 
 test("the grading form has no serious or critical accessibility violation", async ({ page }) => {
-  await signIn(page, demo.graders[2]);
+  await signInAs(page, demo.graders[2]);
   await expect(page).toHaveURL(/\/queue$/);
   const axe = () => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]);
   const serious = async (label: string) => {
@@ -234,7 +247,7 @@ test("a grader opening another grader's assignment gets the not-found page", asy
   const own = new Set(((await theirs.json()) as { assignments: { id: string }[] }).assignments.map((a) => a.id));
   const foreign = assignments.find((a) => !own.has(a.id))!;
 
-  await signIn(page, demo.graders[1]);
+  await signInAs(page, demo.graders[1]);
   await page.goto(`/grade/${foreign.id}`);
   await expect(page.getByRole("heading", { name: "Answer set not found" })).toBeVisible();
   await expect(page.locator("body")).not.toContainText("Reference answer");

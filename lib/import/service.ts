@@ -145,9 +145,44 @@ function quoted(text: string): string {
 }
 
 /** Pending work is sent once this many characters of answers have gathered. */
-const FLUSH_CHARS = 1024 * 1024;
+const FLUSH_CHARS = 256 * 1024;
 /** Batches sent but not yet done; bounds memory while PostgreSQL catches up. */
 const IN_FLIGHT = 2;
+
+/**
+ * COPY data gathered as flat strings of about 32 KB. Each row's line is
+ * joined into one soon after it is made, so it stops pointing into the piece
+ * of file it was cut from: pieces of file then die young, and only the bytes
+ * waiting to be sent stay in memory.
+ */
+class Pieces {
+  private lines: string[] = [];
+  private lineChars = 0;
+  private pieces: string[] = [];
+  size = 0;
+
+  add(line: string): void {
+    this.lines.push(line);
+    this.lineChars += line.length;
+    this.size += line.length;
+    if (this.lineChars >= 32 * 1024) this.seal();
+  }
+
+  private seal(): void {
+    if (this.lines.length) this.pieces.push(this.lines.join(""));
+    this.lines = [];
+    this.lineChars = 0;
+  }
+
+  /** Everything gathered, emptied. */
+  take(): string[] {
+    this.seal();
+    const out = this.pieces;
+    this.pieces = [];
+    this.size = 0;
+    return out;
+  }
+}
 
 interface SetRef {
   id: string;
@@ -174,9 +209,8 @@ class StreamWriter {
   private newModels: { id: string; name: string; version: string; temperature: number | null; topP: number | null }[] = [];
   private newItems: { id: string; externalId: string; specialtyKey: string; question: string; reference: string }[] = [];
   private newSets: { id: string; itemId: string; modelId: string }[] = [];
-  private direct: string[] = [];
-  private staged: string[] = [];
-  private pendingChars = 0;
+  private direct = new Pieces();
+  private staged = new Pieces();
 
   /**
    * Statements run one after another on the connection; `queue` is the last
@@ -267,21 +301,19 @@ class StreamWriter {
         this.counts.setsCreated++;
       }
     }
-    let line: string;
     if (set.isNew && answer.firstRow === undefined && this.writing) {
-      line = `${randomUUID()},${set.id},${answer.repetition},${quoted(answer.text)},${this.timestamp}\n`;
-      this.direct.push(line);
+      this.direct.add(`${randomUUID()},${set.id},${answer.repetition},${quoted(answer.text)},${this.timestamp}\n`);
       this.counts.answersCreated++;
     } else {
-      line = `${answer.row},${answer.line ?? ""},${answer.setKey},${set.id},${set.isNew ? "t" : "f"},${answer.repetition},${quoted(answer.text)},${answer.firstRow ?? ""}\n`;
-      this.staged.push(line);
+      this.staged.add(
+        `${answer.row},${answer.line ?? ""},${answer.setKey},${set.id},${set.isNew ? "t" : "f"},${answer.repetition},${quoted(answer.text)},${answer.firstRow ?? ""}\n`,
+      );
       this.counts.staged++;
     }
-    this.pendingChars += line.length;
   }
 
   get shouldFlush(): boolean {
-    return this.pendingChars >= FLUSH_CHARS;
+    return this.direct.size + this.staged.size >= FLUSH_CHARS;
   }
 
   /** Chains a statement after the ones already sent; its failure is kept and thrown by flush(). */
@@ -300,11 +332,12 @@ class StreamWriter {
     return this.send(() => this.client.query(text, values));
   }
 
-  private copy(sql: string, lines: string[]): Promise<void> {
-    const data = lines.join("");
+  private copy(sql: string, data: Pieces): Promise<void> {
+    const pieces = data.take();
     return this.send(() => {
       const stream = this.client.query(copyFrom(sql));
-      stream.end(data);
+      for (const p of pieces) stream.write(p);
+      stream.end();
       return finished(stream);
     });
   }
@@ -374,16 +407,14 @@ class StreamWriter {
           ),
         );
       }
-      if (this.direct.length) work.push(this.copy(COPY_RESPONSES, this.direct));
+      if (this.direct.size) work.push(this.copy(COPY_RESPONSES, this.direct));
     }
-    if (this.staged.length) work.push(this.copy(COPY_STAGED, this.staged));
+    if (this.staged.size) work.push(this.copy(COPY_STAGED, this.staged));
     // Once the file has a problem, new rows are no longer written (see `writing`).
     this.newModels = [];
     this.newItems = [];
     this.newSets = [];
-    this.direct = [];
-    this.staged = [];
-    this.pendingChars = 0;
+    this.direct.take();
     if (work.length) this.inFlight.push(work[work.length - 1]);
     while (this.inFlight.length > IN_FLIGHT) await this.inFlight.shift();
     if (this.failure) throw this.failure;

@@ -122,20 +122,25 @@ export async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>): AsyncGener
 }
 
 /**
- * Gathers small chunks (an HTTP body arrives in pieces of a few KB) into
- * pieces of at least `min` bytes, so the per-piece work of decoding and
- * parsing is paid rarely. Copies bytes once; holds at most one piece.
+ * Re-cuts the body into pieces of 32-48 KB: small HTTP chunks are gathered
+ * (so the per-piece work of decoding and parsing is paid rarely) and large
+ * file-read chunks are cut. Pieces stay below V8's large-object size even as
+ * two-byte text, so they and the strings cut from them die young instead of
+ * piling up until a full garbage collection. Holds at most one piece.
  */
-export async function* coalesce(chunks: AsyncIterable<Uint8Array>, min = 256 * 1024): AsyncGenerator<Uint8Array> {
+export async function* coalesce(chunks: AsyncIterable<Uint8Array>, min = 32 * 1024, max = 48 * 1024): AsyncGenerator<Uint8Array> {
   let buffer: Uint8Array[] = [];
   let size = 0;
-  for await (const c of chunks) {
-    buffer.push(c);
-    size += c.byteLength;
-    if (size >= min) {
-      yield buffer.length === 1 ? buffer[0] : Buffer.concat(buffer, size);
-      buffer = [];
-      size = 0;
+  for await (const chunk of chunks) {
+    for (let offset = 0; offset < chunk.byteLength; offset += max) {
+      const c = offset === 0 && chunk.byteLength <= max ? chunk : chunk.subarray(offset, offset + max);
+      buffer.push(c);
+      size += c.byteLength;
+      if (size >= min) {
+        yield buffer.length === 1 ? buffer[0] : Buffer.concat(buffer, size);
+        buffer = [];
+        size = 0;
+      }
     }
   }
   if (size > 0) yield buffer.length === 1 ? buffer[0] : Buffer.concat(buffer, size);

@@ -320,4 +320,62 @@ describe("import of questions and answers", () => {
     const r = await run(study, csv(HEADER, [...rows, rows[0], rows[1]]));
     expect(r).toMatchObject({ created: 3, duplicateRows: 2, responses: 3 });
   });
+
+  it("writes nothing when the bad row comes after batches were already sent while streaming", async () => {
+    const study = await makeStudy(lead.id, "Late error");
+    // About 600 KB of answers: several batches reach PostgreSQL before the last row is read.
+    const long = (i: number, m: string, r: number) => `Answer ${r} of ${m} to question ${i}. ${"Lorem ipsum dolor sit amet, consectetur. ".repeat(25)}`;
+    const rows = [...fullRows(100, undefined, 3, long), ["Q101", "Cardiology", "", "", "gpt-x", 1, "No question"]];
+    const e = await rejected(run(study, csv(HEADER, rows)));
+    expect(e.status).toBe(422);
+    expect(e.details.errors).toEqual([{ row: 601, line: 602, column: "question", message: "question is empty" }]);
+    expect(await counts(study.id)).toEqual({ items: 0, models: 0, sets: 0, responses: 0 });
+    expect(await getDb().specialty.count({ where: { name: { in: ["Cardiology", "Ophthalmology", "Anesthesia"] } } })).toBe(0);
+  });
+
+  it("writes nothing when the upload goes over the size limit after batches were sent", async () => {
+    const study = await makeStudy(lead.id, "Late limit");
+    const long = (i: number, m: string, r: number) => `Answer ${r} of ${m} to question ${i}. ${"Lorem ipsum dolor sit amet. ".repeat(40)}`;
+    const file = csv(HEADER, fullRows(100, undefined, 3, long));
+    const e = await rejected(run(study, file, { maxBytes: Buffer.byteLength(file) - 100 }));
+    expect(e.status).toBe(413);
+    expect(await counts(study.id)).toEqual({ items: 0, models: 0, sets: 0, responses: 0 });
+  });
+
+  it("refuses one item, model and repetition given twice with different texts, in a new set and in an existing one", async () => {
+    const study = await makeStudy(lead.id, "Twice");
+    const rows = fullRows(2, ["gpt-x"]);
+    const e = await rejected(run(study, csv(HEADER, [...rows, [...rows[1].slice(0, 6), "Another text"]])));
+    expect(e.status).toBe(422);
+    expect(e.details.errors).toEqual([
+      { row: 7, line: 8, column: "response", message: "item Q1, model gpt-x, repetition 2 already has a different response in row 2" },
+    ]);
+    expect(await counts(study.id)).toEqual({ items: 0, models: 0, sets: 0, responses: 0 });
+    await run(study, csv(HEADER, rows));
+    const again = await rejected(run(study, csv(HEADER, [...rows, [...rows[4].slice(0, 6), "Changed twice"]])));
+    expect(again.details.errors).toEqual([expect.objectContaining({ row: 7, column: "response", message: expect.stringMatching(/item Q2, model gpt-x, repetition 2 .* in row 5/) })]);
+  });
+
+  it("lists every unknown item of an answers-only file by row", async () => {
+    const study = await makeStudy(lead.id, "Unknown");
+    const e = await rejected(
+      run(
+        study,
+        csv(
+          ["item_id", "model", "repetition", "response"],
+          [
+            ["X1", "gpt-x", 1, "a"],
+            ["X1", "gpt-x", 2, "b"],
+            ["X2", "gpt-x", 1, "c"],
+          ],
+        ),
+      ),
+    );
+    expect(e.status).toBe(422);
+    expect(e.details.errors.map((x) => [x.row, x.column])).toEqual([
+      [1, "item_id"],
+      [2, "item_id"],
+      [3, "item_id"],
+    ]);
+  });
 });

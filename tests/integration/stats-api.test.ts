@@ -44,15 +44,12 @@ async function gradeAll(f: Fixture, opts: { leaveOpen?: number } = {}) {
   const db = getDb();
   const modelIndex = new Map(f.models.map((m, i) => [m.id, i]));
   const setIndex = new Map(f.sets.map((s, i) => [s.id, i]));
-  let skipped = 0;
   // Primaries first; leave the last `leaveOpen` sets with one grade missing.
   const primaries = await db.assignment.findMany({ where: { responseSet: { studyId: f.study.id }, kind: "PRIMARY" }, orderBy: [{ responseSetId: "asc" }, { graderId: "asc" }] });
   const openSets = new Set(f.sets.slice(f.sets.length - (opts.leaveOpen ?? 0)).map((s) => s.id));
   for (const a of primaries) {
-    if (openSets.has(a.responseSetId) && skipped < openSets.size && !primaries.some((b) => b.responseSetId === a.responseSetId && b.graderId > a.graderId)) {
-      skipped++;
-      continue;
-    }
+    const lastOfSet = !primaries.some((b) => b.responseSetId === a.responseSetId && b.graderId > a.graderId);
+    if (openSets.has(a.responseSetId) && lastOfSet) continue;
     const set = f.sets[setIndex.get(a.responseSetId)!];
     await saveGrades(a.graderId, a.id, { scores: simulated(setIndex.get(a.responseSetId)!, modelIndex.get(set.modelId)!, a.graderId, f.n), submit: true });
   }
@@ -64,7 +61,7 @@ async function gradeAll(f: Fixture, opts: { leaveOpen?: number } = {}) {
   }
 }
 
-/** The primaries' raw grades, straight from Prisma: per set (with two or more submitted primaries), per grader id. */
+/** The primaries' raw grades, straight from Prisma: per set with two or more submitted primaries, graders by id. */
 async function primaryGrades(studyId: string) {
   const rows = await getDb().assignment.findMany({
     where: { responseSet: { studyId }, kind: "PRIMARY", status: "SUBMITTED" },
@@ -72,7 +69,12 @@ async function primaryGrades(studyId: string) {
   });
   const bySet = new Map<string, typeof rows>();
   for (const r of rows) bySet.set(r.responseSetId, [...(bySet.get(r.responseSetId) ?? []), r]);
-  return [...bySet.values()].filter((g) => g.length >= 2).map((g) => g.sort((a, b) => (a.graderId < b.graderId ? -1 : 1)));
+  // In the order the stats read sets (computeSetResults' order: question, then model), so sums run in the same order.
+  const order = (await computeSetResults(studyId)).map((s) => s.id);
+  return order
+    .map((id) => bySet.get(id) ?? [])
+    .filter((g) => g.length >= 2)
+    .map((g) => g.sort((a, b) => (a.graderId < b.graderId ? -1 : 1)));
 }
 
 describe("GET /api/v1/studies/{id}/stats", () => {

@@ -137,7 +137,6 @@ describe("streams", () => {
   });
 
   it("a source that fails before its first chunk throws (an error response, not a truncated file)", async () => {
-    // eslint-disable-next-line require-yield
     const source = async function* (): AsyncGenerator<string> {
       throw new Error("no database");
     };

@@ -1,0 +1,205 @@
+/**
+ * Benchmark: the `grades` export (lib/exports) against PostgreSQL's own
+ * `psql \copy` of the same query.
+ *
+ *   npx tsx bench/export/run.ts
+ *
+ * In a throwaway database (created on DATABASE_URL's server, default
+ * postgresql://postgres@127.0.0.1:5432/test, migrated with applyMigrations,
+ * dropped at the end) it writes a study with 1,000,000 score rows by bulk SQL
+ * (bench/export/seed.ts; BENCH_ROWS changes the size), then in one run times:
+ *  1. the export consumed directly: exportStream(), the web stream the route
+ *     handler returns, read to the end;
+ *  2. the same through HTTP: the real route handler (GET
+ *     /api/v1/studies/{id}/export) behind a node:http server in this process,
+ *     downloaded with fetch and a Bearer token;
+ *  3. `psql -c "SET jit = off" -c "\copy (<the same SELECT>) to stdout csv header"`
+ *     (the export session sets jit = off too), its stdout read by this process;
+ *  4. with BENCH_URL and BENCH_TOKEN (a lead's API token on a running server)
+ *     and BENCH_STUDY (a study id there), that server's grades export too.
+ * It checks that 1 and 3 produce the same bytes (SHA-256), and prints the
+ * times, the ratio export / psql (goal: within 2x) and the peak RSS of this
+ * process while exporting (goal: under 250 MB).
+ */
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import pg from "pg";
+import { createApiToken } from "../../lib/auth/tokens";
+import { disconnectDb } from "../../lib/db/client";
+import { gradesSelect } from "../../lib/exports/grades";
+import { loadPeople } from "../../lib/exports/people";
+import { closeExportPools } from "../../lib/exports/pool";
+import { exportStream } from "../../lib/exports/service";
+import { applyMigrations } from "../../lib/db/migrate";
+import { itemsFor, seedExportStudy } from "./seed";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const SERVER_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Peak resident memory while `fn` runs, sampled every 20 ms, with the time it took. */
+async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakRss: number; value: T }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  const t0 = performance.now();
+  try {
+    const value = await fn();
+    return { ms: performance.now() - t0, peakRss: Math.max(peak, process.memoryUsage.rss()), value };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+interface Digest {
+  bytes: number;
+  sha256: string;
+}
+
+async function digest(chunks: AsyncIterable<Uint8Array>): Promise<Digest> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for await (const c of chunks) {
+    bytes += c.byteLength;
+    hash.update(c);
+  }
+  return { bytes, sha256: hash.digest("hex") };
+}
+
+/** The real route handler behind a plain node:http server: Request in, streamed Response out, with backpressure and client aborts. */
+async function serveRoute(): Promise<{ url: string; close: () => Promise<void> }> {
+  // Imported here, after main() has set LOG_LEVEL and DATABASE_URL.
+  const { GET: exportRoute } = await import("../../app/api/v1/studies/[id]/export/route");
+  const server = http.createServer(async (req, res) => {
+    const ac = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) ac.abort();
+    });
+    try {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const id = /^\/api\/v1\/studies\/([^/]+)\/export$/.exec(url.pathname)?.[1] ?? "";
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+      const response = await exportRoute(new Request(url, { headers, signal: ac.signal }), { params: Promise.resolve({ id }) });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body) await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), res);
+      else res.end();
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+      else res.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function download(url: string, token: string): Promise<Digest & { status: number }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+  return { status: res.status, ...(await digest(res.body as unknown as AsyncIterable<Uint8Array>)) };
+}
+
+function psqlCopy(url: string, select: string): Promise<Digest> {
+  return new Promise((resolve, reject) => {
+    const oneLine = select.replace(/\s*\n\s*/g, " ");
+    const child = spawn("psql", [url, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", "SET jit = off", "-c", `\\copy (${oneLine}) to stdout csv header`], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const result = digest(child.stdout);
+    child.on("error", reject);
+    child.on("close", async (code) => (code === 0 ? resolve(await result) : reject(new Error(`psql exited ${code}: ${stderr}`))));
+  });
+}
+
+async function remote(): Promise<string> {
+  const base = process.env.BENCH_URL;
+  const token = process.env.BENCH_TOKEN;
+  const study = process.env.BENCH_STUDY;
+  if (!base || !token) return "skipped (set BENCH_URL, BENCH_TOKEN and BENCH_STUDY to time a running server)";
+  if (!study) return "skipped: BENCH_STUDY (a study id on that server) is needed with BENCH_URL";
+  const t0 = performance.now();
+  const d = await download(new URL(`/api/v1/studies/${study}/export?dataset=grades&format=csv`, base).toString(), token);
+  const ms = performance.now() - t0;
+  return `${secs(ms)}   ${mb(d.bytes)}   (${base})`;
+}
+
+async function main() {
+  const database = `clingrade_bench_export_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: withDatabase(SERVER_URL, "postgres") });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  const url = withDatabase(SERVER_URL, database);
+  process.env.DATABASE_URL = url;
+  process.env.AUTH_SECRET ??= "bench-secret-".padEnd(48, "x");
+  process.env.LOG_LEVEL ??= "warn";
+  let server: Awaited<ReturnType<typeof serveRoute>> | null = null;
+  try {
+    await applyMigrations(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const items = itemsFor(ROWS);
+    const t0 = performance.now();
+    const seeded = await seedExportStudy(client, { items });
+    console.log(`generated ${seeded.grades.toLocaleString("en")} score rows (${items.toLocaleString("en")} items x 3 models x 2 graders x 18 scores) in ${secs(performance.now() - t0)}`);
+    const people = await loadPeople((sql, params) => client.query(sql, params).then((r) => r.rows), seeded.studyId);
+    await client.end();
+    const study = { id: seeded.studyId, slug: seeded.slug, rubrics: ["SCORE", "SAFE_LLM"] as const };
+
+    // Warm-up: the first query of a process pays for connections and plan caches, psql does not.
+    await digest((await exportStream(study, { dataset: "grades", format: "csv" })) as unknown as AsyncIterable<Uint8Array>);
+    const baseline = process.memoryUsage.rss();
+
+    const direct = await measure(async () => digest((await exportStream(study, { dataset: "grades", format: "csv" })) as unknown as AsyncIterable<Uint8Array>));
+    const { token } = await createApiToken(seeded.leadId, { name: "bench" });
+    server = await serveRoute();
+    const overHttp = await measure(() => download(`${server!.url}/api/v1/studies/${study.id}/export?dataset=grades&format=csv`, token));
+    const json = await measure(async () => digest((await exportStream(study, { dataset: "grades", format: "json" })) as unknown as AsyncIterable<Uint8Array>));
+    const psqlStart = performance.now();
+    const psql = await psqlCopy(url, gradesSelect(study.id, people, false, "csv"));
+    const psqlMs = performance.now() - psqlStart;
+    const remoteLine = await remote();
+
+    const same = psql.sha256 === direct.value.sha256 && psql.bytes === direct.value.bytes && overHttp.value.sha256 === direct.value.sha256;
+    const ratio = direct.ms / psqlMs;
+    const httpRatio = overHttp.ms / psqlMs;
+    const peak = Math.max(direct.peakRss, overHttp.peakRss, json.peakRss);
+    const rate = (ms: number) => `${Math.round(seeded.grades / (ms / 1000)).toLocaleString("en")} rows/s`;
+    console.log("");
+    console.log(`grades CSV, exportStream() read directly   ${secs(direct.ms)}   ${mb(direct.value.bytes)}   ${rate(direct.ms)}`);
+    console.log(`grades CSV, over HTTP (route handler)      ${secs(overHttp.ms)}   ${mb(overHttp.value.bytes)}   ${rate(overHttp.ms)}`);
+    console.log(`grades JSON, exportStream() read directly  ${secs(json.ms)}   ${mb(json.value.bytes)}   ${rate(json.ms)}`);
+    console.log(`psql \\copy (same SELECT) to stdout csv     ${secs(psqlMs)}   ${mb(psql.bytes)}   ${rate(psqlMs)}`);
+    console.log(`running server (BENCH_URL)                 ${remoteLine}`);
+    console.log(`same bytes as psql (SHA-256)               ${same ? "yes" : `NO (export ${direct.value.sha256.slice(0, 12)}, http ${overHttp.value.sha256.slice(0, 12)}, psql ${psql.sha256.slice(0, 12)})`}`);
+    console.log(`ratio export / psql                        ${ratio.toFixed(2)}x direct, ${httpRatio.toFixed(2)}x over HTTP   goal <= 2x: ${Math.max(ratio, httpRatio) <= 2 ? "met" : "NOT met"}`);
+    console.log(`peak RSS while exporting                   ${mb(peak)}   goal < 250 MB: ${peak < 250 * 1024 * 1024 ? "met" : "NOT met"}   (${mb(baseline)} before the first timed export)`);
+    console.log(`peak RSS of the process (getrusage)        ${mb(process.resourceUsage().maxRSS * 1024)}`);
+  } finally {
+    await server?.close();
+    await closeExportPools();
+    await disconnectDb();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

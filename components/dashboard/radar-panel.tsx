@@ -1,0 +1,128 @@
+"use client";
+
+import { PolarAngleAxis, PolarGrid, PolarRadiusAxis, Radar, RadarChart, Tooltip } from "recharts";
+import { radarTable, fmt, rubricName } from "@/lib/analytics/tables";
+import type { RadarChart as RadarData, RubricBlock } from "@/lib/analytics/types";
+import { ChartPanel } from "./chart-panel";
+import { modelColor } from "./colors";
+import { fileName } from "./download";
+import { Legend } from "./legend";
+
+/** Mean score per dimension and model: S.C.O.R.E. on its 1-5 scale, SAFE-LLM domains as a share of their maximum. */
+export function RadarPanel({ block, allModels, slug, filterTag }: { block: RubricBlock<RadarData>; allModels: string[]; slug: string; filterTag: string }) {
+  const chart = block.data;
+  const name = rubricName(block.rubric);
+  const scaled = block.rubric === "SAFE_LLM";
+  const legend = chart?.series.map((s) => ({ label: `${s.model} (n = ${s.n})`, color: modelColor(s.model, allModels) })) ?? [];
+  const data =
+    chart?.axes.map((a, i) => ({
+      label: a.label,
+      ...Object.fromEntries(chart.series.map((s, j) => [`s${j}`, s.points[i].value])),
+      ...Object.fromEntries(chart.series.map((s, j) => [`m${j}`, s.points[i].mean])),
+    })) ?? [];
+  return (
+    <ChartPanel
+      id={`radar-${block.rubric.toLowerCase()}`}
+      title={`${name} profile by model`}
+      description={
+        scaled
+          ? "Mean of the final scores per domain, as a share of the domain's maximum (accuracy and comprehensiveness out of 2, the others out of 1)."
+          : "Mean of the final scores per dimension (Likert 1-5)."
+      }
+      empty={block.reason}
+      csv={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), table: radarTable(chart) } : undefined}
+      image={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), title: `${name} profile — ${chart.specialty}`, legend } : undefined}
+      chart={
+        chart ? (
+          <figure className="flex flex-col gap-2">
+            <RadarChart responsive style={{ width: "100%", height: 340 }} data={data} outerRadius="72%" margin={{ top: 12, right: 36, bottom: 12, left: 36 }}>
+              <PolarGrid stroke="#cbd5e1" />
+              <PolarAngleAxis dataKey="label" tick={{ fontSize: 12, fill: "#334155" }} />
+              <PolarRadiusAxis
+                domain={[0, chart.domainMax]}
+                tickCount={scaled ? 5 : 6}
+                angle={90}
+                tick={{ fontSize: 10, fill: "#64748b" }}
+                tickFormatter={(v: number) => (scaled ? `${Math.round(v * 100)}%` : String(v))}
+                axisLine={false}
+              />
+              {chart.series.map((s, j) => (
+                <Radar
+                  key={s.model}
+                  name={s.model}
+                  dataKey={`s${j}`}
+                  stroke={modelColor(s.model, allModels)}
+                  strokeWidth={2}
+                  fill={modelColor(s.model, allModels)}
+                  fillOpacity={0.12}
+                  dot={{ r: 3 }}
+                  isAnimationActive={false}
+                />
+              ))}
+              <Tooltip
+                formatter={(value, _name, item) => {
+                  const key = String(item.dataKey ?? "");
+                  const mean = (item.payload as Record<string, number | null>)[key.replace("s", "m")];
+                  return scaled ? [`${fmt(Number(value) * 100, 0)}% (mean ${fmt(mean)})`, item.name] : [fmt(Number(value)), item.name];
+                }}
+              />
+            </RadarChart>
+            <Legend entries={legend} />
+            <figcaption className="sr-only">
+              {name} radar chart for {chart.specialty}: {chart.series.map((s) => s.model).join(", ")}.
+            </figcaption>
+          </figure>
+        ) : null
+      }
+      table={chart ? <RadarTable chart={chart} allModels={allModels} /> : null}
+    />
+  );
+}
+
+function RadarTable({ chart, allModels }: { chart: RadarData; allModels: string[] }) {
+  const scaled = chart.scale === "fraction";
+  return (
+    <div className="overflow-x-auto rounded-md border border-border">
+      <table className="w-full text-sm" aria-label={`${rubricName(chart.rubric)} means by dimension and model`}>
+        <thead className="bg-muted/60 text-left text-muted-foreground">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">
+              {scaled ? "Domain (max)" : "Dimension"}
+            </th>
+            {chart.series.map((s) => (
+              <th key={s.model} scope="col" className="px-3 py-2 text-right font-medium">
+                <span className="inline-flex items-center gap-1.5">
+                  <span aria-hidden className="size-2.5 rounded-full" style={{ background: modelColor(s.model, allModels) }} />
+                  <span className="max-w-[9rem] truncate" title={s.model}>
+                    {s.model}
+                  </span>
+                </span>
+                <span className="block text-xs font-normal">n = {s.n}</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {chart.axes.map((a, i) => (
+            <tr key={a.dimension} className="border-t border-border">
+              <th scope="row" className="px-3 py-2 text-left font-medium">
+                {a.label}
+                {scaled ? <span className="text-muted-foreground"> ({a.max})</span> : null}
+              </th>
+              {chart.series.map((s) => {
+                const p = s.points[i];
+                return (
+                  <td key={s.model} className="px-3 py-2 text-right tabular-nums">
+                    {fmt(p.mean)}
+                    <span className="text-xs text-muted-foreground"> ± {fmt(p.sd)}</span>
+                    {scaled ? <span className="block text-xs text-muted-foreground">{p.value === null ? "—" : `${Math.round(p.value * 100)}%`}</span> : null}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

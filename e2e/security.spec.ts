@@ -1,0 +1,193 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
+import pg from "pg";
+import { adminCli, demo, e2eDatabaseUrl, signIn } from "./fixtures";
+
+/**
+ * Every page under app/ is opened as anonymous, a grader, the lead of another
+ * study, the demo study's lead and an admin. A page not listed in AUDIENCE fails
+ * the suite, so a new page needs a decision (and a guard).
+ */
+type Audience = "public" | "grader" | "lead" | "study" | "admin" | "home";
+const AUDIENCE: Record<string, Audience> = {
+  "/": "home",
+  "/login": "public",
+  "/queue": "grader",
+  "/grade/[assignmentId]": "grader",
+  "/studies": "lead",
+  "/studies/new": "lead",
+  "/api-docs": "lead",
+  "/admin/users": "admin",
+};
+const isStudyPage = (route: string) => route.startsWith("/studies/[id]");
+
+function pages(dir: string, base = ""): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (name === "api" || name.startsWith("_")) return [];
+      const segment = name.startsWith("(") ? "" : `/${name}`; // route groups leave the URL
+      return pages(p, base + segment);
+    }
+    return name === "page.tsx" ? [base || "/"] : [];
+  });
+}
+
+async function contextFor(browser: Browser, user: { email: string; password: string } | null) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  if (user) await signIn(page, user);
+  await page.close();
+  return context;
+}
+
+test.describe("page access by role", () => {
+  test("every page answers each role as declared", async ({ browser }) => {
+    test.setTimeout(180_000);
+    const routes = pages(path.resolve("app"));
+    const undeclared = routes.filter((r) => !(r in AUDIENCE) && !isStudyPage(r));
+    expect(undeclared, "pages with no declared audience").toEqual([]);
+
+    const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+    await db.connect();
+    const study = (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = 'demo-clinical-qa'`)).rows[0];
+    const grader1 = (await db.query<{ id: string }>(`SELECT id FROM "User" WHERE email = $1`, [demo.graders[0].email])).rows[0];
+    const mine = (await db.query<{ id: string }>(`SELECT id FROM "Assignment" WHERE "graderId" = $1 ORDER BY position LIMIT 1`, [grader1.id])).rows[0];
+    await db.end();
+
+    const otherLeadEmail = `other-lead-${Date.now()}@demo.clingrade.org`;
+    expect((await adminCli(["create-user", "--email", otherLeadEmail, "--name", "Other Lead", "--role", "LEAD", "--password", "other-lead-pass-1"])).code).toBe(0);
+    const ctx = {
+      anonymous: await contextFor(browser, null),
+      grader: await contextFor(browser, demo.graders[0]),
+      otherGrader: await contextFor(browser, demo.graders[1]),
+      otherLead: await contextFor(browser, { email: otherLeadEmail, password: "other-lead-pass-1" }),
+      lead: await contextFor(browser, demo.lead),
+      admin: await contextFor(browser, demo.admin),
+    };
+    const status = async (who: keyof typeof ctx, url: string) => {
+      const r = await ctx[who].request.get(url, { maxRedirects: 0 });
+      return { status: r.status(), location: r.headers()["location"] ?? "" };
+    };
+    const urlOf = (route: string) => route.replace("[id]", study.id).replace("[assignmentId]", mine.id);
+
+    for (const route of routes) {
+      const url = urlOf(route);
+      const audience = isStudyPage(route) ? "study" : AUDIENCE[route];
+      const anon = await status("anonymous", url);
+      if (audience === "public") {
+        expect(anon.status, `${route} anonymous`).toBe(200);
+        continue;
+      }
+      expect([307, 303, 302], `${route} anonymous is sent to sign in`).toContain(anon.status);
+      expect(anon.location, route).toContain("/login");
+      if (audience === "home") continue;
+      if (audience === "grader") {
+        expect((await status("grader", url)).status, `${route} grader`).toBe(200);
+        expect((await status("lead", url)).status, `${route} lead`).toBe(403);
+        expect((await status("admin", url)).status, `${route} admin`).toBe(403);
+        if (route.includes("[assignmentId]")) expect((await status("otherGrader", url)).status, `${route} another grader`).toBe(404);
+      } else if (audience === "admin") {
+        expect((await status("admin", url)).status, `${route} admin`).toBe(200);
+        expect((await status("lead", url)).status, `${route} lead`).toBe(403);
+        expect((await status("grader", url)).status, `${route} grader`).toBe(403);
+      } else {
+        expect((await status("grader", url)).status, `${route} grader`).toBe(403);
+        expect((await status("lead", url)).status, `${route} lead`).toBe(200);
+        expect((await status("admin", url)).status, `${route} admin`).toBe(200);
+        expect((await status("otherLead", url)).status, `${route} lead of another study`).toBe(audience === "study" ? 404 : 200);
+      }
+    }
+    for (const c of Object.values(ctx)) await c.close();
+  });
+});
+
+test.describe("blinding", () => {
+  test("a grader crawling everything reachable never sees a model's name, version or id, nor other graders", async ({ page, request: _r }) => {
+    test.setTimeout(240_000);
+    const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+    await db.connect();
+    const models = (await db.query<{ id: string; name: string; version: string }>(`SELECT m.id, m.name, m.version FROM "LlmModel" m JOIN "Study" s ON s.id = m."studyId" WHERE s.slug = 'demo-clinical-qa'`)).rows;
+    const others = (await db.query<{ id: string; name: string; email: string }>(`SELECT id, name, email FROM "User" WHERE email <> $1`, [demo.graders[0].email])).rows;
+    await db.end();
+    const forbidden = [
+      ...models.flatMap((m) => [m.id, m.name, m.version]),
+      "GPT",
+      "Claude",
+      "Llama",
+      "Sonnet",
+      ...others.flatMap((o) => [o.id, o.email, o.name]),
+    ].filter((w) => w.length >= 3);
+
+    await signIn(page, demo.graders[0]);
+    const seen = new Set<string>();
+    const queue = ["/queue"];
+    const bodies: { url: string; body: string }[] = [];
+    while (queue.length && seen.size < 40) {
+      const url = queue.shift()!;
+      if (seen.has(url)) continue;
+      seen.add(url);
+      const res = await page.goto(url);
+      bodies.push({ url, body: (await res?.text()) ?? "" });
+      const links = await page.$$eval("a[href]", (as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href")!));
+      for (const l of links) if (l.startsWith("/") && !l.startsWith("/api/auth") && !seen.has(l)) queue.push(l);
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    // the JSON the pages use, too
+    const list = await page.request.get("/api/v1/me/assignments");
+    bodies.push({ url: "/api/v1/me/assignments", body: await list.text() });
+    for (const a of ((await list.json()) as { assignments: { id: string }[] }).assignments.slice(0, 10)) {
+      const r = await page.request.get(`/api/v1/assignments/${a.id}`);
+      bodies.push({ url: `/api/v1/assignments/${a.id}`, body: await r.text() });
+    }
+    for (const { url, body } of bodies) {
+      for (const word of forbidden) expect(body.includes(word), `${url} contains "${word}"`).toBe(false);
+    }
+    test.info().annotations.push({ type: "crawl", description: `${bodies.length} bodies checked against ${forbidden.length} forbidden strings` });
+  });
+});
+
+test.describe("hardening", () => {
+  test("security headers on pages and API", async ({ request }) => {
+    for (const url of ["/login", "/api/health"]) {
+      const h = (await request.get(url)).headers();
+      expect(h["content-security-policy"], url).toContain("frame-ancestors 'none'");
+      expect(h["content-security-policy"], url).not.toContain("unsafe-eval");
+      expect(h["x-content-type-options"]).toBe("nosniff");
+      expect(h["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      expect(h["x-frame-options"]).toBe("DENY");
+      expect(h["x-request-id"]).toMatch(/^[\w-]{8,}$/);
+      expect(h["x-powered-by"]).toBeUndefined();
+    }
+  });
+
+  test("hostile input: oversized bodies 413, malformed JSON 400, SQL metacharacters are data", async ({ request }) => {
+    const out = await adminCli(["create-token", "--email", demo.lead.email]);
+    const auth = { authorization: `Bearer ${out.stdout.trim().split("\n").pop()}` };
+    const big = await request.post("/api/v1/studies", { headers: { ...auth, "content-type": "application/json" }, data: JSON.stringify({ name: "x".repeat(2_000_000) }) });
+    expect(big.status()).toBe(413);
+    const bad = await request.post("/api/v1/studies", { headers: { ...auth, "content-type": "application/json" }, data: Buffer.from("{not json") });
+    expect(bad.status()).toBe(400);
+    expect(await bad.json()).toEqual({ error: "request body is not valid JSON" });
+    const name = `Robert'); DROP TABLE "Study";-- <script>alert(1)</script>`;
+    const made = await request.post("/api/v1/studies", { headers: auth, data: { name, rubrics: ["SCORE"] } });
+    expect(made.status()).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    const got = await request.get(`/api/v1/studies/${id}`, { headers: auth });
+    expect(((await got.json()) as { name: string }).name).toBe(name);
+    expect((await request.get("/api/v1/studies", { headers: auth })).status()).toBe(200);
+  });
+
+  test("HTML and script in study names and answers render as text", async ({ page }) => {
+    let alerted = false;
+    page.on("dialog", async (d) => {
+      alerted = true;
+      await d.dismiss();
+    });
+    await signIn(page, demo.lead);
+    await page.goto("/studies");
+    await expect(page.getByText(`<script>alert(1)</script>`, { exact: false }).first()).toBeVisible();
+    expect(alerted).toBe(false);
+  });
+});

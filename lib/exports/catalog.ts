@@ -1,0 +1,67 @@
+import type { Dataset, Format } from "./contract";
+
+/** What each dataset is, for the exports page (and anyone reading the code). No server imports: the page's client part uses it. */
+export interface DatasetInfo {
+  dataset: Dataset;
+  title: string;
+  formats: readonly Format[];
+  description: string;
+}
+
+export const DATASET_CATALOG: readonly DatasetInfo[] = [
+  {
+    dataset: "grades",
+    title: "Grades",
+    formats: ["csv", "json"],
+    description:
+      "Every stored score, one row each: item, model (unblinded) and version, repetition (empty for set-level dimensions), set status, grader, primary or adjudicator, rubric, dimension, score, comment, harm flag, times. Drafts included: filter on assignment_status = submitted for submitted work.",
+  },
+  {
+    dataset: "score-long",
+    title: "S.C.O.R.E. long format",
+    formats: ["csv", "json"],
+    description:
+      "One row per agreed or adjudicated response set with its final S.C.O.R.E. scores, with exactly the header the S.C.O.R.E. paper's public analysis code reads (domain,model,response_id,Safety,…): feed the CSV to it unchanged. domain is the specialty; response_id is <item_id>-<model>.",
+  },
+  {
+    dataset: "sets",
+    title: "Response sets",
+    formats: ["csv", "json"],
+    description:
+      "One row per response set: status, each rubric's final dimension scores and totals (SAFE-LLM per-answer and overall), and its escalation with the dimensions that disagreed.",
+  },
+  {
+    dataset: "summary",
+    title: "Summary",
+    formats: ["csv", "json"],
+    description:
+      "Per model and specialty: n, mean and SD of the totals and of each dimension; Cronbach's alpha with its CI; pairwise Cliff's delta. The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta); the JSON nests them.",
+  },
+  {
+    dataset: "audit",
+    title: "Audit trail",
+    formats: ["csv", "json"],
+    description: "Every audited change to this study: who (pseudonym, or name and email), when, what, and the values before and after (JSON).",
+  },
+  {
+    dataset: "study",
+    title: "Whole study (archive)",
+    formats: ["json"],
+    description:
+      "Settings, questions, models, answers, graders, assignments, grades and escalations in one JSON document that another Clingrade instance imports to reproduce the study (below, or POST /api/v1/study-archives).",
+  },
+];
+
+export interface ExportLinkOptions {
+  bom: boolean;
+  identities: boolean;
+  audit: boolean;
+}
+
+export function exportHref(studyId: string, dataset: Dataset, format: Format, o: ExportLinkOptions): string {
+  const q = new URLSearchParams({ dataset, format });
+  if (o.bom && format === "csv") q.set("bom", "1");
+  if (o.identities) q.set("identities", "1");
+  if (o.audit && dataset === "study") q.set("audit", "1");
+  return `/api/v1/studies/${studyId}/export?${q.toString()}`;
+}
