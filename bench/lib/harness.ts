@@ -42,7 +42,7 @@ export async function throwawayDatabase(prefix: string) {
 }
 
 export async function startServer(dbUrl: string, port: number): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
-  if (!existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` first.");
+  if (!existsSync(path.join(process.env.CLINGRADE_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first.");
   const proc = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start"], {
     env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20" },
     stdio: ["ignore", "ignore", "inherit"],

@@ -1,6 +1,6 @@
 "use client";
 
-import { cliffsTable, fmt, fmtCi, fmtSigned, rubricName } from "@/lib/analytics/tables";
+import { cliffsTable, fmtCi, fmtSigned, rubricName } from "@/lib/analytics/tables";
 import type { CliffsBlock, CliffsCell } from "@/lib/analytics/types";
 import { Badge } from "@/components/ui/badge";
 import { ChartPanel } from "./chart-panel";
@@ -169,7 +169,7 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       footer={
         <p>
           Magnitude (Romano et al.): |δ| &lt; 0.147 negligible, &lt; 0.33 small, &lt; 0.474 medium, otherwise large. The table lists each pair once; the mirrored cell is
-          its negative. Final totals: S.C.O.R.E. out of 25, SAFE-LLM out of 7. {fmt(0) === "0.00" ? "" : ""}
+          its negative. Final totals: S.C.O.R.E. out of 25, SAFE-LLM out of 7.
         </p>
       }
     />

@@ -9,7 +9,19 @@ import { fileName } from "./download";
 import { Legend } from "./legend";
 
 /** Mean score per dimension and model: S.C.O.R.E. on its 1-5 scale, SAFE-LLM domains as a share of their maximum. */
-export function RadarPanel({ block, allModels, slug, filterTag }: { block: RubricBlock<RadarData>; allModels: string[]; slug: string; filterTag: string }) {
+export function RadarPanel({
+  block,
+  allModels,
+  slug,
+  filterTag,
+  layout = "side",
+}: {
+  block: RubricBlock<RadarData>;
+  allModels: string[];
+  slug: string;
+  filterTag: string;
+  layout?: "side" | "stacked";
+}) {
   const chart = block.data;
   const name = rubricName(block.rubric);
   const scaled = block.rubric === "SAFE_LLM";
@@ -30,6 +42,7 @@ export function RadarPanel({ block, allModels, slug, filterTag }: { block: Rubri
           : "Mean of the final scores per dimension (Likert 1-5)."
       }
       empty={block.reason}
+      layout={layout}
       csv={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), table: radarTable(chart) } : undefined}
       image={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), title: `${name} profile — ${chart.specialty}`, legend } : undefined}
       chart={

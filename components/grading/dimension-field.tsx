@@ -59,9 +59,10 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
       onKeyDown={onKeyDown}
       aria-describedby={[defId, error ? errId : null].filter(Boolean).join(" ")}
       className={cn(
-        "min-w-0 scroll-mt-32 rounded-lg border bg-background p-4 transition-colors",
-        error ? "border-destructive/70 ring-1 ring-destructive/30" : "border-border",
-        "focus-within:border-primary/50 focus-within:shadow-[0_0_0_3px_rgb(15_76_129/0.08)]",
+        // One row of a rubric panel; the dimension being graded gets a tint and an accent bar.
+        "relative min-w-0 scroll-mt-36 px-4 py-4 transition-colors first:rounded-t-lg last:rounded-b-lg",
+        "before:absolute before:inset-y-0 before:left-0 before:w-[3px] before:rounded-l-lg before:content-['']",
+        error ? "bg-red-50/60 before:bg-destructive" : "focus-within:bg-primary/[0.025] focus-within:before:bg-primary",
       )}
     >
       <legend className="float-left flex w-full flex-wrap items-baseline gap-x-2 gap-y-1">
@@ -80,7 +81,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
       </p>
 
       <div
-        className={cn("mt-3 grid gap-2", likert ? "grid-cols-5" : "grid-cols-1")}
+        className={cn("mt-3 grid", likert ? "grid-cols-5 gap-2" : "grid-cols-1 gap-1.5")}
         onMouseLeave={() => setHovered(null)}
       >
         {d.levels.map((l) => {
@@ -92,7 +93,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
               className={cn(
                 "relative flex rounded-md border text-sm transition-colors",
                 readOnly ? "cursor-default" : "cursor-pointer hover:border-primary/60 hover:bg-primary/[0.03]",
-                likert ? "min-h-16 flex-col items-center justify-center gap-0.5 px-1 py-2 text-center" : "items-start gap-3 px-3 py-2",
+                likert ? "min-h-[3.75rem] flex-col items-center justify-center gap-0.5 px-1 py-2 text-center" : "items-start gap-2.5 px-3 py-1.5",
                 checked ? "border-primary bg-primary/[0.07] text-foreground" : "border-border",
                 "has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring",
               )}
@@ -116,7 +117,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                   likert
                     ? cn("text-lg font-semibold leading-none", checked ? "text-primary" : "text-foreground")
                     : cn(
-                        "mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full border text-xs font-semibold",
+                        "mt-px flex size-5 shrink-0 items-center justify-center rounded-full border text-[0.7rem] font-semibold",
                         checked ? "border-primary bg-primary text-primary-foreground" : "border-border bg-muted text-foreground",
                       ),
                 )}
@@ -145,12 +146,10 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
         <p className="mt-2 min-h-5 text-xs leading-relaxed text-muted-foreground" aria-hidden>
           {shownLevel?.example ? (
             <>
-              <span className="font-medium text-foreground">Example ({shownLevel.value}):</span> {shownLevel.example}
+              <span className="font-medium text-foreground">Example for {shownLevel.value}:</span> {shownLevel.example}
             </>
-          ) : shownLevel ? (
-            <span>No example in the rubric for this level.</span>
-          ) : (
-            <span>Hover or focus a level to see the rubric&apos;s example.</span>
+          ) : shownLevel ? null : (
+            <span>Focus or point at a level to see the rubric&apos;s example.</span>
           )}
         </p>
       ) : null}

@@ -10,6 +10,7 @@ import {
   completeness,
   fieldDomId,
   fieldLabel,
+  formatScore,
   formCells,
   gradingFields,
   hasProblems,
@@ -38,8 +39,8 @@ import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
 function harmReasons(state: FormState): string[] {
   const out: string[] = [];
   for (const c of formCells(state)) {
-    if (c.dimension === "safety" && c.score <= 2) out.push(`Safety is ${c.score} on Answer 1`);
-    if (c.dimension === "accuracy" && c.score === 0) out.push(`Accuracy is 0 on Answer ${c.repetition}`);
+    if (c.dimension === "safety" && c.score <= 2) out.push(`S.C.O.R.E. safety is ${c.score} on Answer 1`);
+    if (c.dimension === "accuracy" && c.score === 0) out.push(`SAFE-LLM accuracy is 0 on Answer ${c.repetition}`);
   }
   return out;
 }
@@ -359,7 +360,7 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
               ) : null}
               {totals.safeLlm ? (
                 <span className="text-sm text-muted-foreground tabular-nums">
-                  SAFE-LLM mean <span className="font-semibold text-foreground">{totals.safeLlm.mean === null ? "—" : totals.safeLlm.mean.toFixed(2)}</span> /{" "}
+                  SAFE-LLM mean <span className="font-semibold text-foreground">{totals.safeLlm.mean === null ? "—" : formatScore(totals.safeLlm.mean)}</span> /{" "}
                   {totals.safeLlm.max}
                 </span>
               ) : null}

@@ -80,7 +80,7 @@ export function GradingToolbar({
 }) {
   const complete = scored === toScore;
   return (
-    <div className="sticky top-0 z-30 -mx-4 -mt-4 mb-6 border-b border-border bg-background/95 px-4 py-2.5 shadow-[0_1px_3px_rgb(15_23_42/0.06)] backdrop-blur supports-[backdrop-filter]:bg-background/85 md:-mx-8 md:-mt-8 md:px-8">
+    <div className="sticky top-0 z-30 -mx-4 -mt-4 mb-6 border-b border-border bg-background px-4 py-2.5 shadow-[0_1px_3px_rgb(15_23_42/0.06)] md:-mx-8 md:-mt-8 md:px-8">
       <div className="flex flex-wrap items-center gap-x-5 gap-y-2">
         <Link
           href="/queue"

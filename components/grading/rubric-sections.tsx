@@ -27,6 +27,9 @@ const SIDE_BY_SIDE: Record<number, string> = {
   5: "md:grid-cols-3 xl:grid-cols-5",
 };
 
+/** The dimensions graded together sit in one panel, one row each. */
+const PANEL = "flex flex-col divide-y divide-border rounded-lg border border-border bg-background shadow-sm";
+
 const STICKY_ANSWER = "lg:sticky lg:top-28 lg:max-h-[calc(100vh-8.5rem)]";
 
 function Field({ f, scopeLabel, p }: { f: GradingField; scopeLabel: string; p: SectionProps }) {
@@ -101,7 +104,7 @@ export function ScoreSection(p: SectionProps) {
         </div>
         <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           {answer1 ? <AnswerCard repetition={1} text={answer1.text} caption="graded here" className={STICKY_ANSWER} /> : null}
-          <div className="flex flex-col gap-3">
+          <div className={PANEL}>
             {first.map((f) => (
               <Field key={f.key} f={f} p={p} scopeLabel="Answer 1" />
             ))}
@@ -122,9 +125,11 @@ export function ScoreSection(p: SectionProps) {
               <AnswerCard key={a.repetition} repetition={a.repetition} text={a.text} className="max-h-[28rem]" />
             ))}
           </div>
-          {set.map((f) => (
-            <Field key={f.key} f={f} p={p} scopeLabel={`All ${n} answers together`} />
-          ))}
+          <div className={PANEL}>
+            {set.map((f) => (
+              <Field key={f.key} f={f} p={p} scopeLabel={`All ${n} answers together`} />
+            ))}
+          </div>
         </div>
       ) : null}
     </section>
@@ -179,7 +184,7 @@ export function SafeLlmSection(p: SectionProps) {
             </div>
             <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
               <AnswerCard repetition={a.repetition} text={a.text} caption="graded here" className={STICKY_ANSWER} />
-              <div className="flex flex-col gap-3">
+              <div className={PANEL}>
                 {p.fields
                   .filter((f) => f.repetition === a.repetition)
                   .map((f) => (

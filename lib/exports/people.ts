@@ -26,14 +26,16 @@ export function personPseudonym(studyId: string, userId: string, role: Person["r
 }
 
 export async function loadPeople(query: RawQuery, studyId: string): Promise<People> {
-  const rows = await query<{ id: string; name: string; email: string; role: Person["role"] }>(
-    `SELECT u.id, u.name, u.email, u.role::text AS role FROM "User" u
+  const rows = await query<{ id: string; name: string; email: string; role: Person["role"]; grades: boolean }>(
+    `WITH graders AS (SELECT DISTINCT a."graderId" AS id FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId" WHERE rs."studyId" = $1::uuid)
+     SELECT u.id, u.name, u.email, u.role::text AS role, u.id IN (SELECT id FROM graders) AS grades FROM "User" u
       WHERE u.id IN (SELECT "userId" FROM "StudyMember" WHERE "studyId" = $1::uuid
-                     UNION SELECT a."graderId" FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId" WHERE rs."studyId" = $1::uuid
+                     UNION SELECT id FROM graders
                      UNION SELECT "actorId" FROM "AuditEvent" WHERE "studyId" = $1::uuid AND "actorId" IS NOT NULL)`,
     [studyId],
   );
-  return new Map(rows.map((r) => [r.id, { ...r, pseudonym: personPseudonym(studyId, r.id, r.role) }]));
+  // Whoever grades in the study is "Grader XXXX", as on the escalation pages, whatever their account's role.
+  return new Map(rows.map(({ grades, ...r }) => [r.id, { ...r, pseudonym: grades ? graderPseudonym(studyId, r.id) : personPseudonym(studyId, r.id, r.role) }]));
 }
 
 /**

@@ -1,0 +1,71 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { parseTableParams } from "@/components/data-table/search-params";
+import { AgreementPanel } from "@/components/dashboard/agreement-panel";
+import { AlphaPanel } from "@/components/dashboard/alpha-panel";
+import { CliffsPanel } from "@/components/dashboard/cliffs-panel";
+import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
+import { ProgressPanel } from "@/components/dashboard/progress-panel";
+import { RadarPanel } from "@/components/dashboard/radar-panel";
+import { RankingPanel } from "@/components/dashboard/ranking-panel";
+import { statsQuerySchema } from "@/lib/analytics/contract";
+import { computeStudyStats } from "@/lib/analytics/study-stats";
+import { rubricName } from "@/lib/analytics/tables";
+import { loadStudyForPage } from "@/lib/studies/page-access";
+
+export const metadata: Metadata = { title: "Dashboard" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/**
+ * The study dashboard (leads and admins; model names unblinded): every number
+ * comes from computeStudyStats, the same as GET /api/v1/studies/{id}/stats.
+ * Filters live in the URL: ?specialty=&rubric=&models=a,b.
+ */
+export default async function StudyDashboardPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const { study } = await loadStudyForPage(id);
+  // Lenient, as a hand-edited URL should still show the dashboard: a bad value falls back to "all".
+  const { data: q } = parseTableParams(statsQuerySchema, await searchParams);
+  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: (q.rubric ?? []).filter((r) => study.rubrics.includes(r)), models: q.models });
+  if (!stats) notFound();
+  const { filters, options, scope } = stats;
+  const slug = stats.study.slug;
+  const filterTag = [filters.specialty ?? "all-specialties", filters.models.length < options.models.length ? `${filters.models.length}-models` : ""].filter(Boolean).join("-");
+  const both = filters.rubrics.length > 1;
+
+  return (
+    <div className="flex flex-col gap-6" data-testid="dashboard">
+      <div className="flex flex-col gap-1">
+        <h2 className="text-xl font-semibold">Dashboard</h2>
+        <p className="text-sm text-muted-foreground">
+          {scope.specialty} · {filters.rubrics.map(rubricName).join(" + ")} · {filters.models.length} of {options.models.length} models ·{" "}
+          <span className="tabular-nums">
+            {scope.finalSets} of {scope.sets}
+          </span>{" "}
+          response sets final. Model names are shown unblinded; graders never see this page.
+        </p>
+      </div>
+
+      <DashboardFilters specialties={options.specialties} rubrics={options.rubrics} models={options.models} selected={filters} />
+
+      <div className={both ? "grid gap-6 2xl:grid-cols-2" : "grid gap-6"}>
+        {stats.radar.map((block) => (
+          <RadarPanel key={block.rubric} block={block} allModels={options.models} slug={slug} filterTag={filterTag} layout={both ? "stacked" : "side"} />
+        ))}
+      </div>
+
+      <AlphaPanel block={stats.alpha} rubrics={filters.rubrics} slug={slug} filterTag={filterTag} />
+
+      {filters.rubrics.map((r) => (
+        <CliffsPanel key={r} data={stats.cliffs.data} reason={stats.cliffs.reason} rubric={r} slug={slug} filterTag={filterTag} />
+      ))}
+
+      <AgreementPanel block={stats.agreement} slug={slug} filterTag={filterTag} />
+
+      <RankingPanel block={stats.ranking} scope={scope.specialty} rubrics={filters.rubrics} allModels={options.models} slug={slug} filterTag={filterTag} />
+
+      <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+"use client";
+
+import {
+  createColumnHelper,
+  createSortedRowModel,
+  metaHelper,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_basic,
+  tableFeatures,
+  useTable,
+  type SortingState,
+} from "@tanstack/react-table";
+import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
+import { useState } from "react";
+import { Bar, BarChart, CartesianGrid, ErrorBar, Tooltip, XAxis, YAxis } from "recharts";
+import { fmt, rankingTable, rubricName } from "@/lib/analytics/tables";
+import type { Block, RankingRow } from "@/lib/analytics/types";
+import { cn } from "@/lib/utils";
+import { ChartPanel } from "./chart-panel";
+import { modelColor, RUBRIC_COLOR } from "./colors";
+import { fileName } from "./download";
+import { Legend } from "./legend";
+
+const features = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  sortFns: { basic: sortFn_basic, alphanumeric: sortFn_alphanumeric },
+  columnMeta: metaHelper<{ className?: string }>(),
+});
+const col = createColumnHelper<typeof features, RankingRow>();
+const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
+
+function columns(allModels: string[]) {
+  return col.columns([
+    col.accessor("specialty", { header: "Specialty", sortFn: "alphanumeric" }),
+    col.accessor("rubric", { header: "Rubric", sortFn: "alphanumeric", cell: (c) => rubricName(c.getValue()) }),
+    col.accessor("rank", { header: "Rank", sortFn: "basic", meta: { className: "text-right tabular-nums" } }),
+    col.accessor("model", {
+      header: "Model",
+      sortFn: "alphanumeric",
+      cell: (c) => (
+        <span className="inline-flex items-center gap-2">
+          <span aria-hidden className="size-2.5 shrink-0 rounded-full" style={{ background: modelColor(c.getValue(), allModels) }} />
+          {c.getValue()}
+        </span>
+      ),
+    }),
+    col.accessor("n", { header: "n", sortFn: "basic", sortDescFirst: true, meta: { className: "text-right tabular-nums" } }),
+    col.accessor("mean", {
+      header: "Mean ± SD",
+      sortFn: "basic",
+      sortDescFirst: true,
+      sortUndefined: "last",
+      meta: { className: "text-right tabular-nums whitespace-nowrap" },
+      cell: (c) => {
+        const r = c.row.original;
+        return (
+          <span>
+            <span className="font-medium">{fmt(r.mean)}</span>
+            <span className="text-muted-foreground"> ± {fmt(r.sd)}</span>
+            <span className="text-xs text-muted-foreground"> / {r.maxTotal}</span>
+          </span>
+        );
+      },
+    }),
+    col.display({
+      id: "bar",
+      header: () => <span className="sr-only">Share of the maximum</span>,
+      cell: (c) => {
+        const r = c.row.original;
+        const pct = r.mean === null ? 0 : (100 * r.mean) / r.maxTotal;
+        return (
+          <div className="h-2 w-24 rounded-full bg-muted" aria-hidden>
+            <div className="h-2 rounded-full" style={{ width: `${Math.max(0, Math.min(100, pct))}%`, background: RUBRIC_COLOR[r.rubric] }} />
+          </div>
+        );
+      },
+    }),
+  ]);
+}
+
+function SortableRanking({ rows, allModels }: { rows: RankingRow[]; allModels: string[] }) {
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const table = useTable({
+    features,
+    columns: columns(allModels),
+    data: rows,
+    getRowId: (r) => `${r.rubric}|${r.specialty}|${r.model}`,
+    state: { sorting },
+    onSortingChange: setSorting,
+  });
+  return (
+    <div className="max-h-[26rem] overflow-auto rounded-md border border-border">
+      <table className="w-full text-sm" aria-label="Ranking of models">
+        <thead className="sticky top-0 bg-muted text-left text-muted-foreground">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const column = header.column;
+                const sorted = column.getIsSorted();
+                return (
+                  <th key={header.id} scope="col" aria-sort={sorted ? ARIA_SORT[sorted] : column.getCanSort() ? "none" : undefined} className={cn("px-3 py-2 font-medium", column.columnDef.meta?.className)}>
+                    {column.getCanSort() ? (
+                      <button type="button" onClick={column.getToggleSortingHandler()} className="inline-flex items-center gap-1 rounded hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                        <table.FlexRender header={header} />
+                        {sorted === "asc" ? <ArrowUp aria-hidden className="size-3.5" /> : sorted === "desc" ? <ArrowDown aria-hidden className="size-3.5" /> : <ArrowUpDown aria-hidden className="size-3.5 opacity-40" />}
+                      </button>
+                    ) : (
+                      <table.FlexRender header={header} />
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => (
+            <tr key={row.id} className="border-t border-border hover:bg-muted/40">
+              {row.getAllCells().map((cell) => (
+                <td key={cell.id} className={cn("px-3 py-1.5", cell.column.columnDef.meta?.className)}>
+                  <table.FlexRender cell={cell} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Mean ± SD of the final totals per model, per specialty, sortable; the chart shows the scope as a share of each rubric's maximum. */
+export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag }: { block: Block<{ rows: RankingRow[] }>; scope: string; rubrics: string[]; allModels: string[]; slug: string; filterTag: string }) {
+  const rows = block.data?.rows ?? [];
+  const inScope = rows.filter((r) => r.specialty === scope);
+  const models = [...new Set(inScope.map((r) => r.model))].sort((a, b) => allModels.indexOf(a) - allModels.indexOf(b));
+  const data = models.map((model) => {
+    const row: Record<string, unknown> = { model };
+    for (const r of rubrics) {
+      const x = inScope.find((y) => y.model === model && y.rubric === r);
+      row[r] = x?.mean === null || x?.mean === undefined ? null : (100 * x.mean) / x.maxTotal;
+      row[`${r}_err`] = x?.sd !== null && x?.sd !== undefined ? (100 * x.sd) / x.maxTotal : null;
+      row[`${r}_raw`] = x ? `${fmt(x.mean)} ± ${fmt(x.sd)} of ${x.maxTotal} (n = ${x.n})` : "n/a";
+    }
+    return row;
+  });
+  const legend = rubrics.map((r) => ({ label: `${rubricName(r)} (out of ${r === "SCORE" ? 25 : 7})`, color: RUBRIC_COLOR[r] }));
+  return (
+    <ChartPanel
+      id="ranking"
+      title="Ranking of models"
+      description={`Mean ± SD of the final totals per model (S.C.O.R.E. out of 25, SAFE-LLM out of 7), with the number of final sets. The chart shows ${scope} as a share of each maximum; click a column header to sort the table.`}
+      empty={block.reason}
+      csv={block.data ? { name: fileName(slug, "ranking", filterTag), table: rankingTable(rows) } : undefined}
+      image={block.data ? { name: fileName(slug, "ranking", filterTag), title: `Mean total ± SD, ${scope}`, legend } : undefined}
+      chart={
+        block.data ? (
+          <figure className="flex flex-col gap-2">
+            <BarChart responsive style={{ width: "100%", height: 300 }} data={data} margin={{ top: 12, right: 16, bottom: 8, left: 0 }} barCategoryGap="26%">
+              <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
+              <XAxis dataKey="model" tick={{ fontSize: 12, fill: "#334155" }} interval={0} tickLine={false} />
+              <YAxis domain={[0, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} width={44} />
+              <Tooltip formatter={(_value, name, item) => [String((item.payload as Record<string, unknown>)[`${String(name)}_raw`]), rubricName(String(name))]} />
+              {rubrics.map((r) => (
+                <Bar key={r} dataKey={r} name={r} fill={RUBRIC_COLOR[r]} radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false}>
+                  <ErrorBar dataKey={`${r}_err`} width={8} strokeWidth={1.5} stroke="#0f172a" direction="y" />
+                </Bar>
+              ))}
+            </BarChart>
+            <Legend entries={legend} />
+          </figure>
+        ) : null
+      }
+      table={block.data ? <SortableRanking rows={rows} allModels={allModels} /> : null}
+    />
+  );
+}
