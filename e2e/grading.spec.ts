@@ -254,7 +254,8 @@ test("a grader opening another grader's assignment gets the not-found page", asy
   const foreign = assignments.find((a) => !own.has(a.id))!;
 
   await signInAs(page, demo.graders[1]);
-  await page.goto(`/grade/${foreign.id}`);
+  const res = await page.goto(`/grade/${foreign.id}`);
+  expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Answer set not found" })).toBeVisible();
   await expect(page.locator("body")).not.toContainText("Reference answer");
   await expect(page.locator("fieldset")).toHaveCount(0);

@@ -30,7 +30,7 @@ const SIDE_BY_SIDE: Record<number, string> = {
 /** The dimensions graded together sit in one panel, one row each. */
 const PANEL = "flex flex-col divide-y divide-border rounded-lg border border-border bg-background shadow-sm";
 
-const STICKY_ANSWER = "lg:sticky lg:top-28 lg:max-h-[calc(100vh-8.5rem)]";
+const STICKY_ANSWER = "lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)]";
 
 function Field({ f, scopeLabel, p }: { f: GradingField; scopeLabel: string; p: SectionProps }) {
   return (
@@ -217,47 +217,49 @@ export function SafeLlmSection(p: SectionProps) {
             )}
           </p>
         </div>
-        <table className="w-full self-start overflow-hidden rounded-lg border border-border text-sm">
-          <caption className="sr-only">SAFE-LLM score per answer</caption>
-          <thead className="bg-muted/60 text-left text-xs text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Answer
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Points
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Consistency
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Score / {t.max}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="tabular-nums">
-            {p.answers.map((a, i) => {
-              const pts = pointsOf(p.state, a.repetition);
-              return (
-                <tr key={a.repetition} className="border-t border-border">
-                  <th scope="row" className="px-3 py-1.5 text-left font-normal">
-                    Answer {a.repetition}
-                  </th>
-                  <td className="px-3 py-1.5 text-right">{pts ?? "—"}</td>
-                  <td className="px-3 py-1.5 text-right">{t.consistency ?? "—"}</td>
-                  <td className="px-3 py-1.5 text-right font-medium">{t.answers[i] === null ? "—" : formatScore(t.answers[i]!)}</td>
-                </tr>
-              );
-            })}
-            <tr className="border-t border-border bg-muted/40">
-              <th scope="row" className="px-3 py-1.5 text-left font-semibold">
-                Mean
-              </th>
-              <td colSpan={2} />
-              <td className="px-3 py-1.5 text-right font-semibold">{t.mean === null ? "—" : formatScore(t.mean)}</td>
-            </tr>
-          </tbody>
-        </table>
+        <div className="self-start overflow-hidden rounded-lg border border-border">
+          <table className="w-full text-sm">
+            <caption className="sr-only">SAFE-LLM score per answer</caption>
+            <thead className="bg-muted/60 text-left text-xs text-muted-foreground">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Answer
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Points
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Consistency
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Score / {t.max}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="tabular-nums">
+              {p.answers.map((a, i) => {
+                const pts = pointsOf(p.state, a.repetition);
+                return (
+                  <tr key={a.repetition} className="border-t border-border">
+                    <th scope="row" className="px-3 py-1.5 text-left font-normal">
+                      Answer {a.repetition}
+                    </th>
+                    <td className="px-3 py-1.5 text-right">{pts ?? "—"}</td>
+                    <td className="px-3 py-1.5 text-right">{t.consistency ?? "—"}</td>
+                    <td className="px-3 py-1.5 text-right font-medium">{t.answers[i] === null ? "—" : formatScore(t.answers[i]!)}</td>
+                  </tr>
+                );
+              })}
+              <tr className="border-t border-border bg-muted/40">
+                <th scope="row" className="px-3 py-1.5 text-left font-semibold">
+                  Mean
+                </th>
+                <td colSpan={2} />
+                <td className="px-3 py-1.5 text-right font-semibold">{t.mean === null ? "—" : formatScore(t.mean)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
       </div>
     </section>
   );

@@ -36,11 +36,13 @@ export function ShortcutsDialog({ open, onOpenChange }: { open: boolean; onOpenC
                 <tr key={s.description} className="border-t border-border first:border-t-0">
                   <td className="whitespace-nowrap py-2 pr-4 align-top">
                     {s.keys.map((combo, i) => (
-                      <span key={i} className="mr-1.5 inline-flex items-center gap-0.5">
-                        {combo.map((k) => (
-                          <kbd key={k} className="rounded border border-border bg-muted px-1.5 py-0.5 font-mono text-xs shadow-[0_1px_0_var(--color-border)]">
-                            {k}
-                          </kbd>
+                      <span key={i} className="inline-flex items-center gap-1">
+                        {i > 0 ? <span className="mx-1 text-xs text-muted-foreground">{combo.length > 1 || s.keys[i - 1].length > 1 ? "or" : "/"}</span> : null}
+                        {combo.map((k, j) => (
+                          <span key={k} className="inline-flex items-center gap-1">
+                            {j > 0 ? <span className="text-xs text-muted-foreground">+</span> : null}
+                            <kbd className="rounded border border-border bg-muted px-1.5 py-0.5 font-mono text-xs shadow-[0_1px_0_var(--color-border)]">{k}</kbd>
+                          </span>
                         ))}
                       </span>
                     ))}

@@ -6,8 +6,8 @@ import { cn } from "@/lib/utils";
 
 /**
  * The study's sections, in the order of the work: set up (items, graders,
- * import), run (assignments, escalations), read (results, audit), settings
- * last. The current one is marked for screen readers too.
+ * import), run (assignments, escalations), read (results, dashboard,
+ * exports, audit), settings last. The current one is marked for screen readers too.
  */
 export function StudyTabs({ studyId }: { studyId: string }) {
   const pathname = usePathname();
@@ -20,6 +20,8 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/assignments`, label: "Assignments" },
     { href: `${base}/escalations`, label: "Escalations" },
     { href: `${base}/results`, label: "Results" },
+    { href: `${base}/dashboard`, label: "Dashboard" },
+    { href: `${base}/exports`, label: "Exports" },
     { href: `${base}/audit`, label: "Audit" },
     { href: `${base}/settings`, label: "Settings" },
   ];

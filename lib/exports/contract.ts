@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { DIMENSION_KEYS, RUBRIC_KEYS } from "@/lib/grading/contract-schemas";
+import { LIMITS } from "@/lib/studies/settings";
 
 /**
  * The exports contract: GET /api/v1/studies/{id}/export (every dataset, CSV or
@@ -118,12 +119,12 @@ const ArchiveEscalation = z.strictObject({
 });
 
 const ArchiveStudy = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(LIMITS.name),
   slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
-  description: text,
+  description: z.string().max(LIMITS.description),
   rubrics: z.array(z.enum(RUBRIC_KEYS)).min(1).max(2),
-  repetitions: z.int().min(1).max(20),
-  gradersPerSet: z.int().min(1).max(10),
+  repetitions: z.int().min(LIMITS.repetitions.min).max(LIMITS.repetitions.max),
+  gradersPerSet: z.int().min(LIMITS.gradersPerSet.min).max(LIMITS.gradersPerSet.max),
   thresholds: z.record(z.string(), z.record(z.string(), z.number())),
   showReferenceAnswer: z.boolean(),
   matchSpecialty: z.boolean(),

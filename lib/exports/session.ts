@@ -14,6 +14,8 @@ import { exportPool } from "./pool";
  * COPY on the server at once (its backend sees the socket close).
  */
 const noop = () => undefined;
+/** Bytes of COPY output buffered ahead of the response before PostgreSQL's socket is paused. */
+const COPY_BUFFER = 256 * 1024;
 
 export class ExportAborted extends Error {
   constructor() {
@@ -87,7 +89,7 @@ export class ExportSession {
    */
   async *copy(select: string, options: string): AsyncGenerator<Buffer> {
     this.check();
-    const stream = this.client.query(copyTo(`COPY (${select}) TO STDOUT WITH (${options})`));
+    const stream = this.client.query(copyTo(`COPY (${select}) TO STDOUT WITH (${options})`, { highWaterMark: COPY_BUFFER }));
     this.copyStream = stream;
     stream.on("error", noop);
     let complete = false;

@@ -98,7 +98,7 @@ interface Existing {
   models: Map<string, { id: string; version: string; temperature: number | null; topP: number | null }>;
   /** `${itemId}|${modelId}` -> response set id. */
   sets: Map<string, string>;
-  /** Lower-cased name -> id (the oldest spelling when two differ only in case). */
+  /** Lower-cased name -> id (the first in alphabetical order when two names differ only in case). */
   specialties: Map<string, string>;
 }
 
@@ -145,7 +145,7 @@ function quoted(text: string): string {
 }
 
 /** Pending work is sent once this many characters of answers have gathered. */
-const FLUSH_CHARS = 256 * 1024;
+const FLUSH_CHARS = 2 * 1024 * 1024;
 /** Batches sent but not yet done; bounds memory while PostgreSQL catches up. */
 const IN_FLIGHT = 2;
 
@@ -245,18 +245,21 @@ class StreamWriter {
     for (; this.nextItem < this.validator.itemCount; this.nextItem++) {
       const item = this.validator.itemAt(this.nextItem);
       const existing = this.existing.items.get(item.externalId);
+      // A question's specialty may be new to the instance, also for a question moved to it.
+      const key = item.first?.specialtyKey;
+      if (key !== undefined && !this.existing.specialties.has(key) && !this.newSpecialties.has(key)) {
+        this.newSpecialties.set(key, this.validator.specialties.get(key) ?? key);
+      }
       if (existing) {
         this.itemIds.push(existing);
         this.itemIsNew.push(false);
-      } else if (this.kind === "answers" || !item.first) {
+      } else if (this.kind === "answers" || !item.first || key === undefined) {
         this.itemIds.push(null);
         this.itemIsNew.push(false);
       } else {
         const id = randomUUID();
         this.itemIds.push(id);
         this.itemIsNew.push(true);
-        const key = item.first.specialtyKey;
-        if (!this.existing.specialties.has(key) && !this.newSpecialties.has(key)) this.newSpecialties.set(key, this.validator.specialties.get(key) ?? key);
         this.newItems.push({ id, externalId: item.externalId, specialtyKey: key, question: item.first.question, reference: item.first.referenceAnswer });
         this.counts.itemsCreated++;
       }
@@ -364,48 +367,54 @@ class StreamWriter {
           if (r.inserted) this.counts.specialtiesCreated++;
         }
       }
+      // New models, questions and sets in one statement (one round trip): each
+      // INSERT is a CTE of the next, and the foreign keys, checked at the end
+      // of the statement, see the rows of the CTEs before them.
+      const parts: { sql: (p: (i: number) => string) => string; values: unknown[] }[] = [];
       if (this.newModels.length) {
         const m = this.newModels;
-        this.newModels = [];
-        work.push(
-          this.query(
-              `INSERT INTO "LlmModel" (id, "studyId", name, version, temperature, "topP")
-               SELECT u.id, $1::uuid, u.name, u.version, u.temperature, u.top_p
-                 FROM unnest($2::uuid[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS u(id, name, version, temperature, top_p)`,
-              [this.studyId, m.map((x) => x.id), m.map((x) => x.name), m.map((x) => x.version), m.map((x) => x.temperature), m.map((x) => x.topP)],
-          ),
-        );
+        parts.push({
+          sql: (p) => `INSERT INTO "LlmModel" (id, "studyId", name, version, temperature, "topP")
+            SELECT u.id, ${p(1)}::uuid, u.name, u.version, u.temperature, u.top_p
+              FROM unnest(${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::float8[], ${p(6)}::float8[]) AS u(id, name, version, temperature, top_p)`,
+          values: [this.studyId, m.map((x) => x.id), m.map((x) => x.name), m.map((x) => x.version), m.map((x) => x.temperature), m.map((x) => x.topP)],
+        });
       }
       if (this.newItems.length) {
         const i = this.newItems;
-        this.newItems = [];
-        work.push(
-          this.query(
-              `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt")
-               SELECT u.id, $1::uuid, u.external_id, u.question, u.reference, u.specialty_id, $7::timestamptz
-                 FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[]) AS u(id, external_id, question, reference, specialty_id)`,
-              [
-                this.studyId,
-                i.map((x) => x.id),
-                i.map((x) => x.externalId),
-                i.map((x) => x.question),
-                i.map((x) => x.reference),
-                i.map((x) => this.existing.specialties.get(x.specialtyKey) as string),
-                this.timestamp,
-              ],
-          ),
-        );
+        parts.push({
+          sql: (p) => `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt")
+            SELECT u.id, ${p(1)}::uuid, u.external_id, u.question, u.reference, u.specialty_id, ${p(7)}::timestamptz
+              FROM unnest(${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::uuid[]) AS u(id, external_id, question, reference, specialty_id)`,
+          values: [
+            this.studyId,
+            i.map((x) => x.id),
+            i.map((x) => x.externalId),
+            i.map((x) => x.question),
+            i.map((x) => x.reference),
+            i.map((x) => this.existing.specialties.get(x.specialtyKey) as string),
+            this.timestamp,
+          ],
+        });
       }
       if (this.newSets.length) {
-        const s = this.newSets;
-        this.newSets = [];
-        work.push(
-          this.query(
-              `INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", "updatedAt")
-               SELECT u.id, $1::uuid, u.item_id, u.model_id, $5::timestamptz FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS u(id, item_id, model_id)`,
-              [this.studyId, s.map((x) => x.id), s.map((x) => x.itemId), s.map((x) => x.modelId), this.timestamp],
-          ),
-        );
+        const x = this.newSets;
+        parts.push({
+          sql: (p) => `INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", "updatedAt")
+            SELECT u.id, ${p(1)}::uuid, u.item_id, u.model_id, ${p(5)}::timestamptz FROM unnest(${p(2)}::uuid[], ${p(3)}::uuid[], ${p(4)}::uuid[]) AS u(id, item_id, model_id)`,
+          values: [this.studyId, x.map((y) => y.id), x.map((y) => y.itemId), x.map((y) => y.modelId), this.timestamp],
+        });
+      }
+      if (parts.length) {
+        const values: unknown[] = [];
+        const sql = parts.map((part) => {
+          const offset = values.length;
+          values.push(...part.values);
+          return part.sql((i) => `$${offset + i}`);
+        });
+        const last = sql.pop() as string;
+        const text = sql.length ? `WITH ${sql.map((q, k) => `w${k} AS (${q})`).join(",\n")}\n${last}` : last;
+        work.push(this.query(text, values));
       }
       if (this.direct.size) work.push(this.copy(COPY_RESPONSES, this.direct));
     }
@@ -697,6 +706,10 @@ async function apply({ client, study, kind, validator, writer }: Ctx): Promise<I
 
 function toApiError(e: unknown): unknown {
   if (e instanceof ImportFileError) return rejection(422, e.errors, e.errors.length);
+  // The study's questions are edited elsewhere too (one at a time); a clash
+  // with such an edit made during the import is a conflict, not a crash.
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === "23505" || code === "23503") return new ApiError(409, "the study changed while the file was being imported; nothing was imported, please import it again");
   if (e instanceof CsvRowTooLongError) return rejection(422, [{ row: 1, line: e.line, column: null, message: e.message }], 1);
   return e;
 }

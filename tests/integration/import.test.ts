@@ -202,9 +202,11 @@ describe("import of questions and answers", () => {
     expect(e.status).toBe(409);
     expect(e.details.errors).toEqual([expect.objectContaining({ row: 1, column: "question", message: expect.stringMatching(/item Q1 already has grades/) })]);
     expect((await getDb().qaItem.findFirstOrThrow({ where: { studyId: study.id, externalId: "Q1" } })).question).toBe("Question 1?");
-    // An ungraded item's question may change.
-    const ok = fullRows(2).map((r) => (r[0] === "Q2" ? [r[0], r[1], "Question 2, reworded?", ...r.slice(3)] : r));
+    // An ungraded item's question may change, and so may its specialty, even to one new to the instance.
+    const ok = fullRows(2).map((r) => (r[0] === "Q2" ? [r[0], "Neuro-ophthalmology", "Question 2, reworded?", ...r.slice(3)] : r));
     expect((await run(study, csv(HEADER, ok))).questions).toEqual({ created: 0, unchanged: 1, updated: 1 });
+    const q2 = await getDb().qaItem.findFirstOrThrow({ where: { studyId: study.id, externalId: "Q2" }, include: { specialty: true } });
+    expect(q2).toMatchObject({ question: "Question 2, reworded?", specialty: { name: "Neuro-ophthalmology" } });
   });
 
   it("imports a questions-only file, then answers-only files for those items", async () => {

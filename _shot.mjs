@@ -1,0 +1,17 @@
+import { chromium } from "@playwright/test";
+const [,, url, out, width] = process.argv;
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const page = await browser.newPage({ viewport: { width: Number(width ?? 1440), height: 900 } });
+const errors = [];
+page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") errors.push(`${m.type()}: ${m.text()}`); });
+page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+await page.goto("http://127.0.0.1:3210/login", { timeout: 240000 });
+await page.getByLabel("Email").fill("lead@demo.clingrade.org");
+await page.getByLabel("Password").fill("demo-lead-2026");
+await page.getByRole("button", { name: "Sign in" }).click();
+await page.waitForURL((u) => !u.pathname.startsWith("/login"), { timeout: 240000 });
+await page.goto(url, { waitUntil: "networkidle", timeout: 120000 });
+await page.waitForTimeout(1500);
+await page.screenshot({ path: out, fullPage: true });
+console.log(errors.join("\n") || "no console errors");
+await browser.close();
