@@ -5,7 +5,7 @@ const page = await browser.newPage({ viewport: { width: Number(width ?? 1440), h
 const errors = [];
 page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") errors.push(`${m.type()}: ${m.text()}`); });
 page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-await page.goto("http://127.0.0.1:3210/login", { timeout: 240000 });
+await page.goto("http://127.0.0.1:3210/login", { timeout: 240000, waitUntil: "networkidle" }); await page.waitForTimeout(3000);
 await page.getByLabel("Email").fill("lead@demo.clingrade.org");
 await page.getByLabel("Password").fill("demo-lead-2026");
 await page.getByRole("button", { name: "Sign in" }).click();

@@ -12,6 +12,15 @@ import { validateGrades } from "./validate";
  * 403: its existence is not revealed). Nothing returned names a model, its
  * version or settings, nor another grader or their scores.
  */
+/**
+ * Studies whose work a grader may see: open or closed (read-only), and only
+ * while they are an active member; a grader removed from a study loses its
+ * queue at once, before any reassignment run.
+ */
+function activeStudyOf(graderId: string) {
+  return { status: { in: ["OPEN" as const, "CLOSED" as const] }, members: { some: { userId: graderId, active: true } } };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Time on task is added from the page's own clock; one save cannot add more than this. */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
@@ -33,7 +42,7 @@ export interface MyAssignment {
 /** The grader's queue: their own non-cancelled work, in their own order, in studies that are open or closed (read-only). */
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
   const rows = await getDb().assignment.findMany({
-    where: { graderId, status: { not: "CANCELLED" }, responseSet: { study: { status: { in: ["OPEN", "CLOSED"] } } } },
+    where: { graderId, status: { not: "CANCELLED" }, responseSet: { study: activeStudyOf(graderId) } },
     orderBy: [{ position: "asc" }, { id: "asc" }],
     select: {
       id: true,
@@ -82,7 +91,7 @@ export interface BlindedAssignment {
 async function ownAssignment(graderId: string, assignmentId: string) {
   if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
   const a = await getDb().assignment.findFirst({
-    where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: { status: { in: ["OPEN", "CLOSED"] } } } },
+    where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: activeStudyOf(graderId) } },
     select: {
       id: true,
       kind: true,
@@ -109,7 +118,7 @@ async function ownAssignment(graderId: string, assignmentId: string) {
 /** 404 unless the assignment is this grader's own (checked before the body is even read). */
 export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
   if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
-  const n = await getDb().assignment.count({ where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: { status: { not: "DRAFT" } } } } });
+  const n = await getDb().assignment.count({ where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: activeStudyOf(graderId) } } });
   if (n === 0) throw new ApiError(404, "assignment not found");
 }
 
@@ -162,7 +171,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
   const result = await db.$transaction(
     async (tx: Tx) => {
       const a = await tx.assignment.findFirst({
-        where: { id: assignmentId, graderId, status: { not: "CANCELLED" } },
+        where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: { members: { some: { userId: graderId, active: true } } } } },
         select: {
           id: true,
           kind: true,
