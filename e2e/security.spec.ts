@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 import pg from "pg";
 import { adminCli, demo, e2eDatabaseUrl, signIn } from "./fixtures";
 
@@ -104,7 +104,7 @@ test.describe("page access by role", () => {
 });
 
 test.describe("blinding", () => {
-  test("a grader crawling everything reachable never sees a model's name, version or id, nor other graders", async ({ page, request: _r }) => {
+  test("a grader crawling everything reachable never sees a model's name, version or id, nor other graders", async ({ page }) => {
     test.setTimeout(240_000);
     const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
     await db.connect();
