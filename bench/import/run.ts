@@ -238,6 +238,7 @@ async function main() {
     console.log("");
     console.log(`import (importIntoStudy, streamed file)   ${(first.ms / 1000).toFixed(2)} s   ${Math.round(gen.value.rows / (first.ms / 1000)).toLocaleString("en")} rows/s   (${first.phases})`);
     console.log(`re-import, all unchanged                  ${(again.ms / 1000).toFixed(2)} s   (${again.phases})`);
+    console.log(`peak RSS sampled per import               ${mb(first.peakRss)} first, ${mb(again.peakRss)} re-import`);
     console.log(`psql \\copy into a plain table            ${(copyMs / 1000).toFixed(2)} s   (${psql.stdout.trim()})`);
     console.log(`import over HTTP                          ${http}`);
     console.log(`ratio import / \\copy                      ${ratio.toFixed(2)}x   goal <= 3x: ${ratio <= 3 ? "met" : "NOT met"}`);

@@ -19,6 +19,7 @@ export function ChartPanel({
   csv,
   image,
   layout = "side",
+  emphasis = "chart",
   chart,
   table,
   footer,
@@ -32,6 +33,8 @@ export function ChartPanel({
   /** The chart's file name (no extension) and what to draw around it in the file. */
   image?: { name: string; title: string; legend?: LegendEntry[] };
   layout?: "side" | "stacked";
+  /** In the side layout, which of the two gets the wider column. */
+  emphasis?: "chart" | "table";
   chart?: React.ReactNode;
   table?: React.ReactNode;
   footer?: React.ReactNode;
@@ -88,7 +91,16 @@ export function ChartPanel({
         {empty ? (
           <NotEnoughData reason={empty} />
         ) : (
-          <div className={cn("grid gap-6", layout === "side" && chart && table ? "xl:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)]" : "grid-cols-1")}>
+          <div
+            className={cn(
+              "grid gap-6",
+              layout === "side" && chart && table
+                ? emphasis === "chart"
+                  ? "xl:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)]"
+                  : "xl:grid-cols-[minmax(0,0.8fr)_minmax(0,1.2fr)]"
+                : "grid-cols-1",
+            )}
+          >
             {chart ? (
               <div ref={chartRef} className="min-w-0" data-testid={`chart-${id}`}>
                 {chart}

@@ -13,6 +13,8 @@ const ROW_LABEL = 128;
 const COL_LABEL = 70;
 const TITLE = 26;
 const GAP = 28;
+/** Room on the right of a panel for the last column's slanted label. */
+const LABEL_OVERHANG = 72;
 
 const short = (s: string, n = 16) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -27,12 +29,12 @@ function describe(c: CliffsCell, level: number) {
 function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
   const models = data.models;
   const M = models.length;
-  const panelW = ROW_LABEL + M * CELL_W;
+  const panelW = ROW_LABEL + M * CELL_W + LABEL_OVERHANG;
   const panelH = TITLE + COL_LABEL + M * CELL_H;
-  const perRow = Math.max(1, Math.min(data.specialties.length, Math.floor(1100 / (panelW + GAP)) || 1));
+  const perRow = Math.max(1, Math.min(data.specialties.length, Math.floor((1160 + GAP) / (panelW + GAP)) || 1));
   const rows = Math.ceil(data.specialties.length / perRow);
   const legendH = 52;
-  const width = perRow * panelW + (perRow - 1) * GAP + 8;
+  const width = perRow * panelW + (perRow - 1) * GAP;
   const height = rows * panelH + (rows - 1) * GAP + legendH;
   const cells = data.cells.filter((c) => c.rubric === rubric);
   const at = (sp: string, r: string, c: string) => cells.find((x) => x.specialty === sp && x.rowModel === r && x.colModel === c);
@@ -129,7 +131,13 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       layout="stacked"
       csv={data ? { name: fileName(slug, "cliffs-delta", rubric, filterTag), table: cliffsTable(cells) } : undefined}
       image={data ? { name: fileName(slug, "cliffs-delta", rubric, filterTag), title: `Cliff's delta, ${name} totals (positive = row model better)` } : undefined}
-      chart={data ? <Heatmap data={data} rubric={rubric} /> : null}
+      chart={
+        data ? (
+          <div className="flex justify-center overflow-x-auto">
+            <Heatmap data={data} rubric={rubric} />
+          </div>
+        ) : null
+      }
       table={
         data ? (
           <div className="max-h-80 overflow-auto rounded-md border border-border">

@@ -43,18 +43,19 @@ export function RadarPanel({
       }
       empty={block.reason}
       layout={layout}
+      emphasis="table"
       csv={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), table: radarTable(chart) } : undefined}
       image={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), title: `${name} profile — ${chart.specialty}`, legend } : undefined}
       chart={
         chart ? (
           <figure className="flex flex-col gap-2">
-            <RadarChart responsive style={{ width: "100%", height: 340 }} data={data} outerRadius="72%" margin={{ top: 12, right: 36, bottom: 12, left: 36 }}>
+            <RadarChart responsive style={{ width: "100%", height: 360 }} data={data} outerRadius="72%" margin={{ top: 12, right: 36, bottom: 12, left: 36 }}>
               <PolarGrid stroke="#cbd5e1" />
               <PolarAngleAxis dataKey="label" tick={{ fontSize: 12, fill: "#334155" }} />
               <PolarRadiusAxis
                 domain={[0, chart.domainMax]}
-                tickCount={scaled ? 5 : 6}
-                angle={90}
+                ticks={scaled ? [0, 0.25, 0.5, 0.75, 1] : [0, 1, 2, 3, 4, 5]}
+                angle={54}
                 tick={{ fontSize: 10, fill: "#64748b" }}
                 tickFormatter={(v: number) => (scaled ? `${Math.round(v * 100)}%` : String(v))}
                 axisLine={false}
@@ -125,7 +126,7 @@ function RadarTable({ chart, allModels }: { chart: RadarData; allModels: string[
               {chart.series.map((s) => {
                 const p = s.points[i];
                 return (
-                  <td key={s.model} className="px-3 py-2 text-right tabular-nums">
+                  <td key={s.model} className="px-2.5 py-2 text-right tabular-nums">
                     {fmt(p.mean)}
                     <span className="text-xs text-muted-foreground"> ± {fmt(p.sd)}</span>
                     {scaled ? <span className="block text-xs text-muted-foreground">{p.value === null ? "—" : `${Math.round(p.value * 100)}%`}</span> : null}

@@ -33,19 +33,19 @@ const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
 function columns(allModels: string[]) {
   return col.columns([
-    col.accessor("specialty", { header: "Specialty", sortFn: "alphanumeric" }),
-    col.accessor("rubric", { header: "Rubric", sortFn: "alphanumeric", cell: (c) => rubricName(c.getValue()) }),
     col.accessor("rank", { header: "Rank", sortFn: "basic", meta: { className: "text-right tabular-nums" } }),
     col.accessor("model", {
       header: "Model",
       sortFn: "alphanumeric",
       cell: (c) => (
-        <span className="inline-flex items-center gap-2">
+        <span className="inline-flex items-center gap-2 whitespace-nowrap">
           <span aria-hidden className="size-2.5 shrink-0 rounded-full" style={{ background: modelColor(c.getValue(), allModels) }} />
           {c.getValue()}
         </span>
       ),
     }),
+    col.accessor("specialty", { header: "Specialty", sortFn: "alphanumeric" }),
+    col.accessor("rubric", { header: "Rubric", sortFn: "alphanumeric", cell: (c) => rubricName(c.getValue()) }),
     col.accessor("n", { header: "n", sortFn: "basic", sortDescFirst: true, meta: { className: "text-right tabular-nums" } }),
     col.accessor("mean", {
       header: "Mean ± SD",
@@ -158,7 +158,7 @@ export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag
       chart={
         block.data ? (
           <figure className="flex flex-col gap-2">
-            <BarChart responsive style={{ width: "100%", height: 300 }} data={data} margin={{ top: 12, right: 16, bottom: 8, left: 0 }} barCategoryGap="26%">
+            <BarChart responsive style={{ width: "100%", maxWidth: 760, height: 300, margin: "0 auto" }} data={data} margin={{ top: 12, right: 16, bottom: 8, left: 0 }} barCategoryGap="26%">
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
               <XAxis dataKey="model" tick={{ fontSize: 12, fill: "#334155" }} interval={0} tickLine={false} />
               <YAxis domain={[0, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} width={44} />
@@ -173,6 +173,7 @@ export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag
           </figure>
         ) : null
       }
+      layout="stacked"
       table={block.data ? <SortableRanking rows={rows} allModels={allModels} /> : null}
     />
   );

@@ -145,7 +145,7 @@ function quoted(text: string): string {
 }
 
 /** Pending work is sent once this many characters of answers have gathered. */
-const FLUSH_CHARS = 2 * 1024 * 1024;
+const FLUSH_CHARS = 1024 * 1024;
 /** Batches sent but not yet done; bounds memory while PostgreSQL catches up. */
 const IN_FLIGHT = 2;
 
@@ -677,13 +677,19 @@ async function apply({ client, study, kind, validator, writer }: Ctx): Promise<I
     [study.id, models.map((m) => m.name), models.map((m) => m.version), models.map((m) => m.temperature), models.map((m) => m.topP)],
   );
 
-  // Changed answers of graded sets were refused by check(); what remains may be replaced.
-  await client.query(
-    `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt")
-     SELECT gen_random_uuid(), a.set_id, a.repetition, a.response, now() FROM imp_answer a WHERE NOT a.set_new AND a.first_row IS NULL
-     ON CONFLICT ("responseSetId", repetition) DO UPDATE SET text = EXCLUDED.text, "updatedAt" = now()
-      WHERE "Response".text IS DISTINCT FROM EXCLUDED.text`,
-  );
+  // Changed answers of graded sets were refused by check(); what remains may be
+  // replaced. Only new and changed answers are sent to the upsert: a re-import
+  // of the same file then writes nothing at all.
+  if (writer.counts.staged > 0) {
+    await client.query(
+      `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt")
+       SELECT gen_random_uuid(), a.set_id, a.repetition, a.response, now()
+         FROM imp_answer a LEFT JOIN "Response" r ON r."responseSetId" = a.set_id AND r.repetition = a.repetition
+        WHERE NOT a.set_new AND a.first_row IS NULL AND (r.id IS NULL OR r.text <> a.response)
+       ON CONFLICT ("responseSetId", repetition) DO UPDATE SET text = EXCLUDED.text, "updatedAt" = now()
+        WHERE "Response".text IS DISTINCT FROM EXCLUDED.text`,
+    );
+  }
 
   const keys = [...writer.sets.keys()];
   const { rows } = await client.query<{ key: string; repetitions: number[] }>(

@@ -32,7 +32,6 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
   const { filters, options, scope } = stats;
   const slug = stats.study.slug;
   const filterTag = [filters.specialty ?? "all-specialties", filters.models.length < options.models.length ? `${filters.models.length}-models` : ""].filter(Boolean).join("-");
-  const both = filters.rubrics.length > 1;
 
   return (
     <div className="flex flex-col gap-6" data-testid="dashboard">
@@ -49,11 +48,9 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
 
       <DashboardFilters specialties={options.specialties} rubrics={options.rubrics} models={options.models} selected={filters} />
 
-      <div className={both ? "grid gap-6 2xl:grid-cols-2" : "grid gap-6"}>
-        {stats.radar.map((block) => (
-          <RadarPanel key={block.rubric} block={block} allModels={options.models} slug={slug} filterTag={filterTag} layout={both ? "stacked" : "side"} />
-        ))}
-      </div>
+      {stats.radar.map((block) => (
+        <RadarPanel key={block.rubric} block={block} allModels={options.models} slug={slug} filterTag={filterTag} />
+      ))}
 
       <AlphaPanel block={stats.alpha} rubrics={filters.rubrics} slug={slug} filterTag={filterTag} />
 
