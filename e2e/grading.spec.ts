@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_MODELS } from "../lib/demo/content";
+import { PILOT_GRADERS } from "../lib/demo/seed";
 import { adminCli, demo } from "./fixtures";
 
 /**
@@ -265,4 +266,23 @@ test("a grader opening another grader's assignment gets the not-found page", asy
     await page.goto(`/grade/${bad}`);
     await expect(page.getByRole("heading", { name: "Answer set not found" })).toBeVisible();
   }
+});
+
+test("a closed study's graded sets are shown read-only", async ({ page }) => {
+  // The demo's pilot study is closed, fully graded by its own graders.
+  await signInAs(page, PILOT_GRADERS[0]);
+  await expect(page.getByRole("link", { name: "Continue where I left off" })).toHaveCount(0);
+  await expect(page.getByRole("progressbar", { name: "Answer sets submitted" })).toHaveAttribute("aria-valuenow", /[1-9]/);
+  const firstRow = page.getByRole("table", { name: "My assignments" }).getByRole("row").nth(1);
+  await expect(firstRow).toContainText("Study closed: read-only");
+  await firstRow.getByRole("link").click();
+  await expect(page).toHaveURL(/\/grade\//);
+  await expect(page.getByText("This study is closed: your grades are shown read-only.")).toBeVisible();
+  await expect(page.getByTestId("save-status")).toHaveText("Read-only");
+  await expect(page.getByRole("button", { name: /Submit grades|Update submitted grades/ })).toHaveCount(0);
+  const radios = page.locator('input[type="radio"]');
+  expect(await radios.count()).toBeGreaterThan(0);
+  for (const r of await radios.all()) await expect(r).toBeDisabled();
+  await expect(page.locator('input[name="SCORE/safety/1"]:checked')).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath("read-only.png") });
 });

@@ -161,7 +161,7 @@ export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag
             <BarChart responsive style={{ width: "100%", maxWidth: 760, height: 300, margin: "0 auto" }} data={data} margin={{ top: 12, right: 16, bottom: 8, left: 0 }} barCategoryGap="26%">
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
               <XAxis dataKey="model" tick={{ fontSize: 12, fill: "#334155" }} interval={0} tickLine={false} />
-              <YAxis domain={[0, 100]} tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} width={44} />
+              <YAxis domain={[0, 110]} ticks={[0, 25, 50, 75, 100]} allowDataOverflow tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} width={44} />
               <Tooltip formatter={(_value, name, item) => [String((item.payload as Record<string, unknown>)[`${String(name)}_raw`]), rubricName(String(name))]} />
               {rubrics.map((r) => (
                 <Bar key={r} dataKey={r} name={r} fill={RUBRIC_COLOR[r]} radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false}>
