@@ -14,6 +14,8 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Uploads skip the proxy: Next buffers (and cuts at 10 MB) the body of every
+// request a proxy sees, and imports and study archives stream far larger files.
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/v1/studies/[^/]+/import|api/v1/study-archives).*)"],
 };
