@@ -20,6 +20,17 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * signIn (fixtures.ts) clicks as soon as the form is there; on a busy machine that can be
+ * before React has hydrated it, and the browser then submits it as a plain GET. Loading the
+ * sign-in page once first (its scripts then come from the cache) avoids that race.
+ */
+async function signInAs(page: Page, user: { email: string; password: string }) {
+  await page.goto("/login");
+  await page.waitForLoadState("networkidle");
+  await signIn(page, user);
+}
+
 async function studyIdBySlug(page: Page, slug: string): Promise<string | null> {
   const res = await page.request.get(`/api/v1/studies?q=${encodeURIComponent(slug)}&pageSize=100`);
   expect(res.status()).toBe(200);
@@ -27,16 +38,19 @@ async function studyIdBySlug(page: Page, slug: string): Promise<string | null> {
   return body.studies.find((s) => s.slug === slug)?.id ?? null;
 }
 
+/** A screenshot kept with the test's results (its output folder and the report). */
 async function attach(page: Page, name: string, locator?: ReturnType<Page["getByTestId"]>) {
-  const body = locator ? await locator.screenshot() : await page.screenshot({ fullPage: true });
-  await test.info().attach(name, { body, contentType: "image/png" });
+  const path = test.info().outputPath(`${name}.png`);
+  if (locator) await locator.screenshot({ path });
+  else await page.screenshot({ path, fullPage: true });
+  await test.info().attach(name, { path, contentType: "image/png" });
 }
 
 test.describe("study dashboard", () => {
   test("the lead opens the graded pilot's dashboard: every chart renders with its numbers, downloads work, no console error", async ({ page }) => {
     test.setTimeout(180_000);
     const errors = collectErrors(page);
-    await signIn(page, demo.lead);
+    await signInAs(page, demo.lead);
     const id = await studyIdBySlug(page, PILOT_SLUG);
     test.skip(!id, `the demo has no study "${PILOT_SLUG}" yet (the graded pilot comes with the demo seed)`);
 
@@ -84,10 +98,10 @@ test.describe("study dashboard", () => {
     expect(svgText).toContain("S.C.O.R.E. profile");
 
     // Filters live in the URL.
-    await page.getByLabel("Specialty").selectOption("Medication");
+    await page.getByRole("combobox", { name: "Specialty" }).selectOption("Medication");
     await expect(page).toHaveURL(/specialty=Medication/);
     await expect(page.getByTestId("panel-radar-score").locator(".recharts-radar-polygon")).toHaveCount(3);
-    await page.getByLabel("Rubric").selectOption("SCORE");
+    await page.getByRole("combobox", { name: "Rubric" }).selectOption("SCORE");
     await expect(page).toHaveURL(/rubric=SCORE/);
     await expect(page.getByTestId("panel-radar-safe_llm")).toHaveCount(0);
     await attach(page, "dashboard-medication-score");
@@ -97,7 +111,7 @@ test.describe("study dashboard", () => {
 
   test("an ungraded study shows clear 'not enough data' states instead of charts", async ({ page }) => {
     const errors = collectErrors(page);
-    await signIn(page, demo.lead);
+    await signInAs(page, demo.lead);
     const id = await studyIdBySlug(page, OPEN_SLUG);
     test.skip(!id, `the demo has no study "${OPEN_SLUG}"`);
     await page.goto(`/studies/${id}/dashboard`);
@@ -114,7 +128,7 @@ test.describe("study dashboard", () => {
   });
 
   test("a grader cannot open the dashboard or its API", async ({ page }) => {
-    await signIn(page, demo.graders[0]);
+    await signInAs(page, demo.graders[0]);
     const res = await page.request.get("/api/v1/studies/00000000-0000-4000-8000-000000000000/stats");
     expect(res.status()).toBe(403);
   });

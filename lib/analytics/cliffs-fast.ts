@@ -1,20 +1,25 @@
 /**
- * Cliff's delta for every pair of models at once, with a joint percentile
- * bootstrap, fast enough for a 10,000-set study.
+ * Cliff's delta for every pair of models at once, per specialty and over all
+ * specialties, with a percentile bootstrap fast enough for a 10,000-set study.
  *
- * Each replicate resamples every model's units (response sets) once, with
- * replacement at the model's own size: models in the given order, each drawing
- * n indices `floor(u * n)` from mulberry32(seed) (lib/stats' generator), like `resample`.
- * Every pair of models and every measure of the units (the S.C.O.R.E. total and
- * the SAFE-LLM total of the same sets) is then computed from those same draws,
- * so the groups stay independent samples (as in `cliffsDeltaCI`) while the
- * draws are shared. Each replicate's delta is counted from tallies of the
- * distinct values (final totals take at most a few hundred values), not by
- * sorting, in O(n + L) instead of O(n log n).
+ * The data are strata (specialties), each holding one group of units
+ * (response sets) per model, with one or more measures per unit (the
+ * S.C.O.R.E. total and the SAFE-LLM total of the same set). Each replicate
+ * resamples, stratum by stratum and model by model in the given order, the
+ * group's units with replacement at the group's own size: n indices
+ * `floor(u * n)` from mulberry32(seed) (lib/stats' generator, inlined), as
+ * `resample` draws them. From those draws:
+ * - within a stratum, every pair of models and every measure: the models stay
+ *   independent samples, as in `cliffsDeltaCI`, while the draws are shared;
+ * - pooled over the strata ("All specialties"), each model's sample is the
+ *   union of its stratum resamples: a bootstrap stratified by specialty, which
+ *   keeps each specialty's share of the sets fixed, as the study design does.
+ * Each replicate's delta is counted from tallies of the distinct values (final
+ * totals take at most a few hundred values) instead of sorting: O(n + L).
  *
  * Point estimates are `cliffsDelta` itself. tests/unit/analytics/cliffs-fast.test.ts
  * checks every interval against the same bootstrap written plainly with lib/stats
- * (`resample`-style draws, `cliffsDelta` on each resample, `percentileInterval`).
+ * (`resample`, `cliffsDelta` on each resample, `percentileInterval`).
  */
 import { cliffsDelta, percentileInterval, type CliffMagnitude } from "@/lib/stats";
 
@@ -38,112 +43,168 @@ export interface JointBootstrapOptions {
   seed?: number;
 }
 
-/**
- * `groups[g][u][k]` = measure k of unit u of model g (a missing value is skipped for that
- * measure). Returns one result per measure and pair i < j, measures outermost.
- */
-export function cliffsPairsBootstrap(groups: ReadonlyArray<ReadonlyArray<ReadonlyArray<number | null>>>, measures: number, options: JointBootstrapOptions = {}): PairResult[] {
-  const resamples = options.resamples ?? 1000;
-  const level = options.level ?? 0.95;
-  const seed = options.seed ?? 1;
-  const G = groups.length;
-  const bad =
-    !(Number.isFinite(level) && level > 0 && level < 1)
-      ? `confidence level must be strictly between 0 and 1 (got ${String(level)})`
-      : !(Number.isInteger(resamples) && resamples >= 2)
-        ? `resamples must be an integer >= 2 (got ${String(resamples)})`
-        : !Number.isFinite(seed)
-          ? "seed must be a finite number"
-          : undefined;
+/** Units of one model in one stratum: `units[u][k]` = measure k of unit u (null = missing for that measure). */
+export type Group = ReadonlyArray<ReadonlyArray<number | null>>;
 
-  // Per measure: the distinct values, and each unit's level index (-1 = missing).
-  const levels: number[][] = [];
-  const unitLevel: Int32Array[][] = []; // [measure][group] -> level per unit
-  for (let k = 0; k < measures; k++) {
-    const values = new Set<number>();
-    for (const g of groups) for (const u of g) if (typeof u[k] === "number" && Number.isFinite(u[k])) values.add(u[k] as number);
-    const sorted = [...values].sort((a, b) => a - b);
-    const index = new Map(sorted.map((v, i) => [v, i]));
-    levels.push(sorted);
-    unitLevel.push(groups.map((g) => Int32Array.from(g, (u) => (typeof u[k] === "number" && Number.isFinite(u[k]) ? index.get(u[k] as number)! : -1))));
-  }
+const isValue = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
 
-  // Point estimates.
+function optionsReason(resamples: number, level: number, seed: number): string | undefined {
+  if (!(Number.isFinite(level) && level > 0 && level < 1)) return `confidence level must be strictly between 0 and 1 (got ${String(level)})`;
+  if (!(Number.isInteger(resamples) && resamples >= 2)) return `resamples must be an integer >= 2 (got ${String(resamples)})`;
+  if (!Number.isFinite(seed)) return "seed must be a finite number";
+  return undefined;
+}
+
+function pointEstimates(groups: ReadonlyArray<Group>, measures: number): PairResult[] {
   const out: PairResult[] = [];
   for (let k = 0; k < measures; k++) {
-    for (let i = 0; i < G; i++) {
-      for (let j = i + 1; j < G; j++) {
-        const x = groups[i].map((u) => u[k]);
-        const y = groups[j].map((u) => u[k]);
-        const p = cliffsDelta(x, y);
+    for (let i = 0; i < groups.length; i++) {
+      for (let j = i + 1; j < groups.length; j++) {
+        const p = cliffsDelta(
+          groups[i].map((u) => u[k]),
+          groups[j].map((u) => u[k]),
+        );
         out.push({ measure: k, i, j, delta: p.delta, magnitude: p.magnitude, ci: null, n: p.n, m: p.m, ...(p.reason ? { reason: p.reason } : {}) });
       }
     }
   }
-  if (bad) return out.map((r) => (r.delta === null ? r : { ...r, reason: bad }));
+  return out;
+}
 
-  // Replicates: draw each group's units once, tally every measure, then sweep every pair.
-  const pairs = out.filter((r) => r.delta !== null);
-  const replicates = pairs.map(() => new Float64Array(resamples));
-  const tallies = levels.map((lv) => groups.map(() => new Int32Array(lv.length))); // [measure][group][level]
-  const counts = levels.map(() => new Int32Array(G)); // present draws per [measure][group]
-  // mulberry32(seed) inlined (the same sequence as lib/stats' generator, checked by the tests): a
-  // closure call per draw costs twice the draw itself, and there are millions of draws.
+/** Sorted distinct values of measure k over some groups, and a value -> index map. */
+function levelsOf(groups: ReadonlyArray<Group>, k: number): { values: number[]; index: Map<number, number> } {
+  const set = new Set<number>();
+  for (const g of groups) for (const u of g) if (isValue(u[k])) set.add(u[k] as number);
+  const values = [...set].sort((a, b) => a - b);
+  return { values, index: new Map(values.map((v, i) => [v, i])) };
+}
+
+/** sum over x's values of (#y below - #y above), from tallies over the same levels. */
+function dominance(cx: Int32Array, cy: Int32Array, m: number): number {
+  let below = 0;
+  let d = 0;
+  for (let l = 0; l < cx.length; l++) {
+    if (cx[l] !== 0) d += cx[l] * (below - (m - below - cy[l]));
+    below += cy[l];
+  }
+  return d;
+}
+
+/**
+ * Bootstrap per stratum and pooled. `strata[s][g]` = the units of model g in stratum s
+ * (the same number of models in every stratum; an absent model is an empty group).
+ * Returns, per stratum and pooled, one result per measure and pair i < j, measures outermost.
+ */
+export function cliffsStratifiedBootstrap(
+  strata: ReadonlyArray<ReadonlyArray<Group>>,
+  measures: number,
+  options: JointBootstrapOptions = {},
+): { strata: PairResult[][]; pooled: PairResult[] } {
+  const resamples = options.resamples ?? 1000;
+  const level = options.level ?? 0.95;
+  const seed = options.seed ?? 1;
+  const S = strata.length;
+  const G = S > 0 ? strata[0].length : 0;
+  const pooledGroups: Group[] = Array.from({ length: G }, (_, g) => strata.flatMap((st) => st[g] as ReadonlyArray<number | null>[]));
+
+  const perStratum = strata.map((st) => pointEstimates(st, measures));
+  const pooled = pointEstimates(pooledGroups, measures);
+  const bad = optionsReason(resamples, level, seed);
+  if (bad) {
+    const mark = (rs: PairResult[]) => rs.map((r) => (r.delta === null ? r : { ...r, reason: bad }));
+    return { strata: perStratum.map(mark), pooled: mark(pooled) };
+  }
+
+  // Levels: per stratum (for its own sweeps) and global (for the pooled sweeps), per measure.
+  const global = Array.from({ length: measures }, (_, k) => levelsOf(pooledGroups, k));
+  const local = strata.map((st) => Array.from({ length: measures }, (_, k) => levelsOf(st, k)));
+  // unitLevel[s][g][k][u] = local level of unit u, -1 when missing; toGlobal[s][k][l] = its global level.
+  const unitLevel = strata.map((st, s) => st.map((grp) => Array.from({ length: measures }, (_, k) => Int32Array.from(grp, (u) => (isValue(u[k]) ? local[s][k].index.get(u[k] as number)! : -1)))));
+  const toGlobal = local.map((byK) => byK.map((lv, k) => Int32Array.from(lv.values, (v) => global[k].index.get(v)!)));
+  // tallies[s][g][k] over local levels; counts[s][g][k] present draws; pooled over global levels.
+  const tallies = strata.map((st, s) => st.map(() => Array.from({ length: measures }, (_, k) => new Int32Array(local[s][k].values.length))));
+  const counts = strata.map((st) => st.map(() => new Int32Array(measures)));
+  const pooledTallies = Array.from({ length: G }, () => Array.from({ length: measures }, (_, k) => new Int32Array(global[k].values.length)));
+  const pooledCounts = Array.from({ length: G }, () => new Int32Array(measures));
+
+  const stratumPairs = perStratum.map((rs) => rs.filter((r) => r.delta !== null));
+  const pooledPairs = pooled.filter((r) => r.delta !== null);
+  const stratumReps = stratumPairs.map((rs) => rs.map(() => new Float64Array(resamples)));
+  const pooledReps = pooledPairs.map(() => new Float64Array(resamples));
+
+  // mulberry32(seed) inlined (the same sequence as lib/stats' generator, checked by the tests):
+  // a closure call per draw costs as much as the draw, and there are millions of draws.
   let state = seed >>> 0;
-  const drawn: Int32Array[] = groups.map((g) => new Int32Array(g.length));
   for (let b = 0; b < resamples; b++) {
-    for (let g = 0; g < G; g++) {
-      const n = groups[g].length;
-      const d = drawn[g];
-      for (let t = 0; t < n; t++) {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let z = state;
-        z = Math.imul(z ^ (z >>> 15), z | 1);
-        z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-        d[t] = Math.floor((((z ^ (z >>> 14)) >>> 0) / 4294967296) * n);
-      }
-    }
-    for (let k = 0; k < measures; k++) {
-      const c = counts[k];
+    for (let s = 0; s < S; s++) {
       for (let g = 0; g < G; g++) {
-        const tally = tallies[k][g];
-        tally.fill(0);
-        const lv = unitLevel[k][g];
-        const d = drawn[g];
-        let p = 0;
-        for (let t = 0; t < d.length; t++) {
-          const l = lv[d[t]];
-          if (l >= 0) {
-            tally[l]++;
-            p++;
+        const n = strata[s][g].length;
+        const lv = unitLevel[s][g];
+        const t = tallies[s][g];
+        const c = counts[s][g];
+        for (let k = 0; k < measures; k++) t[k].fill(0);
+        c.fill(0);
+        for (let draw = 0; draw < n; draw++) {
+          state = (state + 0x6d2b79f5) >>> 0;
+          let z = state;
+          z = Math.imul(z ^ (z >>> 15), z | 1);
+          z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+          const idx = Math.floor((((z ^ (z >>> 14)) >>> 0) / 4294967296) * n);
+          for (let k = 0; k < measures; k++) {
+            const l = lv[k][idx];
+            if (l >= 0) {
+              t[k][l]++;
+              c[k]++;
+            }
           }
         }
-        c[g] = p;
       }
+      stratumPairs[s].forEach((r, q) => {
+        const n = counts[s][r.i][r.measure];
+        const m = counts[s][r.j][r.measure];
+        stratumReps[s][q][b] = n === 0 || m === 0 ? Number.NaN : dominance(tallies[s][r.i][r.measure], tallies[s][r.j][r.measure], m) / (n * m);
+      });
     }
-    for (let q = 0; q < pairs.length; q++) {
-      const { measure: k, i, j } = pairs[q];
-      const n = counts[k][i];
-      const m = counts[k][j];
-      if (n === 0 || m === 0) {
-        replicates[q][b] = Number.NaN; // a resample with no value: undefined, left out below
-        continue;
+    if (S > 1) {
+      for (let g = 0; g < G; g++) {
+        for (let k = 0; k < measures; k++) {
+          const p = pooledTallies[g][k];
+          p.fill(0);
+          let total = 0;
+          for (let s = 0; s < S; s++) {
+            const t = tallies[s][g][k];
+            const map = toGlobal[s][k];
+            for (let l = 0; l < t.length; l++) p[map[l]] += t[l];
+            total += counts[s][g][k];
+          }
+          pooledCounts[g][k] = total;
+        }
       }
-      const cx = tallies[k][i];
-      const cy = tallies[k][j];
-      let below = 0;
-      let dominance = 0;
-      for (let l = 0; l < cx.length; l++) {
-        if (cx[l] !== 0) dominance += cx[l] * (below - (m - below - cy[l]));
-        below += cy[l];
-      }
-      replicates[q][b] = dominance / (n * m);
+      pooledPairs.forEach((r, q) => {
+        const n = pooledCounts[r.i][r.measure];
+        const m = pooledCounts[r.j][r.measure];
+        pooledReps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(pooledTallies[r.i][r.measure], pooledTallies[r.j][r.measure], m) / (n * m);
+      });
     }
   }
-  pairs.forEach((r, q) => {
-    const ci = percentileInterval(Array.from(replicates[q]), level);
-    r.ci = ci;
-    if (ci === null) r.reason = "bootstrap interval undefined";
-  });
-  return out;
+
+  const finish = (rs: PairResult[], reps: Float64Array[]) =>
+    rs.forEach((r, q) => {
+      // A replicate where a group drew no value is undefined: percentileInterval leaves it out.
+      r.ci = percentileInterval(Array.from(reps[q]), level);
+      if (r.ci === null) r.reason = "bootstrap interval undefined";
+    });
+  stratumPairs.forEach((rs, s) => finish(rs, stratumReps[s]));
+  if (S > 1) finish(pooledPairs, pooledReps);
+  else
+    pooled.forEach((r, q) => {
+      r.ci = perStratum[0]?.[q]?.ci ?? null;
+      if (perStratum[0]?.[q]?.reason) r.reason = perStratum[0][q].reason;
+    });
+  return { strata: perStratum, pooled };
+}
+
+/** One stratum: every pair of models (`groups[g]` = model g's units), as `cliffsStratifiedBootstrap` computes it. */
+export function cliffsPairsBootstrap(groups: ReadonlyArray<Group>, measures: number, options: JointBootstrapOptions = {}): PairResult[] {
+  return cliffsStratifiedBootstrap([groups], measures, options).strata[0];
 }

@@ -1,6 +1,6 @@
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
-import { cliffsPairsBootstrap } from "@/lib/analytics/cliffs-fast";
+import { cliffsStratifiedBootstrap } from "@/lib/analytics/cliffs-fast";
 import type { SetResult } from "./sets";
 
 /**
@@ -150,38 +150,44 @@ export interface DeltaPairCell extends DeltaCell {
  * convention: positive = the row model better), fast enough for large studies:
  * each unordered pair of models is computed once, as (earlier, later) in name
  * order, and its mirror is the same comparison read the other way round,
- * delta(b, a) = -delta(a, b) with the interval [-hi, -lo]. The interval is a
- * joint percentile bootstrap (`cliffsPairsBootstrap`): in each replicate every
- * model's sets are resampled once, independently of the other models, and
- * shared by all pairs and by both rubrics' totals, instead of a fresh
- * resample per pair as `cliffsMatrix` draws.
+ * delta(b, a) = -delta(a, b) with the interval [-hi, -lo]. The intervals come
+ * from one bootstrap (`cliffsStratifiedBootstrap`): in each replicate every
+ * model's sets are resampled once per specialty, shared by all pairs and by
+ * both rubrics' totals; "All specialties" pools those specialty resamples
+ * (stratified by specialty), where `cliffsMatrix` draws a fresh resample per
+ * pair and group.
  */
 export function cliffsPairs(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): DeltaPairCell[] {
   const sets = finalOnly(allSets);
   const out: DeltaPairCell[] = [];
   const neg = (v: number) => (v === 0 ? 0 : -v);
   const total = (s: SetResult, r: RubricKey) => (r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
-  for (const [specialty, inSpecialty] of groups(sets)) {
-    const models = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
+  const all = groups(sets);
+  const specialties = all.slice(0, -1);
+  const models = [...new Set(sets.map((s) => s.model.name))].sort();
+  const strata = specialties.map(([, inSpecialty]) => {
     const units = new Map<string, (number | null)[][]>(models.map((m) => [m, []]));
     for (const s of inSpecialty) units.get(s.model.name)!.push(rubrics.map((r) => total(s, r) ?? null));
-    const pairs = cliffsPairsBootstrap(
-      models.map((m) => units.get(m)!),
-      rubrics.length,
-      { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 },
-    );
-    const at = new Map(pairs.map((p) => [`${p.measure}:${p.i}:${p.j}`, p]));
+    return models.map((m) => units.get(m)!);
+  });
+  const boot = cliffsStratifiedBootstrap(strata, rubrics.length, { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 });
+  all.forEach(([specialty, inSpecialty], g) => {
+    const results = g < specialties.length ? boot.strata[g] : boot.pooled;
+    const at = new Map(results.map((p) => [`${p.measure}:${p.i}:${p.j}`, p]));
+    const present = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
     rubrics.forEach((r, k) => {
-      for (let i = 0; i < models.length; i++) {
-        for (let j = 0; j < models.length; j++) {
-          if (i === j) continue;
+      for (const a of present) {
+        for (const b of present) {
+          if (a === b) continue;
+          const i = models.indexOf(a);
+          const j = models.indexOf(b);
           const flip = i > j;
           const c = at.get(flip ? `${k}:${j}:${i}` : `${k}:${i}:${j}`)!;
           out.push({
             specialty,
             rubric: r,
-            rowModel: models[i],
-            colModel: models[j],
+            rowModel: a,
+            colModel: b,
             delta: c.delta === null ? null : flip ? neg(c.delta) : c.delta,
             magnitude: c.magnitude,
             ci: c.ci === null ? null : flip ? [neg(c.ci[1]), neg(c.ci[0])] : c.ci,
@@ -192,6 +198,6 @@ export function cliffsPairs(allSets: SetResult[], rubrics: RubricKey[], opts: { 
         }
       }
     });
-  }
+  });
   return out;
 }

@@ -21,8 +21,9 @@ useIsolatedDatabase();
  * - leads: LEAD/ADMIN collection routes (no study in the path)
  * - study: LEAD/ADMIN routes of one study: another lead gets 404
  * - grader: the grader's own work: leads and admins 403, another grader 404
+ * - admin: account administration: everyone but admins 403
  */
-type Audience = "public" | "any" | "leads" | "study" | "grader";
+type Audience = "public" | "any" | "leads" | "study" | "grader" | "admin";
 const AUDIENCE: Record<string, Audience> = {
   "GET /api/auth/[...nextauth]": "public",
   "POST /api/auth/[...nextauth]": "public",
@@ -33,6 +34,9 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/me/assignments": "grader",
   "GET /api/v1/assignments/[id]": "grader",
   "PUT /api/v1/assignments/[id]/grades": "grader",
+  "GET /api/v1/users": "admin",
+  "POST /api/v1/users": "admin",
+  "PATCH /api/v1/users/[id]": "admin",
   "GET /api/v1/studies": "leads",
   "POST /api/v1/studies": "leads",
   "POST /api/v1/study-archives": "leads",
@@ -91,6 +95,7 @@ describe("every API route has a declared audience and enforces it", () => {
       "/api/v1/assignments/[id]": { id: a1.id },
       "/api/v1/escalations/[id]": { id: escalation.id },
       "/api/v1/studies/[id]/graders/[userId]": { id: f.study.id, userId: spare.id },
+      "/api/v1/users/[id]": { id: spare.id },
     };
   });
 
@@ -132,6 +137,10 @@ describe("every API route has a declared audience and enforces it", () => {
         const allowed = (s: number) => ![401, 403, 404].includes(s) && s < 500;
         if (audience === "any") {
           for (const who of ["grader", "lead", "admin"] as const) expect(allowed(await callAs(who)), label(who)).toBe(true);
+        } else if (audience === "admin") {
+          expect(await callAs("grader"), label("grader")).toBe(403);
+          expect(await callAs("lead"), label("lead")).toBe(403);
+          expect(allowed(await callAs("admin")), label("admin")).toBe(true);
         } else if (audience === "grader") {
           expect(await callAs("lead"), label("lead")).toBe(403);
           expect(await callAs("admin"), label("admin")).toBe(403);

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { CreateUserForm } from "@/components/admin/create-user-form";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { ADMIN_ROLES, requireUser } from "@/lib/server/page-guard";
@@ -14,9 +15,10 @@ export default async function UsersPage() {
       <div>
         <h1 className="text-2xl font-semibold">Users</h1>
         <p className="text-sm text-muted-foreground">
-          Create users with <code>npm run admin -- create-user</code>.
+          Accounts of this instance. Also from the command line: <code>npm run admin -- create-user</code>.
         </p>
       </div>
+      <CreateUserForm />
       <Table aria-label="Users">
         <TableHeader>
           <TableRow>

@@ -1,0 +1,78 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { apiRequest } from "@/components/studies/api-client";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+
+/** Creates an account with the same rules as the admin CLI; the password is shown only to the admin typing it. */
+export function CreateUserForm() {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="grid gap-3 rounded-lg border border-border p-4 md:grid-cols-5 md:items-end"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const form = e.currentTarget;
+        const d = new FormData(form);
+        setBusy(true);
+        const r = await apiRequest<{ id: string }>("POST", "/api/v1/users", {
+          email: String(d.get("email") ?? ""),
+          name: String(d.get("name") ?? ""),
+          role: String(d.get("role") ?? "LEAD"),
+          password: String(d.get("password") ?? ""),
+        });
+        setBusy(false);
+        if (!r.ok) {
+          setDone(null);
+          setError(r.error === "Some fields need attention; see the messages below them." ? Object.values(r.fieldErrors).join("; ") || r.error : r.error);
+          return;
+        }
+        setError(null);
+        setDone(`Created ${String(d.get("email"))}.`);
+        form.reset();
+        router.refresh();
+      }}
+    >
+      <h2 className="font-semibold md:col-span-5">Create a user</h2>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="new-name">Name</Label>
+        <Input id="new-name" name="name" required />
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="new-email">Email</Label>
+        <Input id="new-email" name="email" type="email" required />
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="new-role">Role</Label>
+        <select id="new-role" name="role" className="h-9 rounded-md border border-border bg-background px-2 text-sm" defaultValue="LEAD">
+          <option value="LEAD">Study lead</option>
+          <option value="GRADER">Grader</option>
+          <option value="ADMIN">Administrator</option>
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="new-password">Initial password</Label>
+        <Input id="new-password" name="password" type="password" minLength={10} required autoComplete="new-password" />
+      </div>
+      <Button type="submit" disabled={busy}>
+        {busy ? "Creating…" : "Create user"}
+      </Button>
+      {error ? (
+        <p role="alert" className="text-sm text-destructive md:col-span-5">
+          {error}
+        </p>
+      ) : null}
+      {done ? (
+        <p role="status" className="text-sm text-success md:col-span-5">
+          {done}
+        </p>
+      ) : null}
+    </form>
+  );
+}
