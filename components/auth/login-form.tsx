@@ -42,7 +42,9 @@ export function LoginForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+    // method="post": if a click lands before the script has loaded, the browser posts the form
+    // instead of putting the password in the URL of a GET.
+    <form onSubmit={onSubmit} method="post" className="flex flex-col gap-4" noValidate>
       <div className="flex flex-col gap-2">
         <Label htmlFor="email">Email</Label>
         <Input id="email" name="email" type="email" autoComplete="username" required autoFocus />

@@ -16,7 +16,7 @@ import { computeSetResults } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, modelSummaries } from "@/lib/results/summary";
 import { deriveConsistency } from "@/lib/scoring/grader-values";
 import { cliffsDelta, cliffsMagnitude, gwetAC2, icc, krippendorffAlpha, mulberry32 } from "@/lib/stats";
-import { plainJointBootstrap } from "../unit/analytics/reference";
+import { plainStratifiedBootstrap } from "../unit/analytics/reference";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { form, makeGradableStudy } from "./helpers/study-fixture";
@@ -131,26 +131,28 @@ describe("GET /api/v1/studies/{id}/stats", () => {
     expect(body.alpha.data!.bars.some((b) => b.alpha !== null && b.ci !== null)).toBe(true);
   });
 
-  it("Cliff's delta equals lib/stats on the final totals, with the joint bootstrap interval", async () => {
+  it("Cliff's delta equals lib/stats on the final totals, with the stratified bootstrap interval", async () => {
     const sets = (await computeSetResults(f.study.id)).filter((s) => s.totals);
     const cliffs = body.cliffs.data!;
     expect(cliffs.models).toEqual([...new Set(sets.map((s) => s.model.name))].sort());
-    for (const specialty of cliffs.specialties) {
-      const inSp = specialty === ALL_SPECIALTIES ? sets : sets.filter((s) => s.specialty === specialty);
-      const models = [...new Set(inSp.map((s) => s.model.name))].sort();
-      const groups = models.map((m) => inSp.filter((s) => s.model.name === m).map((s) => [s.totals!.SCORE!.total, s.totals!.SAFE_LLM!.headline]));
-      const ci = plainJointBootstrap(groups, 2, { resamples: cliffs.resamples, seed: cliffs.seed });
-      for (const cell of cliffs.cells.filter((c) => c.specialty === specialty)) {
-        const k = cell.rubric === "SCORE" ? 0 : 1;
-        const i = models.indexOf(cell.rowModel);
-        const j = models.indexOf(cell.colModel);
-        const d = cliffsDelta(groups[i].map((u) => u[k]), groups[j].map((u) => u[k]));
-        expect(cell.delta).toBe(d.delta);
-        expect(cell.magnitude).toBe(cliffsMagnitude(d.delta!));
-        expect([cell.n, cell.m]).toEqual([d.n, d.m]);
-        const ref = i < j ? ci.get(`${k}:${i}:${j}`)! : ci.get(`${k}:${j}:${i}`)!.map((v) => (v === 0 ? 0 : -v)).reverse();
-        expect(cell.ci).toEqual(ref);
-      }
+    // The same bootstrap written plainly: strata = specialties, each with every model's final sets.
+    const specialties = cliffs.specialties.filter((sp) => sp !== ALL_SPECIALTIES);
+    const models = cliffs.models;
+    const strata = specialties.map((sp) => models.map((m) => sets.filter((s) => s.specialty === sp && s.model.name === m).map((s) => [s.totals!.SCORE!.total, s.totals!.SAFE_LLM!.headline])));
+    const ref = plainStratifiedBootstrap(strata, 2, { resamples: cliffs.resamples, seed: cliffs.seed });
+    for (const cell of cliffs.cells) {
+      const k = cell.rubric === "SCORE" ? 0 : 1;
+      const s = specialties.indexOf(cell.specialty);
+      const i = models.indexOf(cell.rowModel);
+      const j = models.indexOf(cell.colModel);
+      const x = (g: number) => (s < 0 ? strata.flatMap((st) => st[g]) : strata[s][g]).map((u) => u[k]);
+      const d = cliffsDelta(x(i), x(j));
+      expect(cell.delta).toBe(d.delta);
+      expect(cell.magnitude).toBe(cliffsMagnitude(d.delta!));
+      expect([cell.n, cell.m]).toEqual([d.n, d.m]);
+      const cis = s < 0 ? ref.pooled : ref.strata[s];
+      const expected = i < j ? cis.get(`${k}:${i}:${j}`)! : cis.get(`${k}:${j}:${i}`)!.map((v) => (v === 0 ? 0 : -v)).reverse();
+      expect(cell.ci).toEqual(expected);
     }
   });
 

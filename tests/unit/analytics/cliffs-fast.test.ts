@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cliffsPairsBootstrap } from "@/lib/analytics/cliffs-fast";
+import { cliffsPairsBootstrap, cliffsStratifiedBootstrap } from "@/lib/analytics/cliffs-fast";
 import { cliffsDelta, mulberry32 } from "@/lib/stats";
-import { plainJointBootstrap } from "./reference";
+import { plainJointBootstrap, plainStratifiedBootstrap } from "./reference";
 
 /** Totals like final scores: means of a few graders, so few distinct values and many ties. */
 const total = fc.integer({ min: 15, max: 75 }).map((x) => x / 3);
@@ -36,6 +36,38 @@ describe("joint bootstrap of Cliff's delta by tallies", () => {
     const groups = [0, 1, 2].map((g) => Array.from({ length: 400 }, () => [Math.round((5 + 20 * rng() + g) * 3) / 3]));
     const plain = plainJointBootstrap(groups, 1, { resamples: 200, seed: 7 });
     for (const r of cliffsPairsBootstrap(groups, 1, { resamples: 200, seed: 7 })) expect(r.ci).toEqual(plain.get(`0:${r.i}:${r.j}`));
+  });
+
+  it("stratified: per stratum and pooled over strata, equals the plain stratified bootstrap to the last bit", () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.integer({ min: 1, max: 2 }), fc.integer({ min: 2, max: 3 }), fc.integer({ min: 1, max: 3 })).chain(([measures, models, strata]) =>
+          fc.tuple(
+            fc.constant(measures),
+            fc.array(fc.array(fc.array(unit(measures), { minLength: 0, maxLength: 12 }), { minLength: models, maxLength: models }), { minLength: strata, maxLength: strata }),
+            fc.integer({ min: 0, max: 2 ** 31 }),
+          ),
+        ),
+        ([measures, strata, seed]) => {
+          const fast = cliffsStratifiedBootstrap(strata, measures, { resamples: 40, seed });
+          const plain = plainStratifiedBootstrap(strata, measures, { resamples: 40, seed });
+          fast.strata.forEach((rs, s) => {
+            for (const r of rs) {
+              if (r.delta === null) expect(r.ci).toBeNull();
+              else expect(r.ci).toEqual(plain.strata[s].get(`${r.measure}:${r.i}:${r.j}`));
+            }
+          });
+          for (const r of fast.pooled) {
+            const x = strata.flatMap((st) => st[r.i].map((u) => u[r.measure]));
+            const y = strata.flatMap((st) => st[r.j].map((u) => u[r.measure]));
+            expect(r.delta).toBe(cliffsDelta(x, y).delta);
+            if (r.delta === null) expect(r.ci).toBeNull();
+            else expect(r.ci).toEqual(plain.pooled.get(`${r.measure}:${r.i}:${r.j}`));
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
   });
 
   it("reports degenerate options and empty groups with a reason, never NaN", () => {

@@ -36,3 +36,52 @@ export function plainJointBootstrap(
   }
   return new Map([...reps.entries()].map(([k, v]) => [k, percentileInterval(v, opts.level ?? 0.95)]));
 }
+
+/**
+ * The stratified version, plainly: per replicate, for each stratum and each model in order,
+ * `resample` its units; per stratum `cliffsDelta` on every pair and measure; pooled, each
+ * model's sample is the concatenation of its stratum resamples.
+ */
+export function plainStratifiedBootstrap(
+  strata: (number | null)[][][][],
+  measures: number,
+  opts: { resamples: number; seed: number; level?: number },
+): { strata: Map<string, [number, number] | null>[]; pooled: Map<string, [number, number] | null> } {
+  const rng = mulberry32(opts.seed);
+  const G = strata[0]?.length ?? 0;
+  const reps = strata.map(() => new Map<string, number[]>());
+  const pooledReps = new Map<string, number[]>();
+  const push = (m: Map<string, number[]>, key: string, d: number | null) => {
+    if (!m.has(key)) m.set(key, []);
+    if (d !== null) m.get(key)!.push(d);
+  };
+  for (let b = 0; b < opts.resamples; b++) {
+    const drawn = strata.map((st) => st.map((g) => resample(g, rng)));
+    for (let k = 0; k < measures; k++) {
+      for (let i = 0; i < G; i++) {
+        for (let j = i + 1; j < G; j++) {
+          drawn.forEach((st, s) =>
+            push(
+              reps[s],
+              `${k}:${i}:${j}`,
+              cliffsDelta(
+                st[i].map((u) => u[k]),
+                st[j].map((u) => u[k]),
+              ).delta,
+            ),
+          );
+          push(
+            pooledReps,
+            `${k}:${i}:${j}`,
+            cliffsDelta(
+              drawn.flatMap((st) => st[i].map((u) => u[k])),
+              drawn.flatMap((st) => st[j].map((u) => u[k])),
+            ).delta,
+          );
+        }
+      }
+    }
+  }
+  const ci = (m: Map<string, number[]>) => new Map([...m.entries()].map(([k, v]) => [k, percentileInterval(v, opts.level ?? 0.95)]));
+  return { strata: reps.map(ci), pooled: ci(pooledReps) };
+}
