@@ -24,7 +24,7 @@ import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/defini
 import type { Thresholds } from "@/lib/rubrics/thresholds";
 import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
 import { gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
-import { scoreAt } from "./grader-cells";
+import { DIMENSION_ORDER } from "./grader-cells";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
 
 /** The submitted primary graders of one response set, sorted by grader id. */
@@ -88,17 +88,22 @@ export function matrixAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, scal
   let equal = 0;
   let near = 0;
   for (const row of rows) {
-    const xs = row.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
-    if (xs.length >= 2) units++;
-    raters = Math.max(raters, xs.length);
-    for (let i = 0; i < xs.length; i++) {
-      for (let j = i + 1; j < xs.length; j++) {
+    let present = 0;
+    for (let i = 0; i < row.length; i++) {
+      const a = row[i];
+      if (typeof a !== "number" || !Number.isFinite(a)) continue;
+      present++;
+      for (let j = i + 1; j < row.length; j++) {
+        const b = row[j];
+        if (typeof b !== "number" || !Number.isFinite(b)) continue;
         pairs++;
-        const d = Math.abs(xs[i] - xs[j]);
+        const d = Math.abs(a - b);
         if (d === 0) equal++;
         if (d <= 1) near++;
       }
     }
+    if (present >= 2) units++;
+    if (present > raters) raters = present;
   }
   const { average, single } = iccTypesFor(design);
   const g = gwetAC2(rows, { categories, weights: "quadratic" });
@@ -127,14 +132,17 @@ export function dimensionMatrix(sets: PrimarySet[], rubric: RubricKey, dimension
     for (const s of sets) rows.push(s.values.map((v) => v.SAFE_LLM?.consistency ?? null));
     return { rows, unit: "set" };
   }
+  // Straight into the decoded tables (grader-cells.ts layout): one small array per row, nothing else.
+  const base = DIMENSION_ORDER.indexOf(dimension) * (n + 1);
+  const cell = (t: Int8Array, r: number) => (t[base + r] < 0 ? null : t[base + r]);
   if (def.scope === "each_answer") {
     for (const s of sets) {
-      for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => scoreAt(t, n, dimension, r) ?? null));
+      for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => cell(t, r)));
     }
     return { rows, unit: "answer" };
   }
   const rep = def.scope === "set" ? 0 : 1;
-  for (const s of sets) rows.push(s.tables.map((t) => scoreAt(t, n, dimension, rep) ?? null));
+  for (const s of sets) rows.push(s.tables.map((t) => cell(t, rep)));
   return { rows, unit: "set" };
 }
 
