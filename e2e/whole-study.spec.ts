@@ -228,7 +228,9 @@ test("3. two graders grade every set, one pair disagreeing on safety; the third 
   // The adjudicator grades in the form itself: safety 3, the rest as the others did.
   for (const s of form(3).scores) {
     const cell = `${s.rubric}/${s.dimension}/${s.repetition ?? 0}`;
-    await page.locator(`input[name="${cell}"][value="${s.score}"]`).check();
+    // The radio is visually hidden inside its level's label, as in the grading form: click the label.
+    await page.locator(`label:has(input[name="${cell}"][value="${s.score}"])`).click();
+    await expect(page.locator(`input[name="${cell}"][value="${s.score}"]`)).toBeChecked();
   }
   await shot(page, "3d-adjudication-form");
   await page.getByRole("button", { name: "Submit grades" }).first().click();

@@ -30,6 +30,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
+import { assembleStudyStats } from "../../lib/analytics/assemble";
+import { loadStudy } from "../../lib/analytics/load";
 import { computeStudyStats } from "../../lib/analytics/study-stats";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb } from "../../lib/db/client";
@@ -235,6 +237,10 @@ async function main() {
     const bare = await timeRuns("bare SQL: final scores per set (pg, JIT off)", runBare);
     const stats = await timeRuns("computeStudyStats (all dashboard numbers)", () => computeStudyStats(studyId));
     console.log(`  ratio computeStudyStats / bare SQL: ${(stats / bare).toFixed(2)}x (goal: within 2x)`);
+    // Where the time goes: the read (five statements, one snapshot) and the statistics in JS.
+    const loaded = (await loadStudy(studyId))!;
+    await timeRuns("  of which: loadStudy (SQL + rows)", () => loadStudy(studyId));
+    await timeRuns("  of which: assembleStudyStats (JS)", async () => assembleStudyStats(loaded));
 
     if (process.env.BENCH_URL) {
       const base = process.env.BENCH_URL;

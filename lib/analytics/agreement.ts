@@ -105,11 +105,15 @@ export function matrixAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, scal
     if (present >= 2) units++;
     if (present > raters) raters = present;
   }
-  const { average, single } = iccTypesFor(design);
+  const { average } = iccTypesFor(design);
   const g = gwetAC2(rows, { categories, weights: "quadratic" });
   const k = krippendorffAlpha(rows, { level: "ordinal" });
   const iA = icc(rows, { type: average });
-  const iS = icc(rows, { type: single });
+  // The single-rater ICC of the same model by Spearman-Brown, r1 = rk / (k - (k - 1) rk): algebraically
+  // pingouin's ICC1 / ICC2 from the same mean squares (and their interval bounds map the same way), so
+  // the matrix is not analysed twice.
+  const sb = (v: number) => v / (iA.k - (iA.k - 1) * v);
+  const iS = { icc: iA.icc === null ? null : sb(iA.icc), ci: iA.ci ? ([sb(iA.ci[0]), sb(iA.ci[1])] as [number, number]) : null, reason: iA.reason };
   const noPairs = "no unit was rated by two primary graders";
   return {
     units,

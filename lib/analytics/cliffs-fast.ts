@@ -90,6 +90,90 @@ function dominance(cx: Int32Array, cy: Int32Array, m: number): number {
   return d;
 }
 
+interface ReplicateState {
+  resamples: number;
+  seed: number;
+  measures: number;
+  S: number;
+  G: number;
+  sizes: number[][];
+  localLevel: Int32Array[][];
+  globalLevel: Int32Array[][];
+  complete: boolean[][];
+  tallies: Int32Array[][][];
+  counts: Int32Array[][];
+  pooledTallies: Int32Array[][];
+  pooledCounts: Int32Array[];
+  stratumPairs: PairResult[][];
+  stratumReps: Float64Array[][];
+  pooledPairs: PairResult[];
+  pooledReps: Float64Array[];
+  pool: boolean;
+}
+
+/**
+ * The hot loop, on its own with only locals (no variable shared with a closure, so V8 keeps
+ * everything in registers). mulberry32(seed) is inlined: the same sequence as lib/stats'
+ * generator (checked by the tests); a closure call per draw would cost as much as the draw.
+ */
+function runReplicates(a: ReplicateState): void {
+  const { resamples, measures, S, G, sizes, localLevel, globalLevel, complete, tallies, counts, pooledTallies, pooledCounts, stratumPairs, stratumReps, pooledPairs, pooledReps, pool } = a;
+  let state = a.seed >>> 0;
+  for (let b = 0; b < resamples; b++) {
+    if (pool) {
+      for (let g = 0; g < G; g++) {
+        for (let k = 0; k < measures; k++) pooledTallies[g][k].fill(0);
+        pooledCounts[g].fill(0);
+      }
+    }
+    for (let s = 0; s < S; s++) {
+      for (let g = 0; g < G; g++) {
+        const n = sizes[s][g];
+        const lv = localLevel[s][g];
+        const gv = globalLevel[s][g];
+        const t = tallies[s][g];
+        const c = counts[s][g];
+        const pt = pooledTallies[g];
+        const pc = pooledCounts[g];
+        for (let k = 0; k < measures; k++) t[k].fill(0);
+        const full = complete[s][g];
+        c.fill(full ? n : 0);
+        for (let draw = 0; draw < n; draw++) {
+          state = (state + 0x6d2b79f5) >>> 0;
+          let z = state;
+          z = Math.imul(z ^ (z >>> 15), z | 1);
+          z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+          const at = Math.floor((((z ^ (z >>> 14)) >>> 0) / 4294967296) * n) * measures;
+          for (let k = 0; k < measures; k++) {
+            const l = lv[at + k];
+            if (l < 0) continue;
+            t[k][l]++;
+            if (!full) c[k]++;
+            if (pool) pt[k][gv[at + k]]++;
+          }
+        }
+        if (pool) for (let k = 0; k < measures; k++) pc[k] += c[k];
+      }
+      const pairs = stratumPairs[s];
+      const reps = stratumReps[s];
+      for (let q = 0; q < pairs.length; q++) {
+        const r = pairs[q];
+        const n = counts[s][r.i][r.measure];
+        const m = counts[s][r.j][r.measure];
+        reps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(tallies[s][r.i][r.measure], tallies[s][r.j][r.measure], m) / (n * m);
+      }
+    }
+    if (pool) {
+      for (let q = 0; q < pooledPairs.length; q++) {
+        const r = pooledPairs[q];
+        const n = pooledCounts[r.i][r.measure];
+        const m = pooledCounts[r.j][r.measure];
+        pooledReps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(pooledTallies[r.i][r.measure], pooledTallies[r.j][r.measure], m) / (n * m);
+      }
+    }
+  }
+}
+
 /**
  * Bootstrap per stratum and pooled. `strata[s][g]` = the units of model g in stratum s
  * (the same number of models in every stratum; an absent model is an empty group).
@@ -118,10 +202,25 @@ export function cliffsStratifiedBootstrap(
   // Levels: per stratum (for its own sweeps) and global (for the pooled sweeps), per measure.
   const global = Array.from({ length: measures }, (_, k) => levelsOf(pooledGroups, k));
   const local = strata.map((st) => Array.from({ length: measures }, (_, k) => levelsOf(st, k)));
-  // unitLevel[s][g][k][u] = local level of unit u, -1 when missing; toGlobal[s][k][l] = its global level.
-  const unitLevel = strata.map((st, s) => st.map((grp) => Array.from({ length: measures }, (_, k) => Int32Array.from(grp, (u) => (isValue(u[k]) ? local[s][k].index.get(u[k] as number)! : -1)))));
-  const toGlobal = local.map((byK) => byK.map((lv, k) => Int32Array.from(lv.values, (v) => global[k].index.get(v)!)));
-  // tallies[s][g][k] over local levels; counts[s][g][k] present draws; pooled over global levels.
+  // Flat layouts for the hot loop: per (stratum, model), unit u's local level for measure k at
+  // [u * measures + k] (-1 = missing) and its global level likewise; tallies per measure.
+  const localLevel = strata.map((st, s) =>
+    st.map((grp) => {
+      const a = new Int32Array(grp.length * measures);
+      grp.forEach((u, i) => {
+        for (let k = 0; k < measures; k++) a[i * measures + k] = isValue(u[k]) ? local[s][k].index.get(u[k] as number)! : -1;
+      });
+      return a;
+    }),
+  );
+  const globalLevel = strata.map((st, s) =>
+    st.map((_, g) => {
+      const lv = localLevel[s][g];
+      return Int32Array.from(lv, (l, x) => (l < 0 ? -1 : global[x % measures].index.get(local[s][x % measures].values[l])!));
+    }),
+  );
+  // Groups with every measure of every unit present: their count of drawn values is simply n.
+  const complete = localLevel.map((byG) => byG.map((a) => a.every((l) => l >= 0)));
   const tallies = strata.map((st, s) => st.map(() => Array.from({ length: measures }, (_, k) => new Int32Array(local[s][k].values.length))));
   const counts = strata.map((st) => st.map(() => new Int32Array(measures)));
   const pooledTallies = Array.from({ length: G }, () => Array.from({ length: measures }, (_, k) => new Int32Array(global[k].values.length)));
@@ -131,62 +230,9 @@ export function cliffsStratifiedBootstrap(
   const pooledPairs = pooled.filter((r) => r.delta !== null);
   const stratumReps = stratumPairs.map((rs) => rs.map(() => new Float64Array(resamples)));
   const pooledReps = pooledPairs.map(() => new Float64Array(resamples));
+  const pool = S > 1;
 
-  // mulberry32(seed) inlined (the same sequence as lib/stats' generator, checked by the tests):
-  // a closure call per draw costs as much as the draw, and there are millions of draws.
-  let state = seed >>> 0;
-  for (let b = 0; b < resamples; b++) {
-    for (let s = 0; s < S; s++) {
-      for (let g = 0; g < G; g++) {
-        const n = strata[s][g].length;
-        const lv = unitLevel[s][g];
-        const t = tallies[s][g];
-        const c = counts[s][g];
-        for (let k = 0; k < measures; k++) t[k].fill(0);
-        c.fill(0);
-        for (let draw = 0; draw < n; draw++) {
-          state = (state + 0x6d2b79f5) >>> 0;
-          let z = state;
-          z = Math.imul(z ^ (z >>> 15), z | 1);
-          z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-          const idx = Math.floor((((z ^ (z >>> 14)) >>> 0) / 4294967296) * n);
-          for (let k = 0; k < measures; k++) {
-            const l = lv[k][idx];
-            if (l >= 0) {
-              t[k][l]++;
-              c[k]++;
-            }
-          }
-        }
-      }
-      stratumPairs[s].forEach((r, q) => {
-        const n = counts[s][r.i][r.measure];
-        const m = counts[s][r.j][r.measure];
-        stratumReps[s][q][b] = n === 0 || m === 0 ? Number.NaN : dominance(tallies[s][r.i][r.measure], tallies[s][r.j][r.measure], m) / (n * m);
-      });
-    }
-    if (S > 1) {
-      for (let g = 0; g < G; g++) {
-        for (let k = 0; k < measures; k++) {
-          const p = pooledTallies[g][k];
-          p.fill(0);
-          let total = 0;
-          for (let s = 0; s < S; s++) {
-            const t = tallies[s][g][k];
-            const map = toGlobal[s][k];
-            for (let l = 0; l < t.length; l++) p[map[l]] += t[l];
-            total += counts[s][g][k];
-          }
-          pooledCounts[g][k] = total;
-        }
-      }
-      pooledPairs.forEach((r, q) => {
-        const n = pooledCounts[r.i][r.measure];
-        const m = pooledCounts[r.j][r.measure];
-        pooledReps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(pooledTallies[r.i][r.measure], pooledTallies[r.j][r.measure], m) / (n * m);
-      });
-    }
-  }
+  runReplicates({ resamples, seed, measures, S, G, sizes: strata.map((st) => st.map((g) => g.length)), localLevel, globalLevel, complete, tallies, counts, pooledTallies, pooledCounts, stratumPairs, stratumReps, pooledPairs, pooledReps, pool });
 
   const finish = (rs: PairResult[], reps: Float64Array[]) =>
     rs.forEach((r, q) => {
@@ -195,7 +241,7 @@ export function cliffsStratifiedBootstrap(
       if (r.ci === null) r.reason = "bootstrap interval undefined";
     });
   stratumPairs.forEach((rs, s) => finish(rs, stratumReps[s]));
-  if (S > 1) finish(pooledPairs, pooledReps);
+  if (pool) finish(pooledPairs, pooledReps);
   else
     pooled.forEach((r, q) => {
       r.ci = perStratum[0]?.[q]?.ci ?? null;

@@ -100,25 +100,36 @@ export function denseGraderValues(rubric: RubricKey, table: Int8Array, n: number
 export function denseOverallValues(table: Int8Array, n: number): DimensionValues {
   const out: DimensionValues = {};
   const stride = n + 1;
-  const per = (k: DimensionKey): number[] | null => {
+  // max over the N answers (-Infinity for N = 0, as Math.max()), or undefined when one is missing
+  const best = (k: DimensionKey): number | undefined => {
     const base = INDEX.get(k)! * stride;
-    const xs: number[] = [];
+    let m = -Infinity;
     for (let r = 1; r <= n; r++) {
       const v = table[base + r];
-      if (v < 0) return null;
-      xs.push(v);
+      if (v < 0) return undefined;
+      if (v > m) m = v;
     }
-    return xs;
+    return m;
   };
-  const acc = per("accuracy");
-  const comp = per("comprehensiveness");
-  const supp = per("supplementation");
-  const flu = per("fluency");
-  if (acc) out.accuracy = Math.max(...acc);
-  if (comp) out.comprehensiveness = Math.max(...comp);
-  if (supp) out.supplementation = supp.some((s) => s >= 1) ? 1 : 0;
+  const acc = best("accuracy");
+  const comp = best("comprehensiveness");
+  const supp = best("supplementation");
+  if (acc !== undefined) out.accuracy = acc;
+  if (comp !== undefined) out.comprehensiveness = comp;
+  if (supp !== undefined) out.supplementation = supp >= 1 ? 1 : 0;
   const c = consistencyOf(table, n);
   if (c !== null) out.consistency = c;
-  if (flu) out.fluency = flu.reduce((a, b) => a + b, 0) / flu.length;
+  const fb = INDEX.get("fluency")! * stride;
+  let sum = 0;
+  let complete = true;
+  for (let r = 1; r <= n; r++) {
+    const v = table[fb + r];
+    if (v < 0) {
+      complete = false;
+      break;
+    }
+    sum += v;
+  }
+  if (complete) out.fluency = sum / n;
   return out;
 }

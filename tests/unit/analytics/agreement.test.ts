@@ -21,10 +21,14 @@ describe("agreement statistics of one rating matrix", () => {
     expect(a.gwetAC2.ci).toEqual(gwetAC2(rows, { categories: [1, 2, 3, 4, 5], weights: "quadratic" }).ci);
     expect(a.krippendorff.value).toBe(krippendorffAlpha(rows, { level: "ordinal" }).alpha);
     expect(a.icc.value).toBe(icc(rows, { type: "ICC1k" }).icc);
-    expect(a.iccSingle.value).toBe(icc(rows, { type: "ICC1" }).icc);
+    expect(a.iccSingle.value).toBeCloseTo(icc(rows, { type: "ICC1" }).icc!, 12);
+    expect(a.iccSingle.ci![0]).toBeCloseTo(icc(rows, { type: "ICC1" }).ci![0], 12);
+    expect(a.iccSingle.ci![1]).toBeCloseTo(icc(rows, { type: "ICC1" }).ci![1], 12);
     const crossed = matrixAgreement(rows, [1, 5], "crossed");
     expect(crossed.icc.value).toBe(icc(rows, { type: "ICC2k" }).icc);
-    expect(crossed.iccSingle.value).toBe(icc(rows, { type: "ICC2" }).icc);
+    expect(crossed.iccSingle.value).toBeCloseTo(icc(rows, { type: "ICC2" }).icc!, 12);
+    expect(crossed.iccSingle.ci![0]).toBeCloseTo(icc(rows, { type: "ICC2" }).ci![0], 12);
+    expect(crossed.iccSingle.ci![1]).toBeCloseTo(icc(rows, { type: "ICC2" }).ci![1], 12);
   });
 
   it("counts exact and within-one agreement over every pair of ratings of a unit", () => {
