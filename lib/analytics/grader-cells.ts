@@ -18,9 +18,12 @@ export const DIMENSION_ORDER: readonly DimensionKey[] = [...RUBRICS.SCORE.dimens
 const INDEX = new Map<DimensionKey, number>(DIMENSION_ORDER.map((d, i) => [d, i]));
 const ACCURACY = INDEX.get("accuracy")!;
 
-/** SQL expression packing a Grade row `g` into one integer (the dimension list is bound as `$2`). */
+/**
+ * SQL expression packing a Grade row into one integer (the dimension list, DIMENSION_ORDER, is bound
+ * as a text[] parameter; cast once to the enum so each row compares enum values, not text).
+ */
 export const cellCodeSql = (alias: string, param: string) =>
-  `(array_position(${param}::text[], ${alias}.dimension::text) - 1) * 10000 + ${alias}.repetition * 100 + ${alias}.score`;
+  `(array_position(${param}::text[]::"Dimension"[], ${alias}.dimension) - 1) * 10000 + ${alias}.repetition * 100 + ${alias}.score`;
 
 export function encodeCell(c: Pick<ScoreCell, "dimension" | "repetition" | "score">): number {
   return INDEX.get(c.dimension)! * 10000 + c.repetition * 100 + c.score;

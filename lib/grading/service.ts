@@ -122,11 +122,28 @@ export async function assertOwnAssignment(graderId: string, assignmentId: string
   if (n === 0) throw new ApiError(404, "assignment not found");
 }
 
+/**
+ * Where this assignment sits in the grader's queue, and the next one to grade
+ * (the first unfinished one after it, wrapping around), from counts and one
+ * indexed lookup rather than the whole queue: this runs on every page view.
+ */
+async function queueContext(graderId: string, assignmentId: string, position: number) {
+  const db = getDb();
+  const mine = { graderId, status: { not: "CANCELLED" as const }, responseSet: { study: activeStudyOf(graderId) } };
+  const open = { graderId, status: { in: ["PENDING" as const, "IN_PROGRESS" as const] }, id: { not: assignmentId }, responseSet: { study: { status: "OPEN" as const, members: { some: { userId: graderId, active: true } } } } };
+  const [total, done, before, after, first] = await Promise.all([
+    db.assignment.count({ where: mine }),
+    db.assignment.count({ where: { ...mine, status: "SUBMITTED" } }),
+    db.assignment.count({ where: { ...mine, position: { lt: position } } }),
+    db.assignment.findFirst({ where: { ...open, position: { gte: position } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } }),
+    db.assignment.findFirst({ where: { ...open, position: { lt: position } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } }),
+  ]);
+  return { progress: { done, total, position: before + 1 }, nextAssignmentId: after?.id ?? first?.id ?? null };
+}
+
 export async function getAssignmentForGrader(graderId: string, assignmentId: string): Promise<BlindedAssignment> {
   const a = await ownAssignment(graderId, assignmentId);
-  const queue = await listMyAssignments(graderId);
-  const index = queue.findIndex((q) => q.id === a.id);
-  const next = [...queue.slice(index + 1), ...queue.slice(0, index)].find((q) => q.status !== "SUBMITTED" && q.studyOpen);
+  const { progress, nextAssignmentId } = await queueContext(graderId, a.id, a.position);
   const study = a.responseSet.study;
   return {
     id: a.id,
@@ -144,8 +161,8 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
     harm: { flag: a.harmFlag, comment: a.harmComment },
     timeSpentMs: a.timeSpentMs,
     submittedAt: a.submittedAt?.toISOString() ?? null,
-    progress: { done: queue.filter((q) => q.status === "SUBMITTED").length, total: queue.length, position: index + 1 },
-    nextAssignmentId: next?.id ?? null,
+    progress,
+    nextAssignmentId,
   };
 }
 
@@ -176,6 +193,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
           id: true,
           kind: true,
           status: true,
+          position: true,
           responseSetId: true,
           harmFlag: true,
           harmComment: true,
@@ -276,10 +294,11 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       if (body.submit && (!wasSubmitted || changed > 0)) {
         await evaluateSet(tx, study, a.responseSetId, { actorId: graderId, requestId });
       }
-      return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed };
+      return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed, position: a.position };
     },
     { timeout: 20_000, maxWait: 10_000 },
   );
-  const next = body.submit ? (await getAssignmentForGrader(graderId, assignmentId)).nextAssignmentId : null;
-  return { ...result, nextAssignmentId: next };
+  const next = body.submit ? (await queueContext(graderId, assignmentId, result.position)).nextAssignmentId : null;
+  const { position: _position, ...rest } = result;
+  return { ...rest, nextAssignmentId: next };
 }
