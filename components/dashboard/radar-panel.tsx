@@ -49,7 +49,7 @@ export function RadarPanel({
       chart={
         chart ? (
           <figure className="flex flex-col gap-2">
-            <RadarChart responsive style={{ width: "100%", height: 360 }} data={data} outerRadius="68%" margin={{ top: 12, right: 64, bottom: 12, left: 64 }}>
+            <RadarChart responsive style={{ width: "100%", height: 360 }} data={data} outerRadius="66%" margin={{ top: 12, right: 84, bottom: 12, left: 84 }}>
               <PolarGrid stroke="#cbd5e1" />
               <PolarAngleAxis dataKey="label" tick={{ fontSize: 12, fill: "#334155" }} />
               <PolarRadiusAxis

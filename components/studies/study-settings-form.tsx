@@ -246,7 +246,10 @@ export function StudySettingsForm({
           </label>
         ))}
         <p id="study-safe-llm-scoring-hint" className="text-xs text-muted-foreground">
-          Used only when the study grades with SAFE-LLM.
+          Used only when the study grades with SAFE-LLM; both scores are always computed and exported. Per answer: each answer&apos;s
+          four points plus the set&apos;s consistency, averaged over the N answers. Overall (SAFE-LLM paper, Main Text): accuracy from the
+          most accurate answer, comprehensiveness from the most comprehensive, supplementation 1 if any answer supplements, consistency
+          as derived, and fluency as the mean over the N answers (our reading of &quot;assessed across all of the answers&quot;).
         </p>
         <FieldError id="study-safe-llm-scoring" error={err("safeLlmScoring")} />
       </fieldset>

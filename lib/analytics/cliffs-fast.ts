@@ -79,17 +79,6 @@ function levelsOf(groups: ReadonlyArray<Group>, k: number): { values: number[]; 
   return { values, index: new Map(values.map((v, i) => [v, i])) };
 }
 
-/** sum over x's values of (#y below - #y above), from tallies over the same levels. */
-function dominance(cx: Int32Array, cy: Int32Array, m: number): number {
-  let below = 0;
-  let d = 0;
-  for (let l = 0; l < cx.length; l++) {
-    if (cx[l] !== 0) d += cx[l] * (below - (m - below - cy[l]));
-    below += cy[l];
-  }
-  return d;
-}
-
 interface ReplicateState {
   resamples: number;
   seed: number;
@@ -104,19 +93,32 @@ interface ReplicateState {
   counts: Int32Array[][];
   pooledTallies: Int32Array[][];
   pooledCounts: Int32Array[];
-  stratumPairs: PairResult[][];
+  /** Per stratum, the pairs to replicate as flat [measure, i, j, measure, i, j, ...]. */
+  stratumPairs: Int32Array[];
   stratumReps: Float64Array[][];
-  pooledPairs: PairResult[];
+  pooledPairs: Int32Array;
   pooledReps: Float64Array[];
   pool: boolean;
 }
 
 /**
  * The hot loop, on its own with only locals (no variable shared with a closure, so V8 keeps
- * everything in registers). mulberry32(seed) is inlined: the same sequence as lib/stats'
- * generator (checked by the tests); a closure call per draw would cost as much as the draw.
+ * everything in registers) and self-contained (it references nothing outside itself, so it
+ * can also run in a worker thread from its source text). mulberry32(seed) is inlined: the
+ * same sequence as lib/stats' generator (checked by the tests); a closure call per draw would
+ * cost as much as the draw. Fills `stratumReps` and `pooledReps`.
  */
 function runReplicates(a: ReplicateState): void {
+  /** sum over x's values of (#y below - #y above), from tallies over the same levels. */
+  function dominance(cx: Int32Array, cy: Int32Array, m: number): number {
+    let below = 0;
+    let d = 0;
+    for (let l = 0; l < cx.length; l++) {
+      if (cx[l] !== 0) d += cx[l] * (below - (m - below - cy[l]));
+      below += cy[l];
+    }
+    return d;
+  }
   const { resamples, measures, S, G, sizes, localLevel, globalLevel, complete, tallies, counts, pooledTallies, pooledCounts, stratumPairs, stratumReps, pooledPairs, pooledReps, pool } = a;
   let state = a.seed >>> 0;
   for (let b = 0; b < resamples; b++) {
@@ -156,34 +158,39 @@ function runReplicates(a: ReplicateState): void {
       }
       const pairs = stratumPairs[s];
       const reps = stratumReps[s];
-      for (let q = 0; q < pairs.length; q++) {
-        const r = pairs[q];
-        const n = counts[s][r.i][r.measure];
-        const m = counts[s][r.j][r.measure];
-        reps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(tallies[s][r.i][r.measure], tallies[s][r.j][r.measure], m) / (n * m);
+      for (let q = 0; q < reps.length; q++) {
+        const k = pairs[3 * q];
+        const i = pairs[3 * q + 1];
+        const j = pairs[3 * q + 2];
+        const n = counts[s][i][k];
+        const m = counts[s][j][k];
+        reps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(tallies[s][i][k], tallies[s][j][k], m) / (n * m);
       }
     }
     if (pool) {
-      for (let q = 0; q < pooledPairs.length; q++) {
-        const r = pooledPairs[q];
-        const n = pooledCounts[r.i][r.measure];
-        const m = pooledCounts[r.j][r.measure];
-        pooledReps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(pooledTallies[r.i][r.measure], pooledTallies[r.j][r.measure], m) / (n * m);
+      for (let q = 0; q < pooledReps.length; q++) {
+        const k = pooledPairs[3 * q];
+        const i = pooledPairs[3 * q + 1];
+        const j = pooledPairs[3 * q + 2];
+        const n = pooledCounts[i][k];
+        const m = pooledCounts[j][k];
+        pooledReps[q][b] = n === 0 || m === 0 ? Number.NaN : dominance(pooledTallies[i][k], pooledTallies[j][k], m) / (n * m);
       }
     }
   }
 }
 
-/**
- * Bootstrap per stratum and pooled. `strata[s][g]` = the units of model g in stratum s
- * (the same number of models in every stratum; an absent model is an empty group).
- * Returns, per stratum and pooled, one result per measure and pair i < j, measures outermost.
- */
-export function cliffsStratifiedBootstrap(
-  strata: ReadonlyArray<ReadonlyArray<Group>>,
-  measures: number,
-  options: JointBootstrapOptions = {},
-): { strata: PairResult[][]; pooled: PairResult[] } {
+type Result = { strata: PairResult[][]; pooled: PairResult[] };
+
+interface Prepared {
+  result: Result;
+  /** Null when there is nothing to replicate (bad options: the reasons are already set). */
+  job: ReplicateState | null;
+  finish: (job: Pick<ReplicateState, "stratumReps" | "pooledReps">) => Result;
+}
+
+/** Everything up to the replicate loop: point estimates, level tables, the loop's state, and how to read its output. */
+function prepare(strata: ReadonlyArray<ReadonlyArray<Group>>, measures: number, options: JointBootstrapOptions): Prepared {
   const resamples = options.resamples ?? 1000;
   const level = options.level ?? 0.95;
   const seed = options.seed ?? 1;
@@ -196,7 +203,8 @@ export function cliffsStratifiedBootstrap(
   const bad = optionsReason(resamples, level, seed);
   if (bad) {
     const mark = (rs: PairResult[]) => rs.map((r) => (r.delta === null ? r : { ...r, reason: bad }));
-    return { strata: perStratum.map(mark), pooled: mark(pooled) };
+    const result = { strata: perStratum.map(mark), pooled: mark(pooled) };
+    return { result, job: null, finish: () => result };
   }
 
   // Levels: per stratum (for its own sweeps) and global (for the pooled sweeps), per measure.
@@ -219,35 +227,108 @@ export function cliffsStratifiedBootstrap(
       return Int32Array.from(lv, (l, x) => (l < 0 ? -1 : global[x % measures].index.get(local[s][x % measures].values[l])!));
     }),
   );
-  // Groups with every measure of every unit present: their count of drawn values is simply n.
-  const complete = localLevel.map((byG) => byG.map((a) => a.every((l) => l >= 0)));
-  const tallies = strata.map((st, s) => st.map(() => Array.from({ length: measures }, (_, k) => new Int32Array(local[s][k].values.length))));
-  const counts = strata.map((st) => st.map(() => new Int32Array(measures)));
-  const pooledTallies = Array.from({ length: G }, () => Array.from({ length: measures }, (_, k) => new Int32Array(global[k].values.length)));
-  const pooledCounts = Array.from({ length: G }, () => new Int32Array(measures));
-
   const stratumPairs = perStratum.map((rs) => rs.filter((r) => r.delta !== null));
   const pooledPairs = pooled.filter((r) => r.delta !== null);
-  const stratumReps = stratumPairs.map((rs) => rs.map(() => new Float64Array(resamples)));
-  const pooledReps = pooledPairs.map(() => new Float64Array(resamples));
+  const flat = (rs: PairResult[]) => Int32Array.from(rs.flatMap((r) => [r.measure, r.i, r.j]));
   const pool = S > 1;
+  const job: ReplicateState = {
+    resamples,
+    seed,
+    measures,
+    S,
+    G,
+    sizes: strata.map((st) => st.map((g) => g.length)),
+    localLevel,
+    globalLevel,
+    // Groups with every measure of every unit present: their count of drawn values is simply n.
+    complete: localLevel.map((byG) => byG.map((a) => a.every((l) => l >= 0))),
+    tallies: strata.map((st, s) => st.map(() => Array.from({ length: measures }, (_, k) => new Int32Array(local[s][k].values.length)))),
+    counts: strata.map((st) => st.map(() => new Int32Array(measures))),
+    pooledTallies: Array.from({ length: G }, () => Array.from({ length: measures }, (_, k) => new Int32Array(global[k].values.length))),
+    pooledCounts: Array.from({ length: G }, () => new Int32Array(measures)),
+    stratumPairs: stratumPairs.map(flat),
+    stratumReps: stratumPairs.map((rs) => rs.map(() => new Float64Array(resamples))),
+    pooledPairs: flat(pooledPairs),
+    pooledReps: pooledPairs.map(() => new Float64Array(resamples)),
+    pool,
+  };
+  const finish = ({ stratumReps, pooledReps }: Pick<ReplicateState, "stratumReps" | "pooledReps">): Result => {
+    const read = (rs: PairResult[], reps: Float64Array[]) =>
+      rs.forEach((r, q) => {
+        // A replicate where a group drew no value is undefined: percentileInterval leaves it out.
+        r.ci = percentileInterval(Array.from(reps[q]), level);
+        if (r.ci === null) r.reason = "bootstrap interval undefined";
+      });
+    stratumPairs.forEach((rs, s) => read(rs, stratumReps[s]));
+    if (pool) read(pooledPairs, pooledReps);
+    else
+      pooled.forEach((r, q) => {
+        r.ci = perStratum[0]?.[q]?.ci ?? null;
+        if (perStratum[0]?.[q]?.reason) r.reason = perStratum[0][q].reason;
+      });
+    return { strata: perStratum, pooled };
+  };
+  return { result: { strata: perStratum, pooled }, job, finish };
+}
 
-  runReplicates({ resamples, seed, measures, S, G, sizes: strata.map((st) => st.map((g) => g.length)), localLevel, globalLevel, complete, tallies, counts, pooledTallies, pooledCounts, stratumPairs, stratumReps, pooledPairs, pooledReps, pool });
+/**
+ * Bootstrap per stratum and pooled. `strata[s][g]` = the units of model g in stratum s
+ * (the same number of models in every stratum; an absent model is an empty group).
+ * Returns, per stratum and pooled, one result per measure and pair i < j, measures outermost.
+ */
+export function cliffsStratifiedBootstrap(strata: ReadonlyArray<ReadonlyArray<Group>>, measures: number, options: JointBootstrapOptions = {}): Result {
+  const p = prepare(strata, measures, options);
+  if (!p.job) return p.result;
+  runReplicates(p.job);
+  return p.finish(p.job);
+}
 
-  const finish = (rs: PairResult[], reps: Float64Array[]) =>
-    rs.forEach((r, q) => {
-      // A replicate where a group drew no value is undefined: percentileInterval leaves it out.
-      r.ci = percentileInterval(Array.from(reps[q]), level);
-      if (r.ci === null) r.reason = "bootstrap interval undefined";
-    });
-  stratumPairs.forEach((rs, s) => finish(rs, stratumReps[s]));
-  if (pool) finish(pooledPairs, pooledReps);
-  else
-    pooled.forEach((r, q) => {
-      r.ci = perStratum[0]?.[q]?.ci ?? null;
-      if (perStratum[0]?.[q]?.reason) r.reason = perStratum[0][q].reason;
-    });
-  return { strata: perStratum, pooled };
+/** Draws below which a worker thread costs more (about 30 ms to start) than it saves. */
+export const WORKER_MIN_DRAWS = 2_000_000;
+
+/**
+ * The same result as `cliffsStratifiedBootstrap`, with the replicate loop in a worker thread
+ * when it is large, so that the caller can compute something else meanwhile (the dashboard
+ * computes the agreement statistics). The worker runs the loop's own source text, so it needs
+ * no bundler support; if it cannot start or fails, the loop runs here instead.
+ */
+export function cliffsStratifiedBootstrapAsync(strata: ReadonlyArray<ReadonlyArray<Group>>, measures: number, options: JointBootstrapOptions = {}): Promise<Result> {
+  const p = prepare(strata, measures, options);
+  const job = p.job;
+  if (!job) return Promise.resolve(p.result);
+  const draws = job.resamples * job.sizes.flat().reduce((a, b) => a + b, 0);
+  const inline = () => {
+    runReplicates(job);
+    return p.finish(job);
+  };
+  if (draws < WORKER_MIN_DRAWS) return Promise.resolve(inline());
+  return new Promise<Result>((resolve) => {
+    let settled = false;
+    const fallback = () => {
+      if (settled) return;
+      settled = true;
+      resolve(inline());
+    };
+    try {
+      // Loaded at run time only (the module stays importable from client components' type imports).
+      const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+      const source = `const { parentPort, workerData } = require("node:worker_threads");
+const run = (${runReplicates.toString()});
+run(workerData);
+parentPort.postMessage({ stratumReps: workerData.stratumReps, pooledReps: workerData.pooledReps });`;
+      const worker = new Worker(source, { eval: true, workerData: job });
+      worker.once("message", (out: Pick<ReplicateState, "stratumReps" | "pooledReps">) => {
+        if (settled) return;
+        settled = true;
+        resolve(p.finish(out));
+        void worker.terminate();
+      });
+      worker.once("error", fallback);
+      worker.once("exit", fallback);
+    } catch {
+      fallback();
+    }
+  });
 }
 
 /** One stratum: every pair of models (`groups[g]` = model g's units), as `cliffsStratifiedBootstrap` computes it. */
