@@ -207,6 +207,13 @@ test("3. two graders grade every set, one pair disagreeing on safety; the third 
       const r = await page.request.put(`/api/v1/assignments/${a.id}/grades`, { data: form(safety) });
       expect(r.status(), await r.text()).toBe(200);
     }
+    if (g === state.graders[0]) {
+      // A revision of a submitted grade (on a set that stays agreed), for the audit trail.
+      const other = assignments.find((a) => a.responseSetId !== target.id)!;
+      const revised = form(5);
+      revised.scores.find((x) => x.dimension === "explainability")!.score = 3;
+      expect((await page.request.put(`/api/v1/assignments/${other.id}/grades`, { data: revised })).status()).toBe(200);
+    }
     await page.goto("/queue");
     await expect(page.getByRole("progressbar", { name: "Answer sets submitted" })).toBeVisible();
     if (g === state.graders[0]) await shot(page, "3b-queue-after");
@@ -283,6 +290,17 @@ test("4. the lead reads the dashboard and the adjudicated set's final score, and
   const archive = await download("export-study-json");
   expect(JSON.parse(archive.text)).toMatchObject({ study: expect.objectContaining({ name: "Whole-study acceptance" }) });
   await shot(page, "4c-exports");
+
+  // The audit view answers "who changed this grade and when".
+  await page.goto(`/studies/${state.studyId}/audit`);
+  await page.getByRole("combobox", { name: "Type" }).selectOption("grade.revise");
+  const log = page.getByRole("table", { name: "Audit log" });
+  await expect(log.getByRole("row")).toHaveCount(2);
+  await expect(log).toContainText("Dr. Grader 1");
+  await expect(log).toContainText('"cell": "SCORE/explainability/1"');
+  await expect(log).toContainText('"score": 4');
+  await expect(log).toContainText('"score": 3');
+  await shot(page, "4d-audit-revision");
   expect(errors, errors.join("\n")).toEqual([]);
 });
 

@@ -1,6 +1,6 @@
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
-import { cliffsStratifiedBootstrap } from "@/lib/analytics/cliffs-fast";
+import { cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, type PairResult } from "@/lib/analytics/cliffs-fast";
 import type { SetResult } from "./sets";
 
 /**
@@ -158,9 +158,21 @@ export interface DeltaPairCell extends DeltaCell {
  * pair and group.
  */
 export function cliffsPairs(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): DeltaPairCell[] {
+  const input = cliffsPairsInput(allSets, rubrics);
+  return cliffsPairsCells(input, rubrics, cliffsStratifiedBootstrap(input.strata, rubrics.length, bootstrapOptions(opts)));
+}
+
+/** `cliffsPairs` with its bootstrap loop in a worker thread on large studies (the caller computes something else meanwhile). */
+export async function cliffsPairsAsync(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): Promise<DeltaPairCell[]> {
+  const input = cliffsPairsInput(allSets, rubrics);
+  const boot = cliffsStratifiedBootstrapAsync(input.strata, rubrics.length, bootstrapOptions(opts));
+  return cliffsPairsCells(input, rubrics, await boot);
+}
+
+const bootstrapOptions = (opts: { resamples?: number; seed?: number }) => ({ resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 });
+
+function cliffsPairsInput(allSets: SetResult[], rubrics: RubricKey[]) {
   const sets = finalOnly(allSets);
-  const out: DeltaPairCell[] = [];
-  const neg = (v: number) => (v === 0 ? 0 : -v);
   const total = (s: SetResult, r: RubricKey) => (r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
   const all = groups(sets);
   const specialties = all.slice(0, -1);
@@ -170,7 +182,13 @@ export function cliffsPairs(allSets: SetResult[], rubrics: RubricKey[], opts: { 
     for (const s of inSpecialty) units.get(s.model.name)!.push(rubrics.map((r) => total(s, r) ?? null));
     return models.map((m) => units.get(m)!);
   });
-  const boot = cliffsStratifiedBootstrap(strata, rubrics.length, { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 });
+  return { all, specialties, models, strata };
+}
+
+function cliffsPairsCells(input: ReturnType<typeof cliffsPairsInput>, rubrics: RubricKey[], boot: { strata: PairResult[][]; pooled: PairResult[] }): DeltaPairCell[] {
+  const { all, specialties, models } = input;
+  const out: DeltaPairCell[] = [];
+  const neg = (v: number) => (v === 0 ? 0 : -v);
   all.forEach(([specialty, inSpecialty], g) => {
     const results = g < specialties.length ? boot.strata[g] : boot.pooled;
     const at = new Map(results.map((p) => [`${p.measure}:${p.i}:${p.j}`, p]));
