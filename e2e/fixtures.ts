@@ -16,6 +16,8 @@ export const demo = {
 /** Signs in through the real form, as a person would. */
 export async function signIn(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");
+  // Wait for the form's script: a click before it loads would post the form natively.
+  await page.waitForLoadState("networkidle");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -30,7 +30,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { assembleStudyStats } from "../../lib/analytics/assemble";
+import { assembleStudyStats, assembleStudyStatsAsync } from "../../lib/analytics/assemble";
 import { loadStudy } from "../../lib/analytics/load";
 import { computeStudyStats } from "../../lib/analytics/study-stats";
 import { createApiToken } from "../../lib/auth/tokens";
@@ -240,7 +240,8 @@ async function main() {
     // Where the time goes: the read (five statements, one snapshot) and the statistics in JS.
     const loaded = (await loadStudy(studyId))!;
     await timeRuns("  of which: loadStudy (SQL + rows)", () => loadStudy(studyId));
-    await timeRuns("  of which: assembleStudyStats (JS)", async () => assembleStudyStats(loaded));
+    await timeRuns("  of which: assembleStudyStatsAsync (JS)", () => assembleStudyStatsAsync(loaded));
+    await timeRuns("  (the same on one thread: assembleStudyStats)", async () => assembleStudyStats(loaded));
 
     if (process.env.BENCH_URL) {
       const base = process.env.BENCH_URL;

@@ -10,7 +10,7 @@
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import type { Thresholds } from "@/lib/rubrics/thresholds";
 import type { SetResult } from "@/lib/results/sets";
-import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairs, finalOnly, modelSummaries } from "@/lib/results/summary";
+import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
 import { finalDimensionValues, type GraderRubricValues } from "@/lib/scoring/escalation";
 import { rubricTotal } from "@/lib/scoring/grader-values";
 import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
@@ -105,7 +105,30 @@ export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<
   });
 }
 
+/** Every number of the dashboard, in one synchronous pass. */
 export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, options: StatsOptions = {}): StudyStats {
+  const core = assembleCore(loaded, query, options, cliffsPairs);
+  if (core.pending) core.setCells(core.pending);
+  return core.stats;
+}
+
+/**
+ * The same numbers as `assembleStudyStats`; on a large study the Cliff's delta bootstrap runs
+ * in a worker thread while this thread computes the agreement statistics.
+ */
+export async function assembleStudyStatsAsync(loaded: LoadedStudy, query: StatsQuery = {}, options: StatsOptions = {}): Promise<StudyStats> {
+  const core = assembleCore(loaded, query, options, cliffsPairsAsync);
+  if (core.pending) core.setCells(await core.pending);
+  return core.stats;
+}
+
+type CliffsRunner<P> = (finals: SetResult[], rubrics: RubricKey[], opts: { resamples: number; seed: number }) => P;
+
+/**
+ * Everything but the Cliff's delta cells, which `runCliffs` starts computing (synchronously, or
+ * in a worker) before the agreement statistics; the caller hands its cells to `setCells`.
+ */
+function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsOptions, runCliffs: CliffsRunner<P>): { stats: StudyStats; pending: P | null; setCells: (cells: DeltaPairCell[]) => void } {
   const { study } = loaded;
   const n = study.repetitions;
   const rubrics = query.rubrics?.length ? study.rubrics.filter((r) => query.rubrics!.includes(r)) : [...study.rubrics];
@@ -134,6 +157,11 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
 
   const results = setResultsOf(loaded, sets, bySet, records);
   const finals = finalOnly(results);
+  // Cliff's delta first: on a large study its bootstrap runs in a worker while this thread goes on.
+  const finalModels = [...new Set(finals.map((s) => s.model.name))].sort();
+  const resamples = options.resamples ?? CLIFFS_DEFAULTS.resamples;
+  const seed = options.seed ?? CLIFFS_DEFAULTS.seed;
+  const pending = finalModels.length < 2 ? null : runCliffs(finals, rubrics, { resamples, seed });
   const scopeName = specialty ?? ALL_SPECIALTIES;
   // With one specialty chosen, summary.ts's "All specialties" group repeats it: leave it out.
   const keep = <T extends { specialty: string }>(rows: T[]) => (specialty === null ? rows : rows.filter((r) => r.specialty === specialty));
@@ -163,10 +191,7 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
         });
 
   // Cliff's delta
-  const finalModels = [...new Set(finals.map((s) => s.model.name))].sort();
-  const resamples = options.resamples ?? CLIFFS_DEFAULTS.resamples;
-  const seed = options.seed ?? CLIFFS_DEFAULTS.seed;
-  const cliffs =
+  const cliffs: Block<CliffsBlock> =
     finalModels.length < 2
       ? none<CliffsBlock>(
           finals.length === 0 ? noFinal : "Cliff's delta compares models: it needs final response sets of at least two models.",
@@ -178,19 +203,23 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
           level: CLIFFS_DEFAULTS.level,
           models: finalModels,
           specialties: [...new Set(keep(finals).map((s) => s.specialty))].sort((a, b) => a.localeCompare(b)).concat(specialty === null ? [ALL_SPECIALTIES] : []),
-          cells: keep(cliffsPairs(finals, rubrics, { resamples, seed })).map((c) => ({
-            rubric: c.rubric,
-            specialty: c.specialty,
-            rowModel: c.rowModel,
-            colModel: c.colModel,
-            delta: c.delta,
-            magnitude: c.magnitude as "negligible" | "small" | "medium" | "large" | null,
-            ci: c.ci,
-            n: c.n,
-            m: c.m,
-            reason: c.reason ?? null,
-          })),
+          cells: [],
         });
+  const setCells = (cells: DeltaPairCell[]) => {
+    if (!cliffs.data) return;
+    cliffs.data.cells = keep(cells).map((c) => ({
+      rubric: c.rubric,
+      specialty: c.specialty,
+      rowModel: c.rowModel,
+      colModel: c.colModel,
+      delta: c.delta,
+      magnitude: c.magnitude as "negligible" | "small" | "medium" | "large" | null,
+      ci: c.ci,
+      n: c.n,
+      m: c.m,
+      reason: c.reason ?? null,
+    }));
+  };
 
   // inter-rater agreement (primaries only)
   const primarySets: PrimarySet[] = [];
@@ -247,7 +276,7 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
     });
   }
 
-  return {
+  const stats: StudyStats = {
     study: {
       id: study.id,
       name: study.name,
@@ -268,4 +297,5 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
     ranking,
     progress,
   };
+  return { stats, pending, setCells };
 }

@@ -283,6 +283,9 @@ export function cliffsStratifiedBootstrap(strata: ReadonlyArray<ReadonlyArray<Gr
   return p.finish(p.job);
 }
 
+/** How often the worker ran the loop, and how often it could not and the loop ran inline (for tests and diagnostics). */
+export const workerStats = { completed: 0, fallbacks: 0 };
+
 /** Draws below which a worker thread costs more (about 30 ms to start) than it saves. */
 export const WORKER_MIN_DRAWS = 2_000_000;
 
@@ -307,12 +310,15 @@ export function cliffsStratifiedBootstrapAsync(strata: ReadonlyArray<ReadonlyArr
     const fallback = () => {
       if (settled) return;
       settled = true;
+      workerStats.fallbacks++;
       resolve(inline());
     };
     try {
       // Loaded at run time only (the module stays importable from client components' type imports).
       const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+      // __name: esbuild (tsx, vitest) wraps nested functions with it to keep their names.
       const source = `const { parentPort, workerData } = require("node:worker_threads");
+var __name = (f) => f;
 const run = (${runReplicates.toString()});
 run(workerData);
 parentPort.postMessage({ stratumReps: workerData.stratumReps, pooledReps: workerData.pooledReps });`;
@@ -320,6 +326,7 @@ parentPort.postMessage({ stratumReps: workerData.stratumReps, pooledReps: worker
       worker.once("message", (out: Pick<ReplicateState, "stratumReps" | "pooledReps">) => {
         if (settled) return;
         settled = true;
+        workerStats.completed++;
         resolve(p.finish(out));
         void worker.terminate();
       });

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { storedThresholds } from "@/lib/studies/settings";
 import type { LoadedAssignment, LoadedSet, LoadedStudy } from "./assemble";
-import { cellCodeSql, DIMENSION_ORDER } from "./grader-cells";
+import { cellCodeSql } from "./grader-cells";
 
 /**
  * Reads everything the dashboard needs in five SQL statements, in one
@@ -26,7 +26,7 @@ ORDER BY i."externalId" ASC, m.name ASC`;
 const ASSIGNMENTS_SQL = `
 SELECT a."responseSetId"::text AS s, a."graderId"::text AS g, a.kind::text AS k, a.status::text AS st,
        CASE WHEN a.status = 'SUBMITTED'
-            THEN (SELECT array_agg(${cellCodeSql("gr", "$2")}) FROM "Grade" gr WHERE gr."assignmentId" = a.id)
+            THEN (SELECT array_agg(${cellCodeSql("gr")}) FROM "Grade" gr WHERE gr."assignmentId" = a.id)
        END AS c
 FROM "Assignment" a
 JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
@@ -54,7 +54,7 @@ export async function loadStudy(studyId: string): Promise<LoadedStudy | null> {
       }),
       db.$queryRawUnsafe<{ name: string }[]>(MODELS_SQL, studyId),
       db.$queryRawUnsafe<SetRow[]>(SETS_SQL, studyId),
-      db.$queryRawUnsafe<AssignmentRow[]>(ASSIGNMENTS_SQL, studyId, DIMENSION_ORDER),
+      db.$queryRawUnsafe<AssignmentRow[]>(ASSIGNMENTS_SQL, studyId),
       db.$queryRawUnsafe<{ id: string; name: string; active: boolean }[]>(GRADERS_SQL, studyId),
     ],
     { isolationLevel: "RepeatableRead", timeout: 120_000, maxWait: 30_000 },

@@ -1,4 +1,4 @@
-import { assembleStudyStats, type StatsOptions, type StatsQuery } from "./assemble";
+import { assembleStudyStatsAsync, type StatsOptions, type StatsQuery } from "./assemble";
 import { loadStudy } from "./load";
 import type { StudyStats } from "./types";
 
@@ -12,9 +12,10 @@ export type { StudyStats } from "./types";
  * one specialty (default all), a subset of the study's rubrics, a subset of
  * models (by name). Each block is `{data, reason}`, data null with the reason
  * when there is not enough data. Null when the study does not exist.
- * One read of five SQL statements (load.ts), then pure code (assemble.ts).
+ * One read of five SQL statements (load.ts), then pure code (assemble.ts), with the Cliff's
+ * delta bootstrap in a worker thread on large studies.
  */
 export async function computeStudyStats(studyId: string, query: StatsQuery = {}, options: StatsOptions = {}): Promise<StudyStats | null> {
   const loaded = await loadStudy(studyId);
-  return loaded ? assembleStudyStats(loaded, query, options) : null;
+  return loaded ? assembleStudyStatsAsync(loaded, query, options) : null;
 }

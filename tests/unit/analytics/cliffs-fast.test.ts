@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cliffsPairsBootstrap, cliffsStratifiedBootstrap } from "@/lib/analytics/cliffs-fast";
+import { cliffsPairsBootstrap, cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, WORKER_MIN_DRAWS, workerStats } from "@/lib/analytics/cliffs-fast";
 import { cliffsDelta, mulberry32 } from "@/lib/stats";
 import { plainJointBootstrap, plainStratifiedBootstrap } from "./reference";
 
@@ -68,6 +68,19 @@ describe("joint bootstrap of Cliff's delta by tallies", () => {
       ),
       { numRuns: 120 },
     );
+  });
+
+  it("the worker-thread version gives the same result, on a study large enough to use the worker", async () => {
+    const rng = mulberry32(11);
+    const strata = [0, 1].map(() => [0, 1, 2].map((g) => Array.from({ length: 400 }, () => [Math.round((5 + 20 * rng() + g) * 3) / 3, Math.round(7 * rng() * 9) / 9])));
+    const resamples = Math.ceil(WORKER_MIN_DRAWS / 2400) + 1;
+    const sync = cliffsStratifiedBootstrap(strata, 2, { resamples, seed: 5 });
+    const before = { ...workerStats };
+    const viaWorker = await cliffsStratifiedBootstrapAsync(strata, 2, { resamples, seed: 5 });
+    expect(viaWorker).toEqual(sync);
+    expect(workerStats).toEqual({ completed: before.completed + 1, fallbacks: before.fallbacks }); // the worker really ran it
+    // small inputs stay on this thread, with the same answer
+    expect(await cliffsStratifiedBootstrapAsync(strata, 2, { resamples: 50, seed: 5 })).toEqual(cliffsStratifiedBootstrap(strata, 2, { resamples: 50, seed: 5 }));
   });
 
   it("reports degenerate options and empty groups with a reason, never NaN", () => {
