@@ -14,6 +14,9 @@ export const THROTTLED_PREFIX = "THROTTLED:";
 
 export const authOptions: NextAuthOptions = {
   secret: process.env.AUTH_SECRET,
+  // Secure cookies whenever the app is served over https (every real deployment);
+  // the local demo on http://localhost cannot use them. next-auth sets httpOnly and SameSite=Lax itself.
+  useSecureCookies: (process.env.NEXTAUTH_URL ?? "").startsWith("https://"),
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
   pages: { signIn: "/login", error: "/login" },
   providers: [
