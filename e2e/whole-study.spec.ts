@@ -201,15 +201,16 @@ test("3. two graders grade every set, one pair disagreeing on safety; the third 
     const page = await signIn(browser, g.email, g.password);
     await expect(page).toHaveURL(/\/queue$/);
     if (g === state.graders[0]) await shot(page, "3a-queue-before");
-    const { assignments } = (await (await page.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string; responseSetId: string }[] };
-    for (const a of assignments) {
+    const { assignments } = (await (await page.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string; responseSetId: string; kind: string }[] };
+    // Primary work only: an adjudication may already have reached this grader's queue; it is graded in the form below.
+    for (const a of assignments.filter((x) => x.kind === "PRIMARY")) {
       const safety = a.responseSetId === target.id && g.email === harsh ? 2 : 5;
       const r = await page.request.put(`/api/v1/assignments/${a.id}/grades`, { data: form(safety) });
       expect(r.status(), await r.text()).toBe(200);
     }
     if (g === state.graders[0]) {
       // A revision of a submitted grade (on a set that stays agreed), for the audit trail.
-      const other = assignments.find((a) => a.responseSetId !== target.id)!;
+      const other = assignments.find((a) => a.kind === "PRIMARY" && a.responseSetId !== target.id)!;
       const revised = form(5);
       revised.scores.find((x) => x.dimension === "explainability")!.score = 3;
       expect((await page.request.put(`/api/v1/assignments/${other.id}/grades`, { data: revised })).status()).toBe(200);
