@@ -7,25 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { ImportResult } from "@/lib/import/service";
 
-/** The API's answer, as lib/import/contract.ts describes it. */
-interface ImportResult {
-  kind: "full" | "questions" | "answers";
-  dryRun: boolean;
-  items: number;
-  responses: number;
-  responseSets: number;
-  created: number;
-  unchanged: number;
-  updated: number;
-  questions: { created: number; unchanged: number; updated: number };
-  responseSetsCreated: number;
-  modelsCreated: number;
-  specialtiesCreated: number;
-  duplicateRows: number;
-  incompleteSets: { count: number; examples: { itemId: string; model: string; repetitions: number[] }[] };
-  repetitions: number;
-}
 
 interface Problem {
   row: number;
