@@ -2,7 +2,6 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { cn } from "@/lib/utils";
-import { Markdown } from "./markdown";
 
 /**
  * One answer, labelled by its repetition only ("Answer 2"): nothing else about
@@ -11,14 +10,15 @@ import { Markdown } from "./markdown";
  */
 export function AnswerCard({
   repetition,
-  text,
+  children,
   className,
   bodyClassName,
   caption,
   headingLevel = "h4",
 }: {
   repetition: number;
-  text: string;
+  /** The answer, its Markdown already rendered (on the server). */
+  children: React.ReactNode;
   className?: string;
   bodyClassName?: string;
   caption?: string;
@@ -57,7 +57,7 @@ export function AnswerCard({
         aria-label={scrollable ? `Answer ${repetition} text (scrollable)` : undefined}
         className={cn("min-h-0 flex-1 overflow-y-auto px-4 py-3 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-ring", bodyClassName)}
       >
-        <Markdown>{text}</Markdown>
+        {children}
       </div>
     </article>
   );

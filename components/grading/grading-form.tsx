@@ -2,7 +2,7 @@
 
 import { CircleAlert, CircleCheck, Lock, Send, LoaderCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import {
   buildGradeBody,
@@ -32,7 +32,7 @@ import { HarmFlag } from "./harm-flag";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
 import { QuestionPanel } from "./question-panel";
-import { SafeLlmSection, ScoreSection, type SectionProps } from "./rubric-sections";
+import { SafeLlmSection, ScoreSection, type RenderedAnswer, type SectionProps } from "./rubric-sections";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
 
@@ -58,7 +58,19 @@ function focusField(key: CellKey) {
  * only, and the study's rubric(s). Drafts save themselves; the server checks
  * every submission and its answer is the one that counts.
  */
-export function GradingForm({ assignment, justSubmitted }: { assignment: BlindedAssignment; justSubmitted: boolean }) {
+export function GradingForm({
+  assignment,
+  item,
+  answers,
+  justSubmitted,
+}: {
+  assignment: Omit<BlindedAssignment, "answers" | "item">;
+  /** The question, and the reference answer already rendered (on the server). */
+  item: { specialty: string; question: string; referenceAnswer: ReactNode | null };
+  /** The answers by repetition, already rendered (on the server). */
+  answers: RenderedAnswer[];
+  justSubmitted: boolean;
+}) {
   const router = useRouter();
   const study = useMemo(() => ({ rubrics: assignment.study.rubrics, repetitions: assignment.study.repetitions }), [assignment.study.rubrics, assignment.study.repetitions]);
   const fields = useMemo(() => gradingFields(study), [study]);
@@ -197,7 +209,7 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
     state,
     problems,
     readOnly,
-    answers: assignment.answers,
+    answers,
     totals,
     onScore,
     onComment,
@@ -246,9 +258,9 @@ export function GradingForm({ assignment, justSubmitted }: { assignment: Blinded
         <QuestionPanel
           ref={headingRef}
           studyName={assignment.study.name}
-          specialty={assignment.item.specialty}
-          question={assignment.item.question}
-          referenceAnswer={assignment.item.referenceAnswer}
+          specialty={item.specialty}
+          question={item.question}
+          referenceAnswer={item.referenceAnswer}
           position={assignment.progress.position}
           total={assignment.progress.total}
           adjudicator={assignment.kind === "ADJUDICATOR"}

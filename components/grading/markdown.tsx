@@ -1,34 +1,20 @@
-import ReactMarkdown from "react-markdown";
-import rehypeSanitize from "rehype-sanitize";
-import remarkGfm from "remark-gfm";
+import { compiler } from "markdown-to-jsx";
 import { cn } from "@/lib/utils";
 
 /**
  * Answers and reference answers are Markdown written by models or imported
- * from files: rendered with GFM and sanitised, never as HTML. Raw HTML in the
- * source is shown as literal text (so a grader sees exactly what the model
- * wrote, `<script>` included) and nothing of it is ever parsed or run.
+ * from files: rendered with GFM (tables, strikethrough, task lists) straight to
+ * React elements, never through HTML strings. Raw HTML in the source is shown
+ * as literal text (so a grader sees exactly what the model wrote, `<script>`
+ * included) and nothing of it is ever parsed or run; link and image addresses
+ * with a javascript:, vbscript: or data: scheme are dropped.
+ *
+ * markdown-to-jsx rather than react-markdown: the unified pipeline took about
+ * 1.5 ms per short answer and 3.5 ms per 1,200-character one, and the grading
+ * page renders every answer on every view (bench/grading). Rendered by server
+ * components only, so the parser never ships to the browser.
  */
-interface MdNode {
-  type: string;
-  value?: string;
-  children?: MdNode[];
-}
-
-/** remark plugin: turns raw HTML nodes into plain text before anything renders them. */
-export function remarkHtmlAsText() {
-  return (tree: MdNode) => {
-    const walk = (node: MdNode, parent: MdNode | null) => {
-      node.children?.forEach((child, i) => {
-        if (child.type !== "html") return walk(child, node);
-        const text: MdNode = { type: "text", value: child.value ?? "" };
-        // HTML on its own line is a block: keep it a paragraph of its own.
-        node.children![i] = parent === null ? { type: "paragraph", children: [text] } : text;
-      });
-    };
-    walk(tree, null);
-  };
-}
+const OPTIONS = { disableParsingRawHTML: true, forceBlock: true, forceWrapper: true, wrapper: null, disableFrontmatter: true } as const;
 
 const PROSE =
   "text-[0.9375rem] leading-7 text-foreground break-words " +
@@ -44,11 +30,5 @@ const PROSE =
   "[&_td]:border [&_td]:border-border [&_td]:px-2 [&_td]:py-1 [&_hr]:my-4 [&_hr]:border-border";
 
 export function Markdown({ children, className }: { children: string; className?: string }) {
-  return (
-    <div className={cn(PROSE, className)}>
-      <ReactMarkdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={[rehypeSanitize]}>
-        {children}
-      </ReactMarkdown>
-    </div>
-  );
+  return <div className={cn(PROSE, className)}>{compiler(children, OPTIONS)}</div>;
 }

@@ -1,13 +1,12 @@
 "use client";
 
 import { BookOpen, ChevronRight } from "lucide-react";
-import { forwardRef } from "react";
-import { Markdown } from "./markdown";
+import { forwardRef, type ReactNode } from "react";
 
 /** The clinical question, its specialty and, when the study shows it, the reference answer (collapsed). */
 export const QuestionPanel = forwardRef<
   HTMLHeadingElement,
-  { studyName: string; specialty: string; question: string; referenceAnswer: string | null; position: number; total: number; adjudicator: boolean }
+  { studyName: string; specialty: string; question: string; referenceAnswer: ReactNode | null; position: number; total: number; adjudicator: boolean }
 >(function QuestionPanel({ studyName, specialty, question, referenceAnswer, position, total, adjudicator }, ref) {
   return (
     <section aria-labelledby="question-heading" className="rounded-xl border border-border bg-background p-5 shadow-sm md:p-6">
@@ -34,7 +33,7 @@ export const QuestionPanel = forwardRef<
             <span className="font-normal text-muted-foreground">(for comparison, optional)</span>
           </summary>
           <div className="border-t border-border px-4 py-3">
-            <Markdown>{referenceAnswer}</Markdown>
+            {referenceAnswer}
           </div>
         </details>
       ) : null}

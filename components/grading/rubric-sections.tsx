@@ -6,12 +6,18 @@ import { cn } from "@/lib/utils";
 import { AnswerCard } from "./answer-card";
 import { DimensionField } from "./dimension-field";
 
+/** An answer labelled by its repetition only, its Markdown rendered on the server. */
+export interface RenderedAnswer {
+  repetition: number;
+  body: React.ReactNode;
+}
+
 export interface SectionProps {
   fields: GradingField[];
   state: FormState;
   problems: PlacedProblems;
   readOnly: boolean;
-  answers: { repetition: number; text: string }[];
+  answers: RenderedAnswer[];
   totals: LiveTotals;
   onScore: (key: CellKey, value: number) => void;
   onComment: (key: CellKey, text: string) => void;
@@ -103,7 +109,9 @@ export function ScoreSection(p: SectionProps) {
           </p>
         </div>
         <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-          {answer1 ? <AnswerCard repetition={1} text={answer1.text} caption="graded here" className={STICKY_ANSWER} /> : null}
+          {answer1 ? <AnswerCard repetition={1} caption="graded here" className={STICKY_ANSWER}>
+              {answer1.body}
+            </AnswerCard> : null}
           <div className={PANEL}>
             {first.map((f) => (
               <Field key={f.key} f={f} p={p} scopeLabel="Answer 1" />
@@ -122,7 +130,9 @@ export function ScoreSection(p: SectionProps) {
           </div>
           <div className={cn("grid gap-3", SIDE_BY_SIDE[n] ?? "md:grid-cols-3")}>
             {p.answers.map((a) => (
-              <AnswerCard key={a.repetition} repetition={a.repetition} text={a.text} className="max-h-[28rem]" />
+              <AnswerCard key={a.repetition} repetition={a.repetition} className="max-h-[28rem]">
+                {a.body}
+              </AnswerCard>
             ))}
           </div>
           <div className={PANEL}>
@@ -183,7 +193,9 @@ export function SafeLlmSection(p: SectionProps) {
               </p>
             </div>
             <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-              <AnswerCard repetition={a.repetition} text={a.text} caption="graded here" className={STICKY_ANSWER} />
+              <AnswerCard repetition={a.repetition} caption="graded here" className={STICKY_ANSWER}>
+                {a.body}
+              </AnswerCard>
               <div className={PANEL}>
                 {p.fields
                   .filter((f) => f.repetition === a.repetition)

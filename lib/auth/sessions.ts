@@ -25,18 +25,27 @@ export async function createSession(userId: string, meta: { ip?: string; userAge
   return id;
 }
 
+interface SessionRow extends SessionUser {
+  expired: boolean;
+  revoked: boolean;
+  active: boolean;
+}
+
 /**
  * The user behind a session id, read on every request so that sign-out,
- * expiry and deactivation take effect at once on every app instance.
+ * expiry and deactivation take effect at once on every app instance. One
+ * statement (the session joined to its user, by primary key): it runs before
+ * every page and API call, so it must cost one round trip, not two.
  */
 export async function resolveSession(sessionId: string): Promise<SessionUser | null> {
-  const session = await getDb().authSession.findUnique({
-    where: { id: sessionId },
-    select: { expiresAt: true, revokedAt: true, user: { select: { id: true, email: true, name: true, role: true, active: true } } },
-  });
-  if (!session || session.revokedAt || session.expiresAt <= new Date() || !session.user.active) return null;
-  const { active: _active, ...user } = session.user;
-  return user;
+  const rows = await getDb().$queryRaw<SessionRow[]>`
+    SELECT u.id, u.email, u.name, u.role::text AS role, u.active,
+           s."expiresAt" <= now() AS expired, s."revokedAt" IS NOT NULL AS revoked
+    FROM "AuthSession" s JOIN "User" u ON u.id = s."userId"
+    WHERE s.id = ${sessionId}`;
+  const row = rows[0];
+  if (!row || row.revoked || row.expired || !row.active) return null;
+  return { id: row.id, email: row.email, name: row.name, role: row.role };
 }
 
 export async function revokeSession(sessionId: string): Promise<void> {

@@ -23,19 +23,28 @@ export async function createApiToken(userId: string, opts: { name?: string; expi
   return { id: row.id, token, expiresAt: row.expiresAt };
 }
 
+interface TokenRow extends SessionUser {
+  tokenId: string;
+  usable: boolean;
+  active: boolean;
+  lastUsedAt: Date | null;
+}
+
+/** The user behind a Bearer token: one statement (token joined to its user, by the hash's unique index). */
 export async function resolveApiToken(token: string): Promise<SessionUser | null> {
   if (!token.startsWith(PREFIX)) return null;
-  const row = await getDb().apiToken.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: { id: true, expiresAt: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true, active: true } } },
-  });
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date()) || !row.user.active) return null;
+  const rows = await getDb().$queryRaw<TokenRow[]>`
+    SELECT t.id AS "tokenId", t."lastUsedAt", u.id, u.email, u.name, u.role::text AS role, u.active,
+           t."revokedAt" IS NULL AND (t."expiresAt" IS NULL OR t."expiresAt" > now()) AS usable
+    FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
+    WHERE t."tokenHash" = ${hashToken(token)}`;
+  const row = rows[0];
+  if (!row || !row.usable || !row.active) return null;
   // Record use at most once a minute, to keep reads cheap under load.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-    await getDb().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+    await getDb().apiToken.update({ where: { id: row.tokenId }, data: { lastUsedAt: new Date() } });
   }
-  const { active: _active, ...user } = row.user;
-  return user;
+  return { id: row.id, email: row.email, name: row.name, role: row.role };
 }
 
 export async function revokeApiToken(tokenId: string): Promise<boolean> {

@@ -97,8 +97,9 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
   });
   const primaries = assignments.filter((a) => a.kind === "PRIMARY");
   const submitted = primaries.filter((a) => a.status === "SUBMITTED");
-  const escalation = await tx.escalation.findUnique({ where: { responseSetId: setId }, include: { adjudicatorAssignment: true } });
-  const adjudicated = escalation?.adjudicatorAssignment?.status === "SUBMITTED";
+  const escalation = await tx.escalation.findUnique({ where: { responseSetId: setId } });
+  // The adjudicator's assignment is on this set, so it is among those just read (a cancelled one is not, and is not submitted either).
+  const adjudicated = assignments.some((a) => a.id === escalation?.adjudicatorAssignmentId && a.status === "SUBMITTED");
 
   if (adjudicated) {
     // Once the third grader has submitted, the set stays adjudicated (paper 001: "the average of all three").

@@ -1,5 +1,6 @@
 import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { evaluateSet } from "@/lib/escalation/service";
 import type { RubricKey } from "@/lib/rubrics/definitions";
 import { ApiError } from "@/lib/server/errors";
@@ -88,82 +89,134 @@ export interface BlindedAssignment {
   nextAssignmentId: string | null;
 }
 
-async function ownAssignment(graderId: string, assignmentId: string) {
-  if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
-  const a = await getDb().assignment.findFirst({
-    where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: activeStudyOf(graderId) } },
-    select: {
-      id: true,
-      kind: true,
-      status: true,
-      position: true,
-      harmFlag: true,
-      harmComment: true,
-      timeSpentMs: true,
-      submittedAt: true,
-      responseSet: {
-        select: {
-          study: { select: { name: true, rubrics: true, repetitions: true, showReferenceAnswer: true, status: true } },
-          item: { select: { question: true, referenceAnswer: true, specialty: { select: { name: true } } } },
-          responses: { select: { repetition: true, text: true }, orderBy: { repetition: "asc" } },
-        },
-      },
-      grades: { select: { rubric: true, dimension: true, repetition: true, score: true, comment: true } },
-    },
-  });
-  if (!a) throw new ApiError(404, "assignment not found");
-  return a;
+/**
+ * The grader's own work, as SQL: non-cancelled assignments in studies that are
+ * open or closed and of which the grader is still an active member. Every read
+ * below goes through it, so someone else's assignment is simply not there.
+ */
+const mineSql = (graderId: string) => Prisma.sql`
+  SELECT x.id, x.status::text AS status, x.position, st.status::text AS study_status
+  FROM "Assignment" x
+  JOIN "ResponseSet" rs ON rs.id = x."responseSetId"
+  JOIN "Study" st ON st.id = rs."studyId"
+  WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
+    AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)`;
+
+/** The next unfinished assignment of an open study after `position` in the grader's order, wrapping around (SQL over `mine`). */
+const nextOpenSql = (assignmentId: string, position: number | Prisma.Sql) => Prisma.sql`
+  SELECT n.id FROM mine n
+  WHERE n.study_status = 'OPEN' AND n.status IN ('PENDING', 'IN_PROGRESS') AND n.id <> ${assignmentId}::uuid
+  ORDER BY n.position < ${position}, n.position, n.id
+  LIMIT 1`;
+
+interface AssignmentViewRow {
+  id: string;
+  kind: "PRIMARY" | "ADJUDICATOR";
+  status: AssignmentStatusKey;
+  position: number;
+  harmFlag: boolean;
+  harmComment: string | null;
+  timeSpentMs: number;
+  submittedAt: Date | null;
+  studyName: string;
+  rubrics: RubricKey[];
+  repetitions: number;
+  showReferenceAnswer: boolean;
+  studyStatus: string;
+  question: string;
+  referenceAnswer: string;
+  specialty: string;
+  answers: { repetition: number; text: string }[] | null;
+  grades: { rubric: RubricKey; dimension: string; repetition: number; score: number; comment: string | null }[] | null;
+  total: number;
+  done: number;
+  before: number;
+  nextId: string | null;
 }
 
 /** 404 unless the assignment is this grader's own (checked before the body is even read). */
 export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
   if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
-  const n = await getDb().assignment.count({ where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: activeStudyOf(graderId) } } });
-  if (n === 0) throw new ApiError(404, "assignment not found");
+  const rows = await getDb().$queryRaw<unknown[]>`WITH mine AS (${mineSql(graderId)}) SELECT 1 FROM mine WHERE id = ${assignmentId}::uuid`;
+  if (rows.length === 0) throw new ApiError(404, "assignment not found");
 }
 
 /**
- * Where this assignment sits in the grader's queue, and the next one to grade
- * (the first unfinished one after it, wrapping around), from counts and one
- * indexed lookup rather than the whole queue: this runs on every page view.
+ * The blinded content of one of the grader's own assignments, with where it
+ * sits in their queue (done / total, its position, the next one to grade).
+ * One statement: this runs on every page view and every API read, so it costs
+ * one round trip whatever the queue's size, and it selects nothing about
+ * models or other graders.
  */
-async function queueContext(graderId: string, assignmentId: string, position: number) {
-  const db = getDb();
-  const mine = { graderId, status: { not: "CANCELLED" as const }, responseSet: { study: activeStudyOf(graderId) } };
-  const open = { graderId, status: { in: ["PENDING" as const, "IN_PROGRESS" as const] }, id: { not: assignmentId }, responseSet: { study: { status: "OPEN" as const, members: { some: { userId: graderId, active: true } } } } };
-  const [total, done, before, after, first] = await Promise.all([
-    db.assignment.count({ where: mine }),
-    db.assignment.count({ where: { ...mine, status: "SUBMITTED" } }),
-    db.assignment.count({ where: { ...mine, position: { lt: position } } }),
-    db.assignment.findFirst({ where: { ...open, position: { gte: position } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } }),
-    db.assignment.findFirst({ where: { ...open, position: { lt: position } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } }),
-  ]);
-  return { progress: { done, total, position: before + 1 }, nextAssignmentId: after?.id ?? first?.id ?? null };
-}
-
 export async function getAssignmentForGrader(graderId: string, assignmentId: string): Promise<BlindedAssignment> {
-  const a = await ownAssignment(graderId, assignmentId);
-  const { progress, nextAssignmentId } = await queueContext(graderId, a.id, a.position);
-  const study = a.responseSet.study;
+  if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
+  const rows = await getDb().$queryRaw<AssignmentViewRow[]>`
+    WITH mine AS MATERIALIZED (${mineSql(graderId)}),
+    this AS (
+      SELECT a.id, a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs", a."submittedAt",
+             a."responseSetId", st.name AS "studyName", st.rubrics::text[] AS rubrics, st.repetitions, st."showReferenceAnswer",
+             st.status::text AS "studyStatus", q.question, q."referenceAnswer", sp.name AS specialty
+      FROM "Assignment" a
+      JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+      JOIN "Study" st ON st.id = rs."studyId"
+      JOIN "QaItem" q ON q.id = rs."itemId"
+      JOIN "Specialty" sp ON sp.id = q."specialtyId"
+      WHERE a.id = ${assignmentId}::uuid AND a.id IN (SELECT id FROM mine)
+    )
+    SELECT this.*,
+      (SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text) ORDER BY r.repetition)
+         FROM "Response" r WHERE r."responseSetId" = this."responseSetId" AND r.repetition <= this.repetitions) AS answers,
+      (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment))
+         FROM "Grade" g WHERE g."assignmentId" = this.id) AS grades,
+      (SELECT count(*)::int FROM mine) AS total,
+      (SELECT count(*)::int FROM mine WHERE mine.status = 'SUBMITTED') AS done,
+      (SELECT count(*)::int FROM mine WHERE mine.position < this.position) AS before,
+      (${nextOpenSql(assignmentId, Prisma.sql`this.position`)}) AS "nextId"
+    FROM this`;
+  const a = rows[0];
+  if (!a) throw new ApiError(404, "assignment not found");
   return {
     id: a.id,
     kind: a.kind,
-    status: a.status as AssignmentStatusKey,
-    readOnly: study.status !== "OPEN",
-    study: { name: study.name, rubrics: study.rubrics, repetitions: study.repetitions, showReferenceAnswer: study.showReferenceAnswer },
-    item: {
-      specialty: a.responseSet.item.specialty.name,
-      question: a.responseSet.item.question,
-      referenceAnswer: study.showReferenceAnswer ? a.responseSet.item.referenceAnswer : null,
-    },
-    answers: a.responseSet.responses.filter((r) => r.repetition <= study.repetitions),
-    scores: a.grades.map((g) => ({ ...g, repetition: g.repetition === 0 ? null : g.repetition })),
+    status: a.status,
+    readOnly: a.studyStatus !== "OPEN",
+    study: { name: a.studyName, rubrics: a.rubrics, repetitions: a.repetitions, showReferenceAnswer: a.showReferenceAnswer },
+    item: { specialty: a.specialty, question: a.question, referenceAnswer: a.showReferenceAnswer ? a.referenceAnswer : null },
+    answers: a.answers ?? [],
+    scores: (a.grades ?? []).map((g) => ({ ...g, repetition: g.repetition === 0 ? null : g.repetition })),
     harm: { flag: a.harmFlag, comment: a.harmComment },
     timeSpentMs: a.timeSpentMs,
     submittedAt: a.submittedAt?.toISOString() ?? null,
-    progress,
-    nextAssignmentId,
+    progress: { done: a.done, total: a.total, position: a.before + 1 },
+    nextAssignmentId: a.nextId,
   };
+}
+
+/** The next assignment to grade after this one (the first unfinished one after it in the grader's order, wrapping around). */
+async function nextAssignmentAfter(graderId: string, assignmentId: string, position: number): Promise<string | null> {
+  const rows = await getDb().$queryRaw<{ id: string }[]>`WITH mine AS (${mineSql(graderId)}) ${nextOpenSql(assignmentId, position)}`;
+  return rows[0]?.id ?? null;
+}
+
+interface SaveTargetRow {
+  id: string;
+  position: number;
+  responseSetId: string;
+  studyId: string;
+  studyStatus: string;
+  rubrics: RubricKey[];
+  repetitions: number;
+  gradersPerSet: number;
+  thresholds: Prisma.JsonValue;
+  matchSpecialty: boolean;
+  assignmentSeed: string | null;
+}
+
+interface SavedStateRow {
+  status: AssignmentStatusKey;
+  harmFlag: boolean;
+  harmComment: string | null;
+  grades: { id: string; rubric: RubricKey; dimension: string; repetition: number; score: number; comment: string | null }[] | null;
 }
 
 export interface SaveResult {
@@ -187,62 +240,66 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
   const db = getDb();
   const result = await db.$transaction(
     async (tx: Tx) => {
-      const a = await tx.assignment.findFirst({
-        where: { id: assignmentId, graderId, status: { not: "CANCELLED" }, responseSet: { study: { members: { some: { userId: graderId, active: true } } } } },
-        select: {
-          id: true,
-          kind: true,
-          status: true,
-          position: true,
-          responseSetId: true,
-          harmFlag: true,
-          harmComment: true,
-          responseSet: {
-            select: {
-              study: {
-                select: {
-                  id: true,
-                  status: true,
-                  rubrics: true,
-                  repetitions: true,
-                  gradersPerSet: true,
-                  thresholds: true,
-                  matchSpecialty: true,
-                  assignmentSeed: true,
-                },
-              },
-            },
-          },
-        },
-      });
-      if (!a) throw new ApiError(404, "assignment not found");
-      const study = a.responseSet.study;
-      if (study.status === "DRAFT") throw new ApiError(404, "assignment not found");
-      if (study.status === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
-      if (a.status === "SUBMITTED" && !body.submit) {
+      // Serialise every write on this set (the last two primary grades, a revision,
+      // an adjudication, the same request sent twice): lock the set's row first.
+      const found = await tx.$queryRaw<SaveTargetRow[]>`
+        SELECT a.id, a.position, a."responseSetId",
+               st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics::text[] AS rubrics, st.repetitions, st."gradersPerSet",
+               st.thresholds, st."matchSpecialty", st."assignmentSeed"
+        FROM "Assignment" a
+        JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+        JOIN "Study" st ON st.id = rs."studyId"
+        WHERE a.id = ${assignmentId}::uuid AND a."graderId" = ${graderId}::uuid AND a.status <> 'CANCELLED'
+          AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)
+        FOR UPDATE OF rs`;
+      const target = found[0];
+      if (!target) throw new ApiError(404, "assignment not found");
+      if (target.studyStatus === "DRAFT") throw new ApiError(404, "assignment not found");
+      if (target.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
+      const study = {
+        id: target.studyId,
+        rubrics: target.rubrics,
+        repetitions: target.repetitions,
+        gradersPerSet: target.gradersPerSet,
+        thresholds: target.thresholds,
+        matchSpecialty: target.matchSpecialty,
+        assignmentSeed: target.assignmentSeed,
+      };
+
+      // Read after the lock, in a statement of its own, so that a save that
+      // committed while this one waited is seen (status, harm and grades).
+      const [a] = await tx.$queryRaw<SavedStateRow[]>`
+        SELECT a.status::text AS status, a."harmFlag", a."harmComment",
+          (SELECT json_agg(json_build_object('id', g.id, 'rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment))
+             FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades
+        FROM "Assignment" a WHERE a.id = ${assignmentId}::uuid`;
+      const wasSubmitted = a.status === "SUBMITTED";
+      if (wasSubmitted && !body.submit) {
         throw new ApiError(409, "this assignment is already submitted: send the complete form with submit: true to revise it");
       }
       const v = validateGrades(body, study);
       if (v.problems.length) throw new ApiError(422, "invalid grades", { problems: v.problems });
 
-      // Serialise every write on this set (the last two primary grades, a revision, an adjudication).
-      await tx.$queryRaw`SELECT id FROM "ResponseSet" WHERE id = ${a.responseSetId}::uuid FOR UPDATE`;
-      const current = await tx.assignment.findUniqueOrThrow({ where: { id: a.id }, select: { status: true } });
-      const wasSubmitted = current.status === "SUBMITTED";
-
-      const existing = await tx.grade.findMany({ where: { assignmentId: a.id } });
+      const existing = a.grades ?? [];
       const byKey = new Map(existing.map((g) => [cellKey(g), g]));
       const incoming = new Map(v.cells.map((c) => [cellKey(c), c]));
       const revisions: { cell: string; before: { score: number; comment: string | null } | null; after: { score: number; comment: string | null } | null }[] = [];
+      const writes: typeof v.cells = [];
       for (const [key, c] of incoming) {
         const old = byKey.get(key);
         if (old && old.score === c.score && (old.comment ?? null) === c.comment) continue;
-        if (old) {
-          await tx.grade.update({ where: { id: old.id }, data: { score: c.score, comment: c.comment } });
-        } else {
-          await tx.grade.create({ data: { assignmentId: a.id, rubric: c.rubric, dimension: c.dimension, repetition: c.repetition, score: c.score, comment: c.comment } });
-        }
+        writes.push(c);
         revisions.push({ cell: key, before: old ? { score: old.score, comment: old.comment } : null, after: { score: c.score, comment: c.comment } });
+      }
+      // Every new or changed cell in one statement (the unique key makes a replay an update, never a second row).
+      if (writes.length) {
+        await tx.$executeRaw`
+          INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, comment, "updatedAt")
+          SELECT gen_random_uuid(), ${assignmentId}::uuid, w.rubric::"Rubric", w.dimension::"Dimension", w.repetition, w.score, w.comment, now()
+          FROM unnest(${writes.map((c) => c.rubric)}::text[], ${writes.map((c) => c.dimension)}::text[], ${writes.map((c) => c.repetition)}::int[],
+                      ${writes.map((c) => c.score)}::int[], ${writes.map((c) => c.comment)}::text[]) AS w(rubric, dimension, repetition, score, comment)
+          ON CONFLICT ("assignmentId", rubric, dimension, repetition)
+          DO UPDATE SET score = EXCLUDED.score, comment = EXCLUDED.comment, "updatedAt" = now()`;
       }
       // A draft may clear a score the grader took back; a submitted form is complete, so nothing is dropped then.
       const dropped = existing.filter((g) => !incoming.has(cellKey(g)));
@@ -257,13 +314,13 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       const elapsed = Math.min(body.elapsedMs ?? 0, MAX_ELAPSED_PER_SAVE_MS);
       const nextStatus = body.submit ? "SUBMITTED" : "IN_PROGRESS";
       await tx.assignment.update({
-        where: { id: a.id },
+        where: { id: assignmentId },
         data: {
           status: nextStatus,
           harmFlag,
           harmComment,
           timeSpentMs: { increment: elapsed },
-          ...(current.status === "PENDING" ? { startedAt: new Date() } : {}),
+          ...(a.status === "PENDING" ? { startedAt: new Date() } : {}),
           ...(body.submit && !wasSubmitted ? { submittedAt: new Date() } : {}),
         },
       });
@@ -274,7 +331,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
           actorId: graderId,
           action: "assignment.submit",
           entityType: "Assignment",
-          entityId: a.id,
+          entityId: assignmentId,
           studyId: study.id,
           after: { scores: v.cells, harm: { flag: harmFlag, comment: harmComment } },
           requestId,
@@ -284,7 +341,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
           actorId: graderId,
           action: "grade.revise",
           entityType: "Assignment",
-          entityId: a.id,
+          entityId: assignmentId,
           studyId: study.id,
           before: { scores: revisions.map((r) => ({ cell: r.cell, ...r.before })), harm: { flag: a.harmFlag, comment: a.harmComment } },
           after: { scores: revisions.map((r) => ({ cell: r.cell, ...r.after })), harm: { flag: harmFlag, comment: harmComment } },
@@ -292,13 +349,13 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         });
       }
       if (body.submit && (!wasSubmitted || changed > 0)) {
-        await evaluateSet(tx, study, a.responseSetId, { actorId: graderId, requestId });
+        await evaluateSet(tx, study, target.responseSetId, { actorId: graderId, requestId });
       }
-      return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed, position: a.position };
+      return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed, position: target.position };
     },
     { timeout: 20_000, maxWait: 10_000 },
   );
-  const next = body.submit ? (await queueContext(graderId, assignmentId, result.position)).nextAssignmentId : null;
+  const next = body.submit ? await nextAssignmentAfter(graderId, assignmentId, result.position) : null;
   const { position: _position, ...rest } = result;
   return { ...rest, nextAssignmentId: next };
 }

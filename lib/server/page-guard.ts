@@ -1,12 +1,15 @@
 import { headers } from "next/headers";
+import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { userFromHeaders, type CurrentUser } from "./current-user";
 
-/** Who is signed in, for server components and server actions (null when nobody). */
-export async function currentUser(): Promise<CurrentUser | null> {
-  return userFromHeaders(await headers());
-}
+/**
+ * Who is signed in, for server components and server actions (null when
+ * nobody). Memoised for one request: the layouts and the page of one render
+ * all guard themselves, and they share one session lookup.
+ */
+export const currentUser = cache(async (): Promise<CurrentUser | null> => userFromHeaders(await headers()));
 
 /**
  * The guard every page, layout and server action calls first: redirects the

@@ -167,6 +167,20 @@ describe("grading through the API", () => {
     expect(undo.status).toBe(409);
   });
 
+  it("stores one grade per cell and one submission when a first submission arrives twice at the same moment", async () => {
+    const f = await makeGradableStudy({ items: 1, graders: 2 });
+    await assignAll(f.lead, f.study.id);
+    const [g] = f.graders;
+    const [a] = await queueOf(g.token);
+    const body = { scores: form({ score: [4, 4, 5, 4, 4], safe: GOOD_SAFE }), submit: true, elapsedMs: 1_000 };
+    const rs = await Promise.all([put(g.token, a.id, body), put(g.token, a.id, body), put(g.token, a.id, body)]);
+    expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(rs.map((r) => (r.body as { changed: number }).changed).sort()).toEqual([0, 0, 18]);
+    expect(await getDb().grade.count({ where: { assignmentId: a.id } })).toBe(5 + 12 + 1);
+    expect(await getDb().auditEvent.count({ where: { entityId: a.id, action: "assignment.submit" } })).toBe(1);
+    expect(await getDb().auditEvent.count({ where: { entityId: a.id, action: "grade.revise" } })).toBe(0);
+  });
+
   it("IDOR: another grader's assignment answers 404 on read and write; leads get 403 on grader endpoints", async () => {
     const f = await makeGradableStudy({ items: 1, graders: 3, rubrics: ["SCORE"] });
     await assignAll(f.lead, f.study.id);

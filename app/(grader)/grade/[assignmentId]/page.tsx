@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { GradingForm } from "@/components/grading/grading-form";
-import { getAssignmentForGrader, type BlindedAssignment } from "@/lib/grading/service";
-import { ApiError } from "@/lib/server/errors";
+import { Markdown } from "@/components/grading/markdown";
 import { GRADER_ROLES, requireUser } from "@/lib/server/page-guard";
+import { loadOwnAssignment } from "./assignment";
 
 export const metadata: Metadata = { title: "Grade an answer set" };
 
@@ -14,17 +13,23 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
  * The grading page: only the grader's own assignment, blinded (answers by
  * repetition, nothing about models or other graders). Anything else, including
  * someone else's assignment, is "not found".
+ *
+ * The Markdown of each answer is rendered here, on the server, once: the form
+ * shows answer 1 up to three times (beside S.C.O.R.E., side by side, beside
+ * SAFE-LLM), and the browser receives the rendered answer rather than a
+ * Markdown parser and the source to run it on.
  */
 export default async function GradePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const user = await requireUser(GRADER_ROLES);
-  const { assignmentId } = await params;
-  let assignment: BlindedAssignment;
-  try {
-    assignment = await getAssignmentForGrader(user.id, assignmentId);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
-    throw err;
-  }
+  const { answers, item, ...assignment } = await loadOwnAssignment(user.id, (await params).assignmentId);
   const { submitted } = await searchParams;
-  return <GradingForm key={assignment.id} assignment={assignment} justSubmitted={submitted === "1"} />;
+  return (
+    <GradingForm
+      key={assignment.id}
+      assignment={assignment}
+      item={{ ...item, referenceAnswer: item.referenceAnswer ? <Markdown>{item.referenceAnswer}</Markdown> : null }}
+      answers={answers.map((a) => ({ repetition: a.repetition, body: <Markdown>{a.text}</Markdown> }))}
+      justSubmitted={submitted === "1"}
+    />
+  );
 }
