@@ -79,8 +79,8 @@ export async function seedExportStudy(c: pg.Client | pg.PoolClient, opts: { item
     );
     await c.query(
       `WITH sets AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM "ResponseSet" WHERE "studyId" = $1)
-       INSERT INTO "Assignment" (id, "responseSetId", "graderId", kind, position, status, "harmFlag", "harmComment", "updatedAt", "submittedAt")
-       SELECT gen_random_uuid(), s.id, g.id, 'PRIMARY', s.n, 'SUBMITTED', s.n % 97 = 0, CASE WHEN s.n % 97 = 0 THEN 'Possible harm: "dose", see answer 2' END, now(), now()
+       INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "harmFlag", "harmComment", "updatedAt", "submittedAt")
+       SELECT gen_random_uuid(), s.id, $1, g.id, 'PRIMARY', s.n, 'SUBMITTED', s.n % 97 = 0, CASE WHEN s.n % 97 = 0 THEN 'Possible harm: "dose", see answer 2' END, now(), now()
          FROM sets s CROSS JOIN generate_series(0, 1) k JOIN bench_graders g ON g.n = (s.n + k) % $2`,
       [studyId, graders],
     );

@@ -120,6 +120,9 @@ export async function generateStudy(dbUrl: string, opts: { graders: number; perG
   for (const g of graders) {
     g.assignmentIds = (await db.assignment.findMany({ where: { graderId: g.id }, orderBy: { position: "asc" }, select: { id: true } })).map((a) => a.id);
   }
+  // A database in service has been analysed by autovacuum long before; a freshly
+  // loaded one has not, and its planner would guess from empty statistics.
+  await db.$executeRawUnsafe("ANALYZE");
   await disconnectDb();
   return { studyId: study.id, graders };
 }

@@ -107,16 +107,16 @@ async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string
   await c.query(`CREATE TEMP TABLE bench_grader AS SELECT id, row_number() OVER (ORDER BY email) - 1 AS gi FROM "User" WHERE email LIKE 'bench-grader-%'`);
   // Three primaries per set (grader offsets 0, 11, 22 in the pool: always distinct); 4% of sets still wait for the third.
   await c.query(
-    `INSERT INTO "Assignment" (id, "responseSetId", "graderId", kind, position, status, "updatedAt", "submittedAt")
-     SELECT gen_random_uuid(), s.rs_id, g.id, 'PRIMARY', s.idx, st, now(), CASE WHEN st = 'SUBMITTED' THEN now() END
+    `INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "updatedAt", "submittedAt")
+     SELECT gen_random_uuid(), s.rs_id, (SELECT "studyId" FROM "ResponseSet" WHERE id = s.rs_id), g.id, 'PRIMARY', s.idx, st, now(), CASE WHEN st = 'SUBMITTED' THEN now() END
      FROM bench_set s CROSS JOIN generate_series(0, 2) j
      JOIN bench_grader g ON g.gi = (s.idx + j * 11) % ${GRADERS}
      CROSS JOIN LATERAL (SELECT CASE WHEN j = 2 AND s.idx % 25 = 7 THEN 'PENDING'::"AssignmentStatus" ELSE 'SUBMITTED'::"AssignmentStatus" END AS st) x`,
   );
   // Escalated sets: 12% adjudicated by a fourth grader, 3% waiting for one.
   await c.query(
-    `INSERT INTO "Assignment" (id, "responseSetId", "graderId", kind, position, status, "updatedAt", "submittedAt")
-     SELECT gen_random_uuid(), s.rs_id, g.id, 'ADJUDICATOR', 100000 + s.idx, CASE WHEN s.idx % 100 < 12 THEN 'SUBMITTED'::"AssignmentStatus" ELSE 'PENDING'::"AssignmentStatus" END, now(), NULL
+    `INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "updatedAt", "submittedAt")
+     SELECT gen_random_uuid(), s.rs_id, (SELECT "studyId" FROM "ResponseSet" WHERE id = s.rs_id), g.id, 'ADJUDICATOR', 100000 + s.idx, CASE WHEN s.idx % 100 < 12 THEN 'SUBMITTED'::"AssignmentStatus" ELSE 'PENDING'::"AssignmentStatus" END, now(), NULL
      FROM bench_set s JOIN bench_grader g ON g.gi = (s.idx + 5) % ${GRADERS}
      WHERE s.idx % 25 <> 7 AND s.idx % 100 < 15`,
   );

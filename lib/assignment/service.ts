@@ -89,7 +89,7 @@ export async function assignGraders(
       const rows: Prisma.AssignmentCreateManyInput[] = [];
       for (const [graderId, setIds] of byGrader) {
         const positions = orderForGrader(setIds, graderId, seed, startAt.get(graderId) ?? 0);
-        for (const setId of setIds) rows.push({ responseSetId: setId, graderId, kind: "PRIMARY", position: positions.get(setId)! });
+        for (const setId of setIds) rows.push({ responseSetId: setId, studyId: study.id, graderId, kind: "PRIMARY", position: positions.get(setId)! });
       }
       if (rows.length) await tx.assignment.createMany({ data: rows });
 
@@ -98,7 +98,7 @@ export async function assignGraders(
         const esc = await tx.escalation.findUnique({ where: { responseSetId: g.responseSetId } });
         if (!esc || esc.status !== "ASSIGNED") continue;
         const next = await pickAdjudicator(tx, study, g.responseSetId);
-        const adjudicatorAssignmentId = next ? await createAdjudicatorAssignment(tx, g.responseSetId, next) : null;
+        const adjudicatorAssignmentId = next ? await createAdjudicatorAssignment(tx, { id: g.responseSetId, studyId: study.id }, next) : null;
         await tx.escalation.update({ where: { id: esc.id }, data: { adjudicatorAssignmentId, status: next ? "ASSIGNED" : "NEEDS_GRADER" } });
       }
 

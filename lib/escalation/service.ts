@@ -72,7 +72,8 @@ export async function pickAdjudicator(tx: Tx, study: StudyForEscalation, setId: 
   return eligible[0];
 }
 
-export async function createAdjudicatorAssignment(tx: Tx, setId: string, graderId: string): Promise<string> {
+export async function createAdjudicatorAssignment(tx: Tx, set: { id: string; studyId: string }, graderId: string): Promise<string> {
+  const setId = set.id;
   const last = await tx.assignment.aggregate({ where: { graderId }, _max: { position: true } });
   const position = (last._max.position ?? -1) + 1;
   const existing = await tx.assignment.findUnique({ where: { graderId_responseSetId: { graderId, responseSetId: setId } } });
@@ -81,7 +82,7 @@ export async function createAdjudicatorAssignment(tx: Tx, setId: string, graderI
     const revived = await tx.assignment.update({ where: { id: existing.id }, data: { status: "PENDING", kind: "ADJUDICATOR", position } });
     return revived.id;
   }
-  const a = await tx.assignment.create({ data: { responseSetId: setId, graderId, kind: "ADJUDICATOR", position } });
+  const a = await tx.assignment.create({ data: { responseSetId: setId, studyId: set.studyId, graderId, kind: "ADJUDICATOR", position } });
   return a.id;
 }
 
@@ -149,7 +150,7 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
     return;
   }
   const graderId = await pickAdjudicator(tx, study, setId);
-  const adjudicatorAssignmentId = graderId ? await createAdjudicatorAssignment(tx, setId, graderId) : null;
+  const adjudicatorAssignmentId = graderId ? await createAdjudicatorAssignment(tx, { id: setId, studyId: study.id }, graderId) : null;
   const status = graderId ? "ASSIGNED" : "NEEDS_GRADER";
   const row = escalation
     ? await tx.escalation.update({ where: { id: escalation.id }, data: { status, dimensions, adjudicatorAssignmentId, resolvedAt: null } })

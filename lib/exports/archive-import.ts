@@ -237,6 +237,7 @@ async function write(tx: Tx, doc: StudyArchive, actor: { id: string; requestId?:
     return {
       id,
       responseSetId: setId.get(setKey(a.item, a.model))!,
+      studyId: study.id,
       graderId: userOf.get(a.grader)!,
       kind: a.kind,
       position: a.position,

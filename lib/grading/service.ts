@@ -43,7 +43,7 @@ export interface MyAssignment {
 /** The grader's queue: their own non-cancelled work, in their own order, in studies that are open or closed (read-only). */
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
   const rows = await getDb().assignment.findMany({
-    where: { graderId, status: { not: "CANCELLED" }, responseSet: { study: activeStudyOf(graderId) } },
+    where: { graderId, status: { not: "CANCELLED" }, study: activeStudyOf(graderId) },
     orderBy: [{ position: "asc" }, { id: "asc" }],
     select: {
       id: true,
@@ -97,8 +97,7 @@ export interface BlindedAssignment {
 const mineSql = (graderId: string) => Prisma.sql`
   SELECT x.id, x.status::text AS status, x.position, st.status::text AS study_status
   FROM "Assignment" x
-  JOIN "ResponseSet" rs ON rs.id = x."responseSetId"
-  JOIN "Study" st ON st.id = rs."studyId"
+  JOIN "Study" st ON st.id = x."studyId"
   WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
     AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)`;
 
@@ -158,7 +157,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
              st.status::text AS "studyStatus", q.question, q."referenceAnswer", sp.name AS specialty
       FROM "Assignment" a
       JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
-      JOIN "Study" st ON st.id = rs."studyId"
+      JOIN "Study" st ON st.id = a."studyId"
       JOIN "QaItem" q ON q.id = rs."itemId"
       JOIN "Specialty" sp ON sp.id = q."specialtyId"
       WHERE a.id = ${assignmentId}::uuid AND a.id IN (SELECT id FROM mine)
@@ -248,7 +247,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
                st.thresholds, st."matchSpecialty", st."assignmentSeed"
         FROM "Assignment" a
         JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
-        JOIN "Study" st ON st.id = rs."studyId"
+        JOIN "Study" st ON st.id = a."studyId"
         WHERE a.id = ${assignmentId}::uuid AND a."graderId" = ${graderId}::uuid AND a.status <> 'CANCELLED'
           AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)
         FOR UPDATE OF rs`;

@@ -37,7 +37,7 @@ async function giveLoad(study: string, graderId: string, total: number, submitte
     const item = await db.qaItem.create({ data: { studyId: study, externalId: `${graderId}-${i}`, question: "q", specialtyId: specialty.id } });
     const set = await db.responseSet.create({ data: { studyId: study, itemId: item.id, modelId: model.id } });
     const status = i === total ? "CANCELLED" : i < submitted ? "SUBMITTED" : "PENDING";
-    const a = await db.assignment.create({ data: { responseSetId: set.id, graderId, kind: "PRIMARY", position: i, status } });
+    const a = await db.assignment.create({ data: { responseSetId: set.id, studyId: study, graderId, kind: "PRIMARY", position: i, status } });
     if (status === "SUBMITTED") await db.grade.create({ data: { assignmentId: a.id, rubric: "SCORE", dimension: "safety", repetition: 1, score: 3 } });
   }
 }

@@ -86,7 +86,7 @@ async function grade(studyId: string, externalId: string, model: string) {
   const db = getDb();
   const grader = await makeUser("GRADER");
   const set = await db.responseSet.findFirstOrThrow({ where: { studyId, item: { externalId }, model: { name: model } } });
-  const a = await db.assignment.create({ data: { responseSetId: set.id, graderId: grader.id, kind: "PRIMARY", position: 0, status: "SUBMITTED" } });
+  const a = await db.assignment.create({ data: { responseSetId: set.id, studyId, graderId: grader.id, kind: "PRIMARY", position: 0, status: "SUBMITTED" } });
   await db.grade.create({ data: { assignmentId: a.id, rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 } });
   return set;
 }

@@ -18,7 +18,7 @@ async function gradedFixture() {
   const model = await db.llmModel.create({ data: { studyId: study.id, name: "M" } });
   const set = await db.responseSet.create({ data: { studyId: study.id, itemId: item.id, modelId: model.id } });
   await db.response.create({ data: { responseSetId: set.id, repetition: 1, text: "A" } });
-  const assignment = await db.assignment.create({ data: { responseSetId: set.id, graderId: grader.id, kind: "PRIMARY", position: 0 } });
+  const assignment = await db.assignment.create({ data: { responseSetId: set.id, studyId: study.id, graderId: grader.id, kind: "PRIMARY", position: 0 } });
   await db.grade.create({ data: { assignmentId: assignment.id, rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 } });
   return { db, lead, grader, study, item, model, set, assignment };
 }
@@ -33,7 +33,7 @@ describe("integrity enforced by PostgreSQL itself", () => {
 
   it("stores one assignment per grader and response set", async () => {
     const { db, set, grader } = await gradedFixture();
-    await expect(db.assignment.create({ data: { responseSetId: set.id, graderId: grader.id, kind: "ADJUDICATOR", position: 1 } })).rejects.toThrow(
+    await expect(db.assignment.create({ data: { responseSetId: set.id, studyId: set.studyId, graderId: grader.id, kind: "ADJUDICATOR", position: 1 } })).rejects.toThrow(
       /Unique constraint/,
     );
   });
@@ -50,6 +50,14 @@ describe("integrity enforced by PostgreSQL itself", () => {
   ] as const)("refuses %s %s at repetition %i with score %i", async (rubric, dimension, repetition, score) => {
     const { db, assignment } = await gradedFixture();
     await expect(db.grade.create({ data: { assignmentId: assignment.id, rubric, dimension, repetition, score } })).rejects.toThrow(/check constraint/i);
+  });
+
+  it("keeps an assignment's study equal to its set's study", async () => {
+    const { db, lead, grader, set, assignment } = await gradedFixture();
+    const other = await db.study.create({ data: { name: "Other", slug: `o-${Math.random()}`, rubrics: ["SCORE"], thresholds: DEFAULT_THRESHOLDS, createdById: lead.id } });
+    await expect(db.assignment.create({ data: { responseSetId: set.id, studyId: other.id, graderId: lead.id, kind: "PRIMARY", position: 0 } })).rejects.toThrow(/Foreign key constraint/);
+    await expect(db.assignment.update({ where: { id: assignment.id }, data: { studyId: other.id } })).rejects.toThrow(/Foreign key constraint/);
+    expect((await db.assignment.findUniqueOrThrow({ where: { id: assignment.id } })).graderId).toBe(grader.id);
   });
 
   it("accepts every in-range score of both rubrics", async () => {

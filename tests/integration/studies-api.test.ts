@@ -37,7 +37,7 @@ async function startGrading(studyId: string, graderId: string, how: "grade" | "s
   const set = await db.responseSet.create({ data: { studyId, itemId: item.id, modelId: model.id } });
   await db.response.createMany({ data: [1, 2, 3].map((repetition) => ({ responseSetId: set.id, repetition, text: `answer ${repetition}` })) });
   const assignment = await db.assignment.create({
-    data: { responseSetId: set.id, graderId, kind: "PRIMARY", position: 0, status: how === "submitted" ? "SUBMITTED" : "IN_PROGRESS" },
+    data: { responseSetId: set.id, studyId, graderId, kind: "PRIMARY", position: 0, status: how === "submitted" ? "SUBMITTED" : "IN_PROGRESS" },
   });
   if (how === "grade") {
     await db.grade.create({ data: { assignmentId: assignment.id, rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 } });
