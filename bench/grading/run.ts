@@ -1,18 +1,27 @@
 /**
- * bench/grading: G concurrent graders (default 50) open their next assignment
- * (the grading page, HTML, and its JSON) and submit it, against the production
- * build on PostgreSQL; in the same run, the same clients hit /api/ping, a route
- * with no database and no auth, as the framework's floor. Prints p50/p95/p99 and
- * throughput of each and the p95 ratios (goal: within 3x of the floor), then
- * counts rows: every acknowledged submission stored once, nothing duplicated.
+ * bench/grading: G concurrent graders (default 50) work through their queues
+ * against the production build on PostgreSQL. Each grader, per assignment:
+ * opens the grading page as a full HTML load (a first visit or a reload),
+ * opens it as the app does after "Submit" (the client-side navigation: the RSC
+ * payload, no HTML), reads it through the API (JSON), and submits it.
+ * In the same run, the same clients hit /api/ping, a route with no database and
+ * no auth, as the framework's floor, and /login, a page with no database, as
+ * the framework's floor for a rendered page. Every route is warmed up at full
+ * concurrency first (unmeasured), so that lazy route loading and the JIT are
+ * not in the figures. Prints p50/p95/p99 and throughput of each and the p95
+ * ratios against /api/ping (goal: within 3x), then counts rows: every
+ * acknowledged submission stored once, nothing duplicated.
  *
- *   npm run build && npx tsx bench/grading/run.ts [--graders 50] [--seconds 20]
+ *   npm run build && npx tsx bench/grading/run.ts [--graders 50] [--seconds 20] [--warmup 5]
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, printTable, startServer, throwawayDatabase } from "../lib/harness";
 
-const { values } = parseArgs({ options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "20" }, port: { type: "string", default: "3411" } } });
+const { values } = parseArgs({
+  options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "20" }, warmup: { type: "string", default: "5" }, port: { type: "string", default: "3411" } },
+});
+const W = Number(values.warmup);
 const G = Number(values.graders);
 const S = Number(values.seconds);
 const port = Number(values.port);
@@ -24,31 +33,26 @@ try {
   const { graders } = await generateStudy(db.url, { graders: G, perGrader: 400 });
   const server = await startServer(db.url, port);
   try {
-    // Warm up every route once (compilation caches, connection pool).
-    await fetch(`${base}/api/ping`);
-    await fetch(`${base}/grade/${graders[0].assignmentIds[0]}`, { headers: { cookie: graders[0].cookie } });
-
-    console.log(`\nfloor: ${G} clients on /api/ping for ${S}s`);
-    const [floor] = await closedLoop(G, S, async () => {
-      const r = await fetch(`${base}/api/ping`);
-      await r.arrayBuffer();
-      return { label: "GET /api/ping (floor)", ok: r.ok };
-    });
-
-    console.log(`grading: ${G} graders open and submit their next assignment for ${S}s`);
     const acknowledged = new Set<string>();
     const next = new Map<number, number>();
-    const grading = await closedLoop(G, S, async (c, i) => {
+    /** One grader's step i: a page load, a navigation, an API read, a submission, in turn, on their current assignment. */
+    const graderStep = async (c: number, i: number) => {
       const g = graders[c];
       const k = next.get(c) ?? 0;
       const id = g.assignmentIds[k % g.assignmentIds.length];
-      const phase = i % 3;
+      const phase = i % 4;
       if (phase === 0) {
         const r = await fetch(`${base}/grade/${id}`, { headers: { cookie: g.cookie } });
         await r.arrayBuffer();
         return { label: "GET /grade/[id] (page)", ok: r.ok };
       }
       if (phase === 1) {
+        // What the browser asks for when the form moves on to this assignment (router.push).
+        const r = await fetch(`${base}/grade/${id}?submitted=1`, { headers: { cookie: g.cookie, rsc: "1" } });
+        await r.arrayBuffer();
+        return { label: "GET /grade/[id] (navigation)", ok: r.ok && (r.headers.get("content-type") ?? "").startsWith("text/x-component") };
+      }
+      if (phase === 2) {
         const r = await fetch(`${base}/api/v1/assignments/${id}`, { headers: { cookie: g.cookie } });
         await r.arrayBuffer();
         return { label: "GET assignment JSON", ok: r.ok };
@@ -62,8 +66,29 @@ try {
       if (r.ok) acknowledged.add(id);
       next.set(c, k + 1);
       return { label: "PUT grades (submit)", ok: r.ok };
-    });
-    printTable([floor, ...grading], floor);
+    };
+    const ping = async () => {
+      const r = await fetch(`${base}/api/ping`);
+      await r.arrayBuffer();
+      return { label: "GET /api/ping (floor)", ok: r.ok };
+    };
+    const login = async () => {
+      const r = await fetch(`${base}/login`);
+      await r.arrayBuffer();
+      return { label: "GET /login (page floor)", ok: r.ok };
+    };
+
+    console.log(`\nwarm-up: ${G} clients on every route for ${W}s (not measured)`);
+    await closedLoop(G, W, (c, i) => (i % 3 === 0 ? ping() : i % 3 === 1 ? login() : graderStep(c, i)));
+
+    console.log(`floor: ${G} clients on /api/ping for ${S}s, then on /login for ${S}s`);
+    const [floor] = await closedLoop(G, S, ping);
+    const [pageFloor] = await closedLoop(G, S, login);
+
+    console.log(`grading: ${G} graders open, navigate to, read and submit their next assignment for ${S}s`);
+    const grading = await closedLoop(G, S, graderStep);
+    const order = ["GET /grade/[id] (page)", "GET /grade/[id] (navigation)", "GET assignment JSON", "PUT grades (submit)"];
+    printTable([floor, pageFloor, ...grading.sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label))], floor);
 
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();

@@ -173,10 +173,10 @@ export async function closedLoop(
 }
 
 export function printTable(rows: LoadResult[], floor?: LoadResult) {
-  console.log("label".padEnd(24), "req".padStart(7), "err".padStart(5), "req/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "p99 ms".padStart(8), floor ? "p95/floor".padStart(10) : "");
+  console.log("label".padEnd(30), "req".padStart(7), "err".padStart(5), "req/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "p99 ms".padStart(8), floor ? "p95/floor".padStart(10) : "");
   for (const r of rows) {
     console.log(
-      r.label.padEnd(24),
+      r.label.padEnd(30),
       String(r.requests).padStart(7),
       String(r.errors).padStart(5),
       r.throughput.toFixed(1).padStart(8),

@@ -91,14 +91,31 @@ export async function createAdjudicatorAssignment(tx: Tx, set: { id: string; stu
  * adjudication submitted, and moves its status along:
  * awaiting_grades -> agreed | awaiting_adjudication -> adjudicated.
  */
+interface SetStateRow {
+  setStatus: SetStatusKey;
+  assignments: { id: string; graderId: string; kind: "PRIMARY" | "ADJUDICATOR"; status: string }[] | null;
+  escalation: { id: string; status: EscalationStatusKey; dimensions: Prisma.JsonValue; adjudicatorAssignmentId: string | null } | null;
+}
+
+type SetStatusKey = "AWAITING_GRADES" | "AGREED" | "AWAITING_ADJUDICATION" | "ADJUDICATED";
+type EscalationStatusKey = "NEEDS_GRADER" | "ASSIGNED" | "RESOLVED" | "CANCELLED";
+
 export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: string, ctx: EvaluationContext): Promise<void> {
-  const assignments = await tx.assignment.findMany({
-    where: { responseSetId: setId, status: { not: "CANCELLED" } },
-    select: { id: true, graderId: true, kind: true, status: true },
-  });
+  // The set's status, its live assignments and its escalation, in one read: this runs inside every submission.
+  const [state] = await tx.$queryRaw<SetStateRow[]>`
+    SELECT rs.status::text AS "setStatus",
+      (SELECT json_agg(json_build_object('id', a.id, 'graderId', a."graderId", 'kind', a.kind, 'status', a.status))
+         FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status <> 'CANCELLED') AS assignments,
+      (SELECT json_build_object('id', e.id, 'status', e.status, 'dimensions', e.dimensions, 'adjudicatorAssignmentId', e."adjudicatorAssignmentId")
+         FROM "Escalation" e WHERE e."responseSetId" = rs.id) AS escalation
+    FROM "ResponseSet" rs WHERE rs.id = ${setId}::uuid`;
+  const assignments = state.assignments ?? [];
+  const escalation = state.escalation;
+  const moveSetTo = async (status: SetStatusKey) => {
+    if (status !== state.setStatus) await tx.responseSet.update({ where: { id: setId }, data: { status } });
+  };
   const primaries = assignments.filter((a) => a.kind === "PRIMARY");
   const submitted = primaries.filter((a) => a.status === "SUBMITTED");
-  const escalation = await tx.escalation.findUnique({ where: { responseSetId: setId } });
   // The adjudicator's assignment is on this set, so it is among those just read (a cancelled one is not, and is not submitted either).
   const adjudicated = assignments.some((a) => a.id === escalation?.adjudicatorAssignmentId && a.status === "SUBMITTED");
 
@@ -108,11 +125,11 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
       await tx.escalation.update({ where: { id: escalation!.id }, data: { status: "RESOLVED", resolvedAt: new Date() } });
       await recordAudit(tx, { actorId: ctx.actorId, action: "escalation.resolve", entityType: "Escalation", entityId: escalation!.id, studyId: study.id, requestId: ctx.requestId });
     }
-    await tx.responseSet.update({ where: { id: setId }, data: { status: "ADJUDICATED" } });
+    await moveSetTo("ADJUDICATED");
     return;
   }
   if (submitted.length < study.gradersPerSet) {
-    await tx.responseSet.update({ where: { id: setId }, data: { status: "AWAITING_GRADES" } });
+    await moveSetTo("AWAITING_GRADES");
     return;
   }
 
@@ -139,11 +156,11 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
         requestId: ctx.requestId,
       });
     }
-    await tx.responseSet.update({ where: { id: setId }, data: { status: "AGREED" } });
+    await moveSetTo("AGREED");
     return;
   }
 
-  await tx.responseSet.update({ where: { id: setId }, data: { status: "AWAITING_ADJUDICATION" } });
+  await moveSetTo("AWAITING_ADJUDICATION");
   if (escalation && (escalation.status === "NEEDS_GRADER" || escalation.status === "ASSIGNED")) {
     // Still disagreeing after a revision: keep the open escalation, refresh what disagrees.
     await tx.escalation.update({ where: { id: escalation.id }, data: { dimensions } });

@@ -1,4 +1,4 @@
-import { recordAudit } from "@/lib/audit/record";
+import { auditInsertSql } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { evaluateSet } from "@/lib/escalation/service";
@@ -192,14 +192,14 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
 }
 
 /** The next assignment to grade after this one (the first unfinished one after it in the grader's order, wrapping around). */
-async function nextAssignmentAfter(graderId: string, assignmentId: string, position: number): Promise<string | null> {
+async function nextAssignmentAfter(graderId: string, assignmentId: string): Promise<string | null> {
+  const position = Prisma.sql`(SELECT position FROM "Assignment" WHERE id = ${assignmentId}::uuid)`;
   const rows = await getDb().$queryRaw<{ id: string }[]>`WITH mine AS (${mineSql(graderId)}) ${nextOpenSql(assignmentId, position)}`;
   return rows[0]?.id ?? null;
 }
 
 interface SaveTargetRow {
   id: string;
-  position: number;
   responseSetId: string;
   studyId: string;
   studyStatus: string;
@@ -237,12 +237,15 @@ const cellKey = (c: { rubric: string; dimension: string; repetition: number }) =
 export async function saveGrades(graderId: string, assignmentId: string, body: GradeSubmission, requestId?: string): Promise<SaveResult> {
   if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
   const db = getDb();
-  const result = await db.$transaction(
+  // Where to go next does not depend on this save (it never names this assignment),
+  // so it is read on another connection while the transaction runs.
+  const next = body.submit ? nextAssignmentAfter(graderId, assignmentId) : Promise.resolve(null);
+  const saved = db.$transaction(
     async (tx: Tx) => {
       // Serialise every write on this set (the last two primary grades, a revision,
       // an adjudication, the same request sent twice): lock the set's row first.
       const found = await tx.$queryRaw<SaveTargetRow[]>`
-        SELECT a.id, a.position, a."responseSetId",
+        SELECT a.id, a."responseSetId",
                st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics::text[] AS rubrics, st.repetitions, st."gradersPerSet",
                st.thresholds, st."matchSpecialty", st."assignmentSeed"
         FROM "Assignment" a
@@ -290,71 +293,74 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         writes.push(c);
         revisions.push({ cell: key, before: old ? { score: old.score, comment: old.comment } : null, after: { score: c.score, comment: c.comment } });
       }
-      // Every new or changed cell in one statement (the unique key makes a replay an update, never a second row).
-      if (writes.length) {
-        await tx.$executeRaw`
-          INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, comment, "updatedAt")
-          SELECT gen_random_uuid(), ${assignmentId}::uuid, w.rubric::"Rubric", w.dimension::"Dimension", w.repetition, w.score, w.comment, now()
-          FROM unnest(${writes.map((c) => c.rubric)}::text[], ${writes.map((c) => c.dimension)}::text[], ${writes.map((c) => c.repetition)}::int[],
-                      ${writes.map((c) => c.score)}::int[], ${writes.map((c) => c.comment)}::text[]) AS w(rubric, dimension, repetition, score, comment)
-          ON CONFLICT ("assignmentId", rubric, dimension, repetition)
-          DO UPDATE SET score = EXCLUDED.score, comment = EXCLUDED.comment, "updatedAt" = now()`;
-      }
       // A draft may clear a score the grader took back; a submitted form is complete, so nothing is dropped then.
       const dropped = existing.filter((g) => !incoming.has(cellKey(g)));
-      if (dropped.length) {
-        await tx.grade.deleteMany({ where: { id: { in: dropped.map((g) => g.id) } } });
-        for (const g of dropped) revisions.push({ cell: cellKey(g), before: { score: g.score, comment: g.comment }, after: null });
-      }
+      for (const g of dropped) revisions.push({ cell: cellKey(g), before: { score: g.score, comment: g.comment }, after: null });
 
       const harmFlag = body.harm?.flag ?? a.harmFlag;
       const harmComment = body.harm ? (body.harm.flag ? body.harm.comment!.trim() : null) : a.harmComment;
       const harmChanged = harmFlag !== a.harmFlag || harmComment !== a.harmComment;
       const elapsed = Math.min(body.elapsedMs ?? 0, MAX_ELAPSED_PER_SAVE_MS);
       const nextStatus = body.submit ? "SUBMITTED" : "IN_PROGRESS";
-      await tx.assignment.update({
-        where: { id: assignmentId },
-        data: {
-          status: nextStatus,
-          harmFlag,
-          harmComment,
-          timeSpentMs: { increment: elapsed },
-          ...(a.status === "PENDING" ? { startedAt: new Date() } : {}),
-          ...(body.submit && !wasSubmitted ? { submittedAt: new Date() } : {}),
-        },
-      });
-
       const changed = revisions.length + (harmChanged ? 1 : 0);
-      if (body.submit && !wasSubmitted) {
-        await recordAudit(tx, {
-          actorId: graderId,
-          action: "assignment.submit",
-          entityType: "Assignment",
-          entityId: assignmentId,
-          studyId: study.id,
-          after: { scores: v.cells, harm: { flag: harmFlag, comment: harmComment } },
-          requestId,
-        });
-      } else if (wasSubmitted && changed > 0) {
-        await recordAudit(tx, {
-          actorId: graderId,
-          action: "grade.revise",
-          entityType: "Assignment",
-          entityId: assignmentId,
-          studyId: study.id,
-          before: { scores: revisions.map((r) => ({ cell: r.cell, ...r.before })), harm: { flag: a.harmFlag, comment: a.harmComment } },
-          after: { scores: revisions.map((r) => ({ cell: r.cell, ...r.after })), harm: { flag: harmFlag, comment: harmComment } },
-          requestId,
-        });
+      const audit =
+        body.submit && !wasSubmitted
+          ? auditInsertSql({
+              actorId: graderId,
+              action: "assignment.submit",
+              entityType: "Assignment",
+              entityId: assignmentId,
+              studyId: study.id,
+              after: { scores: v.cells, harm: { flag: harmFlag, comment: harmComment } },
+              requestId,
+            })
+          : wasSubmitted && changed > 0
+            ? auditInsertSql({
+                actorId: graderId,
+                action: "grade.revise",
+                entityType: "Assignment",
+                entityId: assignmentId,
+                studyId: study.id,
+                before: { scores: revisions.map((r) => ({ cell: r.cell, ...r.before })), harm: { flag: a.harmFlag, comment: a.harmComment } },
+                after: { scores: revisions.map((r) => ({ cell: r.cell, ...r.after })), harm: { flag: harmFlag, comment: harmComment } },
+                requestId,
+              })
+            : null;
+
+      // The grades, the assignment and its audit event in one statement (data-modifying
+      // CTEs all run, referenced or not): one round trip however many cells changed.
+      // The unique key on the cell makes a replayed insert an update, never a second row.
+      const steps: Prisma.Sql[] = [];
+      if (writes.length) {
+        steps.push(Prisma.sql`written AS (
+          INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, comment, "updatedAt")
+          SELECT gen_random_uuid(), ${assignmentId}::uuid, w.rubric::"Rubric", w.dimension::"Dimension", w.repetition, w.score, w.comment, now()
+          FROM unnest(${writes.map((c) => c.rubric)}::text[], ${writes.map((c) => c.dimension)}::text[], ${writes.map((c) => c.repetition)}::int[],
+                      ${writes.map((c) => c.score)}::int[], ${writes.map((c) => c.comment)}::text[]) AS w(rubric, dimension, repetition, score, comment)
+          ON CONFLICT ("assignmentId", rubric, dimension, repetition)
+          DO UPDATE SET score = EXCLUDED.score, comment = EXCLUDED.comment, "updatedAt" = now()
+          RETURNING 1)`);
       }
+      if (dropped.length) {
+        steps.push(Prisma.sql`cleared AS (DELETE FROM "Grade" WHERE id = ANY(${dropped.map((g) => g.id)}::uuid[]) RETURNING 1)`);
+      }
+      if (audit) steps.push(Prisma.sql`audited AS (${audit} RETURNING 1)`);
+      await tx.$executeRaw`
+        ${steps.length ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}` : Prisma.empty}
+        UPDATE "Assignment" SET
+          status = ${nextStatus}::"AssignmentStatus", "harmFlag" = ${harmFlag}, "harmComment" = ${harmComment},
+          "timeSpentMs" = "timeSpentMs" + ${elapsed}::int, "updatedAt" = now()
+          ${a.status === "PENDING" ? Prisma.sql`, "startedAt" = now()` : Prisma.empty}
+          ${body.submit && !wasSubmitted ? Prisma.sql`, "submittedAt" = now()` : Prisma.empty}
+        WHERE id = ${assignmentId}::uuid`;
+
       if (body.submit && (!wasSubmitted || changed > 0)) {
         await evaluateSet(tx, study, target.responseSetId, { actorId: graderId, requestId });
       }
-      return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed, position: target.position };
+      return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed };
     },
     { timeout: 20_000, maxWait: 10_000 },
   );
-  const next = body.submit ? await nextAssignmentAfter(graderId, assignmentId, result.position) : null;
-  const { position: _position, ...rest } = result;
-  return { ...rest, nextAssignmentId: next };
+  const [result, nextAssignmentId] = await Promise.all([saved, next]);
+  return { ...result, nextAssignmentId };
 }
