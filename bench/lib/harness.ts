@@ -136,6 +136,8 @@ export interface LoadResult {
   p50: number;
   p95: number;
   p99: number;
+  /** Every latency measured, so that runs can be pooled (see `pooled`). */
+  samples: number[];
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -168,7 +170,25 @@ export async function closedLoop(
   const elapsed = (performance.now() - t0) / 1000;
   return [...lat].map(([label, xs]) => {
     const sorted = [...xs].sort((a, b) => a - b);
-    return { label, requests: xs.length, errors: errs.get(label) ?? 0, seconds: elapsed, throughput: xs.length / elapsed, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+    return { label, requests: xs.length, errors: errs.get(label) ?? 0, seconds: elapsed, throughput: xs.length / elapsed, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), samples: xs };
+  });
+}
+
+/**
+ * One result per label from several runs (rounds interleaved in time): their
+ * latencies pooled, their throughput over their summed time. Interleaving the
+ * floor with the measured routes keeps a slow spell of a shared machine from
+ * landing on one side of a ratio only.
+ */
+export function pooled(runs: LoadResult[]): LoadResult[] {
+  const byLabel = new Map<string, LoadResult[]>();
+  for (const r of runs) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
+  return [...byLabel].map(([label, rs]) => {
+    const samples = rs.flatMap((r) => r.samples);
+    const sorted = [...samples].sort((a, b) => a - b);
+    const seconds = rs.reduce((a, r) => a + r.seconds, 0);
+    const errors = rs.reduce((a, r) => a + r.errors, 0);
+    return { label, requests: samples.length, errors, seconds, throughput: samples.length / seconds, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), samples };
   });
 }
 

@@ -90,13 +90,10 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
             <label
               key={l.value}
               onMouseEnter={() => setHovered(l.value)}
-              className={cn(
-                "relative flex rounded-md border text-sm transition-colors",
-                readOnly ? "cursor-default" : "cursor-pointer hover:border-primary/60 hover:bg-primary/[0.03]",
-                likert ? "min-h-[3.75rem] flex-col items-center justify-center gap-0.5 px-1 py-2 text-center" : "items-start gap-2.5 px-3 py-1.5",
-                checked ? "border-primary bg-primary/[0.07] text-foreground" : "border-border",
-                "has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-ring",
-              )}
+              className="level-option"
+              data-likert={likert ? "" : undefined}
+              data-checked={checked ? "" : undefined}
+              data-readonly={readOnly ? "" : undefined}
             >
               <input
                 type="radio"
@@ -110,21 +107,10 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                 onFocus={() => setFocused(l.value)}
                 onBlur={() => setFocused(null)}
               />
-              <span
-                aria-hidden={!likert ? undefined : true}
-                className={cn(
-                  "tabular-nums",
-                  likert
-                    ? cn("text-lg font-semibold leading-none", checked ? "text-primary" : "text-foreground")
-                    : cn(
-                        "mt-px flex size-5 shrink-0 items-center justify-center rounded-full border text-[0.7rem] font-semibold",
-                        checked ? "border-primary bg-primary text-primary-foreground" : "border-border bg-muted text-foreground",
-                      ),
-                )}
-              >
+              <span aria-hidden={!likert ? undefined : true} className="level-value">
                 {l.value}
               </span>
-              <span className={cn(likert ? "text-[0.7rem] leading-tight text-muted-foreground" : "leading-snug", likert && checked && "text-foreground")}>
+              <span className="level-label">
                 {likert ? <span className="sr-only">{l.value} — </span> : <span className="sr-only"> — </span>}
                 {l.label}
               </span>
@@ -177,21 +163,24 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
           <span className="sr-only"> on {d.name} ({scopeLabel})</span>
           <ChevronDown aria-hidden className={cn("size-3.5 transition-transform", commentOpen && "rotate-180")} />
         </button>
+        {/* The box exists only while open (its text lives in the form's state): the form has 17 of them, mostly unused. */}
         <div id={commentId} hidden={!commentOpen} className="mt-2">
-          <textarea
-            ref={textareaRef}
-            aria-label={`Comment on ${d.name} (${scopeLabel}), optional`}
-            value={comment}
-            readOnly={readOnly}
-            onChange={(e) => onComment(e.target.value)}
-            onBlur={onCommentBlur}
-            rows={2}
-            maxLength={5000}
-            placeholder="Optional: why this score?"
-            className="block w-full resize-y rounded-md border border-border bg-background px-3 py-2 text-sm shadow-sm placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-          />
-          {value === undefined && comment.trim() ? (
-            <p className="mt-1 text-xs text-warning">This comment is saved once you choose a score.</p>
+          {commentOpen ? (
+            <>
+              <textarea
+                ref={textareaRef}
+                aria-label={`Comment on ${d.name} (${scopeLabel}), optional`}
+                value={comment}
+                readOnly={readOnly}
+                onChange={(e) => onComment(e.target.value)}
+                onBlur={onCommentBlur}
+                rows={2}
+                maxLength={5000}
+                placeholder="Optional: why this score?"
+                className="block w-full resize-y rounded-md border border-border bg-background px-3 py-2 text-sm shadow-sm placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              />
+              {value === undefined && comment.trim() ? <p className="mt-1 text-xs text-warning">This comment is saved once you choose a score.</p> : null}
+            </>
           ) : null}
         </div>
       </div>
