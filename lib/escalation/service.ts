@@ -19,7 +19,7 @@ export interface EvaluationContext {
   requestId?: string | null;
 }
 
-type StudyForEscalation = {
+export type StudyForEscalation = {
   id: string;
   rubrics: RubricKey[];
   repetitions: number;

@@ -1,7 +1,7 @@
 import { auditInsertSql } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { evaluateSet } from "@/lib/escalation/service";
+import { evaluateSet, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricKey } from "@/lib/rubrics/definitions";
 import { ApiError } from "@/lib/server/errors";
 import type { GradeSubmission } from "./contract-schemas";
@@ -198,17 +198,12 @@ async function nextAssignmentAfter(graderId: string, assignmentId: string): Prom
   return rows[0]?.id ?? null;
 }
 
-interface SaveTargetRow {
+/** The assignment being saved and what of its study the save and the escalation need. */
+interface SaveTargetRow extends Omit<StudyForEscalation, "id"> {
   id: string;
   responseSetId: string;
   studyId: string;
   studyStatus: string;
-  rubrics: RubricKey[];
-  repetitions: number;
-  gradersPerSet: number;
-  thresholds: Prisma.JsonValue;
-  matchSpecialty: boolean;
-  assignmentSeed: string | null;
 }
 
 interface SavedStateRow {
@@ -258,15 +253,8 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       if (!target) throw new ApiError(404, "assignment not found");
       if (target.studyStatus === "DRAFT") throw new ApiError(404, "assignment not found");
       if (target.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
-      const study = {
-        id: target.studyId,
-        rubrics: target.rubrics,
-        repetitions: target.repetitions,
-        gradersPerSet: target.gradersPerSet,
-        thresholds: target.thresholds,
-        matchSpecialty: target.matchSpecialty,
-        assignmentSeed: target.assignmentSeed,
-      };
+      const { id: _id, responseSetId: _set, studyId, studyStatus: _status, ...settings } = target;
+      const study: StudyForEscalation = { id: studyId, ...settings };
 
       // Read after the lock, in a statement of its own, so that a save that
       // committed while this one waited is seen (status, harm and grades).
