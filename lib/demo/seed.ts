@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { assignGraders } from "@/lib/assignment/service";
 import { saveGrades } from "@/lib/grading/service";
+import { ApiError } from "@/lib/server/errors";
 import { DEMO_ITEMS, DEMO_MODELS, DEMO_STUDY } from "./content";
 import { harmFor, simulatedForm } from "./pilot";
 
@@ -91,11 +92,20 @@ async function gradePilot(studyId: string, leadId: string) {
     if (open.length === 0) break;
     for (const a of open) {
       const scores = simulatedForm(a.responseSet.item.externalId, modelKey.get(a.responseSet.model.name) ?? "", a.graderId, study.repetitions);
-      await saveGrades(a.graderId, a.id, { scores, harm: harmFor(scores), submit: true, elapsedMs: 60_000 + (a.id.charCodeAt(0) % 7) * 20_000 });
+      try {
+        await saveGrades(a.graderId, a.id, { scores, harm: harmFor(scores), submit: true, elapsedMs: 60_000 + (a.id.charCodeAt(0) % 7) * 20_000 });
+      } catch (err) {
+        // Two starts seeding at once grade the same pilot (the same forms, so either
+        // save is the same grade); the one that finishes first closes it, and the
+        // other's next save is refused as "closed": the pilot is done.
+        if (err instanceof ApiError && err.status === 409) return;
+        throw err;
+      }
     }
   }
   await db.$transaction(async (tx) => {
-    await tx.study.update({ where: { id: studyId }, data: { status: "CLOSED", closedAt: new Date() } });
+    const { count } = await tx.study.updateMany({ where: { id: studyId, status: "OPEN" }, data: { status: "CLOSED", closedAt: new Date() } });
+    if (count === 0) return; // closed by a concurrent start
     await recordAudit(tx, { actorId: leadId, action: "study.status", entityType: "Study", entityId: studyId, studyId, before: { status: "OPEN" }, after: { status: "CLOSED" } });
   });
 }
