@@ -41,7 +41,7 @@ export async function assignGraders(
       // Unsubmitted work of graders who left (membership or account deactivated) is cancelled, then re-planned.
       const gone = await tx.assignment.findMany({
         where: {
-          responseSet: { studyId },
+          studyId,
           status: { in: ["PENDING", "IN_PROGRESS"] },
           grader: { OR: [{ active: false }, { memberships: { some: { studyId, role: "GRADER", active: false } } }, { memberships: { none: { studyId } } }] },
         },
@@ -57,7 +57,7 @@ export async function assignGraders(
         WHERE rs."studyId" = ${studyId}::uuid
           AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition <= ${study.repetitions}) = ${study.repetitions}`;
       const existing = await tx.assignment.findMany({
-        where: { responseSet: { studyId } },
+        where: { studyId },
         select: { responseSetId: true, graderId: true, kind: true, status: true },
       });
       const members = await tx.studyMember.findMany({
@@ -137,7 +137,7 @@ export async function assignmentProgress(studyId: string): Promise<{ seed: strin
   const [study, members, counts] = await Promise.all([
     db.study.findUniqueOrThrow({ where: { id: studyId }, select: { assignmentSeed: true } }),
     db.studyMember.findMany({ where: { studyId, role: "GRADER" }, select: { active: true, user: { select: { id: true, name: true, email: true, active: true } } } }),
-    db.assignment.groupBy({ by: ["graderId", "status", "kind"], where: { responseSet: { studyId }, status: { not: "CANCELLED" } }, _count: { _all: true } }),
+    db.assignment.groupBy({ by: ["graderId", "status", "kind"], where: { studyId, status: { not: "CANCELLED" } }, _count: { _all: true } }),
   ]);
   const graders = members.map((m) => {
     const mine = counts.filter((c) => c.graderId === m.user.id);

@@ -45,7 +45,7 @@ export async function seedDemo(): Promise<{ created: boolean; studyId: string }>
   const main = await ensureStudy(DEMO_STUDY_SLUG, DEMO_STUDY.name, DEMO_STUDY.description, [...DEMO_USERS]);
   const db = getDb();
   const lead = await db.user.findUniqueOrThrow({ where: { email: "lead@demo.clingrade.org" } });
-  if ((await db.assignment.count({ where: { responseSet: { studyId: main.studyId } } })) === 0) {
+  if ((await db.assignment.count({ where: { studyId: main.studyId } })) === 0) {
     await assignGraders(main.studyId, { seed: "demo-2026" }, lead.id);
   }
   const pilot = await ensureStudy(
@@ -80,12 +80,12 @@ async function gradePilot(studyId: string, leadId: string) {
   const db = getDb();
   const study = await db.study.findUniqueOrThrow({ where: { id: studyId } });
   if (study.status === "CLOSED") return;
-  if ((await db.assignment.count({ where: { responseSet: { studyId } } })) === 0) await assignGraders(studyId, { seed: "pilot-2026" }, leadId);
+  if ((await db.assignment.count({ where: { studyId } })) === 0) await assignGraders(studyId, { seed: "pilot-2026" }, leadId);
   const modelKey = new Map(DEMO_MODELS.map((m) => [m.name, m.key]));
   // Adjudications appear as primaries are submitted: loop until nothing is left to grade.
   for (let round = 0; round < 5; round++) {
     const open = await db.assignment.findMany({
-      where: { responseSet: { studyId }, status: { in: ["PENDING", "IN_PROGRESS"] } },
+      where: { studyId, status: { in: ["PENDING", "IN_PROGRESS"] } },
       orderBy: [{ kind: "asc" }, { position: "asc" }],
       select: { id: true, graderId: true, responseSet: { select: { item: { select: { externalId: true } }, model: { select: { name: true } } } } },
     });

@@ -63,7 +63,7 @@ export async function pickAdjudicator(tx: Tx, study: StudyForEscalation, setId: 
   if (eligible.length === 0) return null;
   const open = await tx.assignment.groupBy({
     by: ["graderId"],
-    where: { graderId: { in: eligible }, status: { in: ["PENDING", "IN_PROGRESS"] }, responseSet: { studyId: study.id } },
+    where: { graderId: { in: eligible }, status: { in: ["PENDING", "IN_PROGRESS"] }, studyId: study.id },
     _count: { _all: true },
   });
   const openOf = new Map(open.map((o) => [o.graderId, o._count._all]));

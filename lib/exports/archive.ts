@@ -45,7 +45,7 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
     `WITH g AS (
        SELECT "userId" AS id FROM "StudyMember" WHERE "studyId" = $1::uuid AND role = 'GRADER'
        UNION
-       SELECT a."graderId" FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId" WHERE rs."studyId" = $1::uuid)
+       SELECT a."graderId" FROM "Assignment" a WHERE a."studyId" = $1::uuid)
      SELECT u.id, u.name, u.email, sm.active AS member_active, sm."addedAt" AS added_at,
             COALESCE((SELECT array_agg(sp.name ORDER BY ${C("sp.name")}) FROM "UserSpecialty" us JOIN "Specialty" sp ON sp.id = us."specialtyId"
                        WHERE us."userId" = u.id), '{}') AS specialties,
