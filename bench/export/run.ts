@@ -37,6 +37,7 @@ import { closeExportPools } from "../../lib/exports/pool";
 import { exportStream } from "../../lib/exports/service";
 import { applyMigrations } from "../../lib/db/migrate";
 import { itemsFor, seedExportStudy } from "./seed";
+import { mb, measure } from "../lib/measure";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SERVER_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -46,23 +47,7 @@ function withDatabase(url: string, database: string): string {
   u.pathname = `/${database}`;
   return u.toString();
 }
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-/** Peak resident memory while `fn` runs, sampled every 20 ms, with the time it took. */
-async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakRss: number; value: T }> {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 20);
-  const t0 = performance.now();
-  try {
-    const value = await fn();
-    return { ms: performance.now() - t0, peakRss: Math.max(peak, process.memoryUsage.rss()), value };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 interface Digest {
   bytes: number;

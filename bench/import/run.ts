@@ -36,6 +36,7 @@ import { applyMigrations } from "../../lib/db/migrate";
 import { importIntoStudy, type ImportResult } from "../../lib/import/service";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
 import { mulberry32 } from "../../lib/stats";
+import { mb, measure } from "../lib/measure";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const MODELS = ["gpt-4o", "claude-3.5-sonnet", "llama-3.1-70b"];
@@ -53,10 +54,6 @@ function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
-}
-
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function quote(s: string): string {
@@ -100,21 +97,6 @@ async function generate(file: string): Promise<{ rows: number; bytes: number }> 
   out.end();
   await once(out, "finish");
   return { rows, bytes: (await stat(file)).size };
-}
-
-/** Peak resident memory while `fn` runs, sampled every 20 ms, with the time it took. */
-async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakRss: number; value: T }> {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 20);
-  const t0 = performance.now();
-  try {
-    const value = await fn();
-    return { ms: performance.now() - t0, peakRss: Math.max(peak, process.memoryUsage.rss()), value };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 async function viaHttp(file: string, bytes: number): Promise<string> {
