@@ -12,12 +12,11 @@ export interface AuditInput {
   requestId?: string | null;
 }
 
-const asJson = (v: unknown) => (v === undefined || v === null ? undefined : (JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue));
-
 /**
- * The INSERT of one event, for a caller that must write it in the same
- * statement as the change itself (as a data-modifying CTE): the grade
- * submission does, to cost one round trip rather than three.
+ * The INSERT of one event: what `recordAudit` runs, and what a caller that
+ * must write the event in the same statement as the change itself embeds (as
+ * a data-modifying CTE): the grade submission does, to cost one round trip
+ * rather than three. undefined and null both store SQL NULL.
  */
 export function auditInsertSql(e: AuditInput): Prisma.Sql {
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
@@ -27,16 +26,5 @@ export function auditInsertSql(e: AuditInput): Prisma.Sql {
 
 /** Appends one event. Call it inside the transaction that makes the change, so both land or neither. */
 export async function recordAudit(db: Db | Tx, e: AuditInput): Promise<void> {
-  await db.auditEvent.create({
-    data: {
-      actorId: e.actorId,
-      action: e.action,
-      entityType: e.entityType,
-      entityId: e.entityId ?? null,
-      studyId: e.studyId ?? null,
-      before: asJson(e.before),
-      after: asJson(e.after),
-      requestId: e.requestId ?? null,
-    },
-  });
+  await db.$executeRaw(auditInsertSql(e));
 }

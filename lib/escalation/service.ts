@@ -1,6 +1,7 @@
 import { recordAudit } from "@/lib/audit/record";
 import type { Tx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { EscalationStatus, SetStatus } from "@/lib/generated/prisma/enums";
 import type { RubricKey } from "@/lib/rubrics/definitions";
 import { seededShuffle } from "@/lib/assignment/plan";
 import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
@@ -92,13 +93,11 @@ export async function createAdjudicatorAssignment(tx: Tx, set: { id: string; stu
  * awaiting_grades -> agreed | awaiting_adjudication -> adjudicated.
  */
 interface SetStateRow {
-  setStatus: SetStatusKey;
+  setStatus: SetStatus;
   assignments: { id: string; graderId: string; kind: "PRIMARY" | "ADJUDICATOR"; status: string }[] | null;
-  escalation: { id: string; status: EscalationStatusKey; dimensions: Prisma.JsonValue; adjudicatorAssignmentId: string | null } | null;
+  escalation: { id: string; status: EscalationStatus; dimensions: Prisma.JsonValue; adjudicatorAssignmentId: string | null } | null;
 }
 
-type SetStatusKey = "AWAITING_GRADES" | "AGREED" | "AWAITING_ADJUDICATION" | "ADJUDICATED";
-type EscalationStatusKey = "NEEDS_GRADER" | "ASSIGNED" | "RESOLVED" | "CANCELLED";
 
 export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: string, ctx: EvaluationContext): Promise<void> {
   // The set's status, its live assignments and its escalation, in one read: this runs inside every submission.
@@ -111,7 +110,7 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
     FROM "ResponseSet" rs WHERE rs.id = ${setId}::uuid`;
   const assignments = state.assignments ?? [];
   const escalation = state.escalation;
-  const moveSetTo = async (status: SetStatusKey) => {
+  const moveSetTo = async (status: SetStatus) => {
     if (status !== state.setStatus) await tx.responseSet.update({ where: { id: setId }, data: { status } });
   };
   const primaries = assignments.filter((a) => a.kind === "PRIMARY");

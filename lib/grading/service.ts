@@ -13,18 +13,21 @@ import { validateGrades } from "./validate";
  * 403: its existence is not revealed). Nothing returned names a model, its
  * version or settings, nor another grader or their scores.
  */
-/**
- * Studies whose work a grader may see: open or closed (read-only), and only
- * while they are an active member; a grader removed from a study loses its
- * queue at once, before any reassignment run.
- */
-function activeStudyOf(graderId: string) {
-  return { status: { in: ["OPEN" as const, "CLOSED" as const] }, members: { some: { userId: graderId, active: true } } };
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Time on task is added from the page's own clock; one save cannot add more than this. */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
+
+/**
+ * The grader's own work, as SQL: non-cancelled assignments in studies that are
+ * open or closed and of which the grader is still an active member. Every read
+ * below goes through it, so someone else's assignment is simply not there.
+ */
+const mineSql = (graderId: string) => Prisma.sql`
+  SELECT x.id, x.status::text AS status, x.position, st.status::text AS study_status
+  FROM "Assignment" x
+  JOIN "Study" st ON st.id = x."studyId"
+  WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
+    AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)`;
 
 export type AssignmentStatusKey = "PENDING" | "IN_PROGRESS" | "SUBMITTED";
 
@@ -42,34 +45,17 @@ export interface MyAssignment {
 
 /** The grader's queue: their own non-cancelled work, in their own order, in studies that are open or closed (read-only). */
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
-  const rows = await getDb().assignment.findMany({
-    where: { graderId, status: { not: "CANCELLED" }, study: activeStudyOf(graderId) },
-    orderBy: [{ position: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      responseSetId: true,
-      kind: true,
-      status: true,
-      position: true,
-      responseSet: {
-        select: {
-          study: { select: { name: true, status: true } },
-          item: { select: { question: true, specialty: { select: { name: true } } } },
-        },
-      },
-    },
-  });
-  return rows.map((r) => ({
-    id: r.id,
-    responseSetId: r.responseSetId,
-    kind: r.kind,
-    status: r.status as AssignmentStatusKey,
-    position: r.position,
-    studyName: r.responseSet.study.name,
-    specialty: r.responseSet.item.specialty.name,
-    question: r.responseSet.item.question,
-    studyOpen: r.responseSet.study.status === "OPEN",
-  }));
+  return getDb().$queryRaw<MyAssignment[]>`
+    WITH mine AS (${mineSql(graderId)})
+    SELECT a.id, a."responseSetId", a.kind::text AS kind, mine.status, mine.position, st.name AS "studyName",
+           sp.name AS specialty, q.question, mine.study_status = 'OPEN' AS "studyOpen"
+    FROM mine
+    JOIN "Assignment" a ON a.id = mine.id
+    JOIN "Study" st ON st.id = a."studyId"
+    JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+    JOIN "QaItem" q ON q.id = rs."itemId"
+    JOIN "Specialty" sp ON sp.id = q."specialtyId"
+    ORDER BY mine.position, mine.id`;
 }
 
 export interface BlindedAssignment {
@@ -88,18 +74,6 @@ export interface BlindedAssignment {
   progress: { done: number; total: number; position: number };
   nextAssignmentId: string | null;
 }
-
-/**
- * The grader's own work, as SQL: non-cancelled assignments in studies that are
- * open or closed and of which the grader is still an active member. Every read
- * below goes through it, so someone else's assignment is simply not there.
- */
-const mineSql = (graderId: string) => Prisma.sql`
-  SELECT x.id, x.status::text AS status, x.position, st.status::text AS study_status
-  FROM "Assignment" x
-  JOIN "Study" st ON st.id = x."studyId"
-  WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
-    AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)`;
 
 /** The next unfinished assignment of an open study after `position` in the grader's order, wrapping around (SQL over `mine`). */
 const nextOpenSql = (assignmentId: string, position: number | Prisma.Sql) => Prisma.sql`
@@ -240,18 +214,17 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       // Serialise every write on this set (the last two primary grades, a revision,
       // an adjudication, the same request sent twice): lock the set's row first.
       const found = await tx.$queryRaw<SaveTargetRow[]>`
+        WITH mine AS (${mineSql(graderId)})
         SELECT a.id, a."responseSetId",
                st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics::text[] AS rubrics, st.repetitions, st."gradersPerSet",
                st.thresholds, st."matchSpecialty", st."assignmentSeed"
         FROM "Assignment" a
         JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
         JOIN "Study" st ON st.id = a."studyId"
-        WHERE a.id = ${assignmentId}::uuid AND a."graderId" = ${graderId}::uuid AND a.status <> 'CANCELLED'
-          AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)
+        WHERE a.id = ${assignmentId}::uuid AND a.id IN (SELECT id FROM mine)
         FOR UPDATE OF rs`;
       const target = found[0];
       if (!target) throw new ApiError(404, "assignment not found");
-      if (target.studyStatus === "DRAFT") throw new ApiError(404, "assignment not found");
       if (target.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
       const { id: _id, responseSetId: _set, studyId, studyStatus: _status, ...settings } = target;
       const study: StudyForEscalation = { id: studyId, ...settings };
