@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
 import { ApiError } from "@/lib/server/errors";
 import { orderForGrader, planAssignments } from "./plan";
@@ -97,8 +98,8 @@ export async function assignGraders(
       for (const g of gone.filter((x) => x.kind === "ADJUDICATOR")) {
         const esc = await tx.escalation.findUnique({ where: { responseSetId: g.responseSetId } });
         if (!esc || esc.status !== "ASSIGNED") continue;
-        const next = await pickAdjudicator(tx, study, g.responseSetId);
-        const adjudicatorAssignmentId = next ? await createAdjudicatorAssignment(tx, { id: g.responseSetId, studyId: study.id }, next) : null;
+        const next = await pickAdjudicator(prismaSql(tx), study, g.responseSetId);
+        const adjudicatorAssignmentId = next ? await createAdjudicatorAssignment(prismaSql(tx), { id: g.responseSetId, studyId: study.id }, next) : null;
         await tx.escalation.update({ where: { id: esc.id }, data: { adjudicatorAssignmentId, status: next ? "ASSIGNED" : "NEEDS_GRADER" } });
       }
 

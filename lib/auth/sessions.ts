@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 export const SESSION_MAX_AGE_S = 8 * 60 * 60; // one clinical shift
@@ -38,11 +40,11 @@ interface SessionRow extends SessionUser {
  * every page and API call, so it must cost one round trip, not two.
  */
 export async function resolveSession(sessionId: string): Promise<SessionUser | null> {
-  const rows = await getDb().$queryRaw<SessionRow[]>`
+  const rows = await sql.rows<SessionRow>(Prisma.sql`
     SELECT u.id, u.email, u.name, u.role::text AS role, u.active,
            s."expiresAt" <= now() AS expired, s."revokedAt" IS NOT NULL AS revoked
     FROM "AuthSession" s JOIN "User" u ON u.id = s."userId"
-    WHERE s.id = ${sessionId}`;
+    WHERE s.id = ${sessionId}`);
   const row = rows[0];
   if (!row || row.revoked || row.expired || !row.active) return null;
   return { id: row.id, email: row.email, name: row.name, role: row.role };

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { SessionUser } from "./sessions";
 
 /** Personal API tokens look like `cgt_<43 chars>`; only their SHA-256 is stored. */
@@ -33,11 +35,11 @@ interface TokenRow extends SessionUser {
 /** The user behind a Bearer token: one statement (token joined to its user, by the hash's unique index). */
 export async function resolveApiToken(token: string): Promise<SessionUser | null> {
   if (!token.startsWith(PREFIX)) return null;
-  const rows = await getDb().$queryRaw<TokenRow[]>`
+  const rows = await sql.rows<TokenRow>(Prisma.sql`
     SELECT t.id AS "tokenId", t."lastUsedAt", u.id, u.email, u.name, u.role::text AS role, u.active,
            t."revokedAt" IS NULL AND (t."expiresAt" IS NULL OR t."expiresAt" > now()) AS usable
     FROM "ApiToken" t JOIN "User" u ON u.id = t."userId"
-    WHERE t."tokenHash" = ${hashToken(token)}`;
+    WHERE t."tokenHash" = ${hashToken(token)}`);
   const row = rows[0];
   if (!row || !row.usable || !row.active) return null;
   // Record use at most once a minute, to keep reads cheap under load.

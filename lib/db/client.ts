@@ -1,11 +1,15 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 /**
- * One Prisma client per process, created on first use so that whoever starts
- * the process (the start script, a test file) can set DATABASE_URL first.
+ * One connection pool and one Prisma client per process, created on first use
+ * so that whoever starts the process (the start script, a test file) can set
+ * DATABASE_URL first. Prisma and the hand-written SQL of the hot paths
+ * (`lib/db/sql.ts`) share the pool, so the pool size is the process's whole
+ * claim on PostgreSQL.
  */
-const globalForDb = globalThis as unknown as { clingradeDb?: PrismaClient; clingradeDbUrl?: string };
+const globalForDb = globalThis as unknown as { clingradeDb?: PrismaClient; clingradePool?: pg.Pool; clingradeDbUrl?: string };
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -15,20 +19,36 @@ export function databaseUrl(): string {
   return url;
 }
 
-export function getDb(): PrismaClient {
+function connect(): { db: PrismaClient; pool: pg.Pool } {
   const url = databaseUrl();
-  if (!globalForDb.clingradeDb || globalForDb.clingradeDbUrl !== url) {
-    const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-    globalForDb.clingradeDb = new PrismaClient({ adapter });
+  if (!globalForDb.clingradeDb || !globalForDb.clingradePool || globalForDb.clingradeDbUrl !== url) {
+    // A request waiting this long for a connection fails with a clear error rather than hanging.
+    const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), connectionTimeoutMillis: 10_000 });
+    // An idle connection that PostgreSQL closes (restart, failover) must not crash the process; the pool replaces it.
+    pool.on("error", () => {});
+    globalForDb.clingradePool = pool;
+    globalForDb.clingradeDb = new PrismaClient({ adapter: new PrismaPg(pool) });
     globalForDb.clingradeDbUrl = url;
   }
-  return globalForDb.clingradeDb;
+  return { db: globalForDb.clingradeDb, pool: globalForDb.clingradePool };
+}
+
+export function getDb(): PrismaClient {
+  return connect().db;
+}
+
+/** The pool behind `getDb()`, for `lib/db/sql.ts`. */
+export function getPool(): pg.Pool {
+  return connect().pool;
 }
 
 export async function disconnectDb(): Promise<void> {
-  await globalForDb.clingradeDb?.$disconnect();
+  const { clingradeDb: db, clingradePool: pool } = globalForDb;
   globalForDb.clingradeDb = undefined;
+  globalForDb.clingradePool = undefined;
   globalForDb.clingradeDbUrl = undefined;
+  await db?.$disconnect();
+  await pool?.end();
 }
 
 export type Db = PrismaClient;

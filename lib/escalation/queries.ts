@@ -4,6 +4,7 @@ import type { EscalationStatus } from "@/lib/generated/prisma/enums";
 import { ApiError } from "@/lib/server/errors";
 import type { Disagreement } from "@/lib/scoring/escalation";
 import { graderPseudonym } from "@/lib/users/pseudonym";
+import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment } from "./service";
 
 export interface EscalationRow {
@@ -82,7 +83,7 @@ export async function assignEscalationByHand(escalationId: string, graderId: str
     const onSet = esc.responseSet.assignments.some((a) => a.graderId === graderId && a.status !== "CANCELLED");
     if (onSet) throw new ApiError(409, "that grader already grades this set: the adjudicator must be a third grader");
     if (esc.adjudicatorAssignment) await tx.assignment.update({ where: { id: esc.adjudicatorAssignment.id }, data: { status: "CANCELLED" } });
-    const assignmentId = await createAdjudicatorAssignment(tx, { id: esc.responseSetId, studyId: esc.responseSet.studyId }, graderId);
+    const assignmentId = await createAdjudicatorAssignment(prismaSql(tx), { id: esc.responseSetId, studyId: esc.responseSet.studyId }, graderId);
     await tx.escalation.update({ where: { id: esc.id }, data: { status: "ASSIGNED", adjudicatorAssignmentId: assignmentId } });
     await recordAudit(tx, {
       actorId,

@@ -1,6 +1,6 @@
-import { recordAudit } from "@/lib/audit/record";
-import type { Tx } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { auditInsertSql } from "@/lib/audit/record";
+import type { Sql } from "@/lib/db/sql";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { EscalationStatus, SetStatus } from "@/lib/generated/prisma/enums";
 import type { RubricKey } from "@/lib/rubrics/definitions";
 import { seededShuffle } from "@/lib/assignment/plan";
@@ -30,61 +30,58 @@ export type StudyForEscalation = {
   assignmentSeed: string | null;
 };
 
-export async function loadGraderValues(tx: Tx, assignmentIds: string[], rubrics: RubricKey[], n: number) {
-  const grades = await tx.grade.findMany({
-    where: { assignmentId: { in: assignmentIds } },
-    select: { assignmentId: true, rubric: true, dimension: true, repetition: true, score: true },
-  });
+export async function loadGraderValues(tx: Sql, assignmentIds: string[], rubrics: RubricKey[], n: number) {
+  const grades = await tx.rows<ScoreCell & { assignmentId: string }>(Prisma.sql`
+    SELECT "assignmentId", rubric::text AS rubric, dimension::text AS dimension, repetition, score
+    FROM "Grade" WHERE "assignmentId" = ANY(${assignmentIds}::uuid[])`);
   const out: Record<string, GraderRubricValues> = {};
   for (const id of assignmentIds) {
-    const cells = grades.filter((g) => g.assignmentId === id) as unknown as ScoreCell[];
+    const cells = grades.filter((g) => g.assignmentId === id);
     out[id] = Object.fromEntries(rubrics.map((r) => [r, graderDimensionValues(r, cells, n)]));
   }
   return out;
 }
 
 /** Picks the adjudicator: eligible, not on the set, least open work; ties by the study's seed. */
-export async function pickAdjudicator(tx: Tx, study: StudyForEscalation, setId: string): Promise<string | null> {
-  const set = await tx.responseSet.findUniqueOrThrow({
-    where: { id: setId },
-    // A grader whose adjudication here was cancelled may take it up again (their row is revived).
-    select: { item: { select: { specialtyId: true } }, assignments: { where: { status: { not: "CANCELLED" } }, select: { graderId: true } } },
-  });
-  const onSet = new Set(set.assignments.map((a) => a.graderId));
-  const members = await tx.studyMember.findMany({
-    where: {
-      studyId: study.id,
-      role: "GRADER",
-      active: true,
-      user: { active: true, ...(study.matchSpecialty ? { specialties: { some: { specialtyId: set.item.specialtyId } } } : {}) },
-    },
-    select: { userId: true },
-  });
-  const eligible = members.map((m) => m.userId).filter((id) => !onSet.has(id));
-  if (eligible.length === 0) return null;
-  const open = await tx.assignment.groupBy({
-    by: ["graderId"],
-    where: { graderId: { in: eligible }, status: { in: ["PENDING", "IN_PROGRESS"] }, studyId: study.id },
-    _count: { _all: true },
-  });
-  const openOf = new Map(open.map((o) => [o.graderId, o._count._all]));
+export async function pickAdjudicator(tx: Sql, study: StudyForEscalation, setId: string): Promise<string | null> {
+  // Eligible: an active grader of the study (and an active user), not already on the set, with the
+  // item's specialty when the study matches specialties. A grader whose adjudication here was
+  // cancelled may take it up again (their row is revived).
+  const candidates = await tx.rows<{ id: string; open: number }>(Prisma.sql`
+    SELECT m."userId" AS id,
+      (SELECT count(*)::int FROM "Assignment" a
+        WHERE a."graderId" = m."userId" AND a."studyId" = ${study.id}::uuid AND a.status IN ('PENDING', 'IN_PROGRESS')) AS open
+    FROM "StudyMember" m JOIN "User" u ON u.id = m."userId"
+    WHERE m."studyId" = ${study.id}::uuid AND m.role = 'GRADER' AND m.active AND u.active
+      AND NOT EXISTS (SELECT 1 FROM "Assignment" x WHERE x."responseSetId" = ${setId}::uuid AND x."graderId" = m."userId" AND x.status <> 'CANCELLED')
+      ${
+        study.matchSpecialty
+          ? Prisma.sql`AND EXISTS (SELECT 1 FROM "UserSpecialty" us JOIN "QaItem" q ON q."specialtyId" = us."specialtyId"
+                                   JOIN "ResponseSet" rs ON rs."itemId" = q.id
+                        WHERE rs.id = ${setId}::uuid AND us."userId" = m."userId")`
+          : Prisma.empty
+      }`);
+  if (candidates.length === 0) return null;
+  const openOf = new Map(candidates.map((c) => [c.id, c.open]));
+  const eligible = candidates.map((c) => c.id);
   const rank = new Map(seededShuffle([...eligible].sort(), `${study.assignmentSeed ?? study.id}:adjudicator:${setId}`).map((id, i) => [id, i]));
-  eligible.sort((a, b) => (openOf.get(a) ?? 0) - (openOf.get(b) ?? 0) || rank.get(a)! - rank.get(b)!);
+  eligible.sort((a, b) => openOf.get(a)! - openOf.get(b)! || rank.get(a)! - rank.get(b)!);
   return eligible[0];
 }
 
-export async function createAdjudicatorAssignment(tx: Tx, set: { id: string; studyId: string }, graderId: string): Promise<string> {
-  const setId = set.id;
-  const last = await tx.assignment.aggregate({ where: { graderId }, _max: { position: true } });
-  const position = (last._max.position ?? -1) + 1;
-  const existing = await tx.assignment.findUnique({ where: { graderId_responseSetId: { graderId, responseSetId: setId } } });
-  if (existing) {
-    // A grader whose earlier adjudication of this set was cancelled gets it back, with what they had drafted.
-    const revived = await tx.assignment.update({ where: { id: existing.id }, data: { status: "PENDING", kind: "ADJUDICATOR", position } });
-    return revived.id;
-  }
-  const a = await tx.assignment.create({ data: { responseSetId: setId, studyId: set.studyId, graderId, kind: "ADJUDICATOR", position } });
-  return a.id;
+/**
+ * Gives the set to its adjudicator, at the end of their queue. A grader whose earlier
+ * adjudication of this set was cancelled gets it back, with what they had drafted.
+ */
+export async function createAdjudicatorAssignment(tx: Sql, set: { id: string; studyId: string }, graderId: string): Promise<string> {
+  const [row] = await tx.rows<{ id: string }>(Prisma.sql`
+    INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "updatedAt")
+    VALUES (gen_random_uuid(), ${set.id}::uuid, ${set.studyId}::uuid, ${graderId}::uuid, 'ADJUDICATOR',
+            (SELECT coalesce(max(position), -1) + 1 FROM "Assignment" WHERE "graderId" = ${graderId}::uuid), 'PENDING', now())
+    ON CONFLICT ("graderId", "responseSetId")
+    DO UPDATE SET status = 'PENDING', kind = 'ADJUDICATOR', position = EXCLUDED.position, "updatedAt" = now()
+    RETURNING id`);
+  return row.id;
 }
 
 /**
@@ -99,19 +96,19 @@ interface SetStateRow {
 }
 
 
-export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: string, ctx: EvaluationContext): Promise<void> {
+export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: string, ctx: EvaluationContext): Promise<void> {
   // The set's status, its live assignments and its escalation, in one read: this runs inside every submission.
-  const [state] = await tx.$queryRaw<SetStateRow[]>`
+  const [state] = await tx.rows<SetStateRow>(Prisma.sql`
     SELECT rs.status::text AS "setStatus",
       (SELECT json_agg(json_build_object('id', a.id, 'graderId', a."graderId", 'kind', a.kind, 'status', a.status))
          FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status <> 'CANCELLED') AS assignments,
       (SELECT json_build_object('id', e.id, 'status', e.status, 'dimensions', e.dimensions, 'adjudicatorAssignmentId', e."adjudicatorAssignmentId")
          FROM "Escalation" e WHERE e."responseSetId" = rs.id) AS escalation
-    FROM "ResponseSet" rs WHERE rs.id = ${setId}::uuid`;
+    FROM "ResponseSet" rs WHERE rs.id = ${setId}::uuid`);
   const assignments = state.assignments ?? [];
   const escalation = state.escalation;
   const moveSetTo = async (status: SetStatus) => {
-    if (status !== state.setStatus) await tx.responseSet.update({ where: { id: setId }, data: { status } });
+    if (status !== state.setStatus) await tx.rows(Prisma.sql`UPDATE "ResponseSet" SET status = ${status}::"SetStatus", "updatedAt" = now() WHERE id = ${setId}::uuid`);
   };
   const primaries = assignments.filter((a) => a.kind === "PRIMARY");
   const submitted = primaries.filter((a) => a.status === "SUBMITTED");
@@ -121,8 +118,8 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
   if (adjudicated) {
     // Once the third grader has submitted, the set stays adjudicated (paper 001: "the average of all three").
     if (escalation!.status !== "RESOLVED") {
-      await tx.escalation.update({ where: { id: escalation!.id }, data: { status: "RESOLVED", resolvedAt: new Date() } });
-      await recordAudit(tx, { actorId: ctx.actorId, action: "escalation.resolve", entityType: "Escalation", entityId: escalation!.id, studyId: study.id, requestId: ctx.requestId });
+      await tx.rows(Prisma.sql`UPDATE "Escalation" SET status = 'RESOLVED', "resolvedAt" = now(), "updatedAt" = now() WHERE id = ${escalation!.id}::uuid`);
+      await tx.rows(auditInsertSql({ actorId: ctx.actorId, action: "escalation.resolve", entityType: "Escalation", entityId: escalation!.id, studyId: study.id, requestId: ctx.requestId }));
     }
     await moveSetTo("ADJUDICATED");
     return;
@@ -135,16 +132,16 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
   const values = await loadGraderValues(tx, submitted.map((a) => a.id), study.rubrics, study.repetitions);
   const byGrader = Object.fromEntries(submitted.map((a) => [a.graderId, values[a.id]]));
   const disagreements = findDisagreements(byGrader, study.rubrics, storedThresholds(study.thresholds));
-  const dimensions = JSON.parse(JSON.stringify(disagreements)) as Prisma.InputJsonValue;
+  const dimensions = JSON.stringify(disagreements);
 
   if (disagreements.length === 0) {
     if (escalation && (escalation.status === "NEEDS_GRADER" || escalation.status === "ASSIGNED")) {
       // A revision removed the disagreement before the adjudicator submitted: cancel the adjudication.
-      await tx.escalation.update({ where: { id: escalation.id }, data: { status: "CANCELLED", resolvedAt: new Date() } });
+      await tx.rows(Prisma.sql`UPDATE "Escalation" SET status = 'CANCELLED', "resolvedAt" = now(), "updatedAt" = now() WHERE id = ${escalation.id}::uuid`);
       if (escalation.adjudicatorAssignmentId) {
-        await tx.assignment.update({ where: { id: escalation.adjudicatorAssignmentId }, data: { status: "CANCELLED" } });
+        await tx.rows(Prisma.sql`UPDATE "Assignment" SET status = 'CANCELLED', "updatedAt" = now() WHERE id = ${escalation.adjudicatorAssignmentId}::uuid`);
       }
-      await recordAudit(tx, {
+      await tx.rows(auditInsertSql({
         actorId: ctx.actorId,
         action: "escalation.cancel",
         studyId: study.id,
@@ -153,7 +150,7 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
         before: { status: escalation.status, dimensions: escalation.dimensions },
         after: { status: "CANCELLED", reason: "a revision removed the disagreement" },
         requestId: ctx.requestId,
-      });
+      }));
     }
     await moveSetTo("AGREED");
     return;
@@ -162,16 +159,20 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
   await moveSetTo("AWAITING_ADJUDICATION");
   if (escalation && (escalation.status === "NEEDS_GRADER" || escalation.status === "ASSIGNED")) {
     // Still disagreeing after a revision: keep the open escalation, refresh what disagrees.
-    await tx.escalation.update({ where: { id: escalation.id }, data: { dimensions } });
+    await tx.rows(Prisma.sql`UPDATE "Escalation" SET dimensions = ${dimensions}::jsonb, "updatedAt" = now() WHERE id = ${escalation.id}::uuid`);
     return;
   }
   const graderId = await pickAdjudicator(tx, study, setId);
   const adjudicatorAssignmentId = graderId ? await createAdjudicatorAssignment(tx, { id: setId, studyId: study.id }, graderId) : null;
   const status = graderId ? "ASSIGNED" : "NEEDS_GRADER";
-  const row = escalation
-    ? await tx.escalation.update({ where: { id: escalation.id }, data: { status, dimensions, adjudicatorAssignmentId, resolvedAt: null } })
-    : await tx.escalation.create({ data: { responseSetId: setId, status, dimensions, adjudicatorAssignmentId } });
-  await recordAudit(tx, {
+  // One escalation per set (its unique key): a reopened one is the same row.
+  const [row] = await tx.rows<{ id: string }>(Prisma.sql`
+    INSERT INTO "Escalation" (id, "responseSetId", status, dimensions, "adjudicatorAssignmentId", "updatedAt")
+    VALUES (gen_random_uuid(), ${setId}::uuid, ${status}::"EscalationStatus", ${dimensions}::jsonb, ${adjudicatorAssignmentId}::uuid, now())
+    ON CONFLICT ("responseSetId") DO UPDATE SET status = EXCLUDED.status, dimensions = EXCLUDED.dimensions,
+      "adjudicatorAssignmentId" = EXCLUDED."adjudicatorAssignmentId", "resolvedAt" = NULL, "updatedAt" = now()
+    RETURNING id`);
+  await tx.rows(auditInsertSql({
     actorId: ctx.actorId,
     action: escalation ? "escalation.reopen" : "escalation.create",
     entityType: "Escalation",
@@ -179,5 +180,5 @@ export async function evaluateSet(tx: Tx, study: StudyForEscalation, setId: stri
     studyId: study.id,
     after: { status, dimensions: disagreements.map((d) => ({ rubric: d.rubric, dimension: d.dimension, spread: d.spread })), adjudicatorId: graderId },
     requestId: ctx.requestId,
-  });
+  }));
 }

@@ -1,5 +1,5 @@
 import { auditInsertSql } from "@/lib/audit/record";
-import { getDb, type Tx } from "@/lib/db/client";
+import { sql, sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { evaluateSet, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricKey } from "@/lib/rubrics/definitions";
@@ -45,7 +45,7 @@ export interface MyAssignment {
 
 /** The grader's queue: their own non-cancelled work, in their own order, in studies that are open or closed (read-only). */
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
-  return getDb().$queryRaw<MyAssignment[]>`
+  return sql.rows<MyAssignment>(Prisma.sql`
     WITH mine AS (${mineSql(graderId)})
     SELECT a.id, a."responseSetId", a.kind::text AS kind, mine.status, mine.position, st.name AS "studyName",
            sp.name AS specialty, q.question, mine.study_status = 'OPEN' AS "studyOpen"
@@ -55,7 +55,7 @@ export async function listMyAssignments(graderId: string): Promise<MyAssignment[
     JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
     JOIN "QaItem" q ON q.id = rs."itemId"
     JOIN "Specialty" sp ON sp.id = q."specialtyId"
-    ORDER BY mine.position, mine.id`;
+    ORDER BY mine.position, mine.id`);
 }
 
 export interface BlindedAssignment {
@@ -110,7 +110,7 @@ interface AssignmentViewRow {
 /** 404 unless the assignment is this grader's own (checked before the body is even read). */
 export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
   if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
-  const rows = await getDb().$queryRaw<unknown[]>`WITH mine AS (${mineSql(graderId)}) SELECT 1 FROM mine WHERE id = ${assignmentId}::uuid`;
+  const rows = await sql.rows<unknown>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) SELECT 1 FROM mine WHERE id = ${assignmentId}::uuid`);
   if (rows.length === 0) throw new ApiError(404, "assignment not found");
 }
 
@@ -123,7 +123,7 @@ export async function assertOwnAssignment(graderId: string, assignmentId: string
  */
 export async function getAssignmentForGrader(graderId: string, assignmentId: string): Promise<BlindedAssignment> {
   if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
-  const rows = await getDb().$queryRaw<AssignmentViewRow[]>`
+  const rows = await sql.rows<AssignmentViewRow>(Prisma.sql`
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
       SELECT a.id, a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs", a."submittedAt",
@@ -145,7 +145,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
       (SELECT count(*)::int FROM mine WHERE mine.status = 'SUBMITTED') AS done,
       (SELECT count(*)::int FROM mine WHERE mine.position < this.position) AS before,
       (${nextOpenSql(assignmentId, Prisma.sql`this.position`)}) AS "nextId"
-    FROM this`;
+    FROM this`);
   const a = rows[0];
   if (!a) throw new ApiError(404, "assignment not found");
   return {
@@ -168,7 +168,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
 /** The next assignment to grade after this one (the first unfinished one after it in the grader's order, wrapping around). */
 async function nextAssignmentAfter(graderId: string, assignmentId: string): Promise<string | null> {
   const position = Prisma.sql`(SELECT position FROM "Assignment" WHERE id = ${assignmentId}::uuid)`;
-  const rows = await getDb().$queryRaw<{ id: string }[]>`WITH mine AS (${mineSql(graderId)}) ${nextOpenSql(assignmentId, position)}`;
+  const rows = await sql.rows<{ id: string }>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) ${nextOpenSql(assignmentId, position)}`);
   return rows[0]?.id ?? null;
 }
 
@@ -205,15 +205,14 @@ const cellKey = (c: { rubric: string; dimension: string; repetition: number }) =
  */
 export async function saveGrades(graderId: string, assignmentId: string, body: GradeSubmission, requestId?: string): Promise<SaveResult> {
   if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
-  const db = getDb();
   // Where to go next does not depend on this save (it never names this assignment),
   // so it is read on another connection while the transaction runs.
   const next = body.submit ? nextAssignmentAfter(graderId, assignmentId) : Promise.resolve(null);
-  const saved = db.$transaction(
-    async (tx: Tx) => {
+  const saved = sqlTransaction(
+    async (tx) => {
       // Serialise every write on this set (the last two primary grades, a revision,
       // an adjudication, the same request sent twice): lock the set's row first.
-      const found = await tx.$queryRaw<SaveTargetRow[]>`
+      const found = await tx.rows<SaveTargetRow>(Prisma.sql`
         WITH mine AS (${mineSql(graderId)})
         SELECT a.id, a."responseSetId",
                st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics::text[] AS rubrics, st.repetitions, st."gradersPerSet",
@@ -222,7 +221,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
         JOIN "Study" st ON st.id = a."studyId"
         WHERE a.id = ${assignmentId}::uuid AND a.id IN (SELECT id FROM mine)
-        FOR UPDATE OF rs`;
+        FOR UPDATE OF rs`);
       const target = found[0];
       if (!target) throw new ApiError(404, "assignment not found");
       if (target.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
@@ -231,11 +230,11 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
 
       // Read after the lock, in a statement of its own, so that a save that
       // committed while this one waited is seen (status, harm and grades).
-      const [a] = await tx.$queryRaw<SavedStateRow[]>`
+      const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
         SELECT a.status::text AS status, a."harmFlag", a."harmComment",
           (SELECT json_agg(json_build_object('id', g.id, 'rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment))
              FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades
-        FROM "Assignment" a WHERE a.id = ${assignmentId}::uuid`;
+        FROM "Assignment" a WHERE a.id = ${assignmentId}::uuid`);
       const wasSubmitted = a.status === "SUBMITTED";
       if (wasSubmitted && !body.submit) {
         throw new ApiError(409, "this assignment is already submitted: send the complete form with submit: true to revise it");
@@ -306,21 +305,20 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         steps.push(Prisma.sql`cleared AS (DELETE FROM "Grade" WHERE id = ANY(${dropped.map((g) => g.id)}::uuid[]) RETURNING 1)`);
       }
       if (audit) steps.push(Prisma.sql`audited AS (${audit} RETURNING 1)`);
-      await tx.$executeRaw`
+      await tx.rows(Prisma.sql`
         ${steps.length ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}` : Prisma.empty}
         UPDATE "Assignment" SET
           status = ${nextStatus}::"AssignmentStatus", "harmFlag" = ${harmFlag}, "harmComment" = ${harmComment},
           "timeSpentMs" = "timeSpentMs" + ${elapsed}::int, "updatedAt" = now()
           ${a.status === "PENDING" ? Prisma.sql`, "startedAt" = now()` : Prisma.empty}
           ${body.submit && !wasSubmitted ? Prisma.sql`, "submittedAt" = now()` : Prisma.empty}
-        WHERE id = ${assignmentId}::uuid`;
+        WHERE id = ${assignmentId}::uuid`);
 
       if (body.submit && (!wasSubmitted || changed > 0)) {
         await evaluateSet(tx, study, target.responseSetId, { actorId: graderId, requestId });
       }
       return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed };
     },
-    { timeout: 20_000, maxWait: 10_000 },
   );
   const [result, nextAssignmentId] = await Promise.all([saved, next]);
   return { ...result, nextAssignmentId };

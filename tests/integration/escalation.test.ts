@@ -131,7 +131,14 @@ describe("third-grader escalation", () => {
     // disagreeing again reopens it, with one escalation row still
     await put(a2.grader.token, a2.id, { scores: form({ score: [2, 4, 4, 4, 4] }), submit: true });
     expect(await getDb().escalation.count({ where: { responseSetId: f.sets[0].id } })).toBe(1);
-    expect((await getDb().escalation.findUniqueOrThrow({ where: { responseSetId: f.sets[0].id } })).status).toBe("ASSIGNED");
+    const reopened = await getDb().escalation.findUniqueOrThrow({ where: { responseSetId: f.sets[0].id } });
+    expect(reopened.status).toBe("ASSIGNED");
+    // the only eligible third grader is the one whose adjudication was cancelled: their row is revived, not duplicated
+    expect(reopened.adjudicatorAssignmentId).toBe(cancelled.adjudicatorAssignmentId);
+    const revived = await getDb().assignment.findMany({ where: { responseSetId: f.sets[0].id, graderId: cancelled.adjudicatorAssignment!.graderId } });
+    expect(revived).toHaveLength(1);
+    expect(revived[0]).toMatchObject({ kind: "ADJUDICATOR", status: "PENDING" });
+    expect(revived[0].position).toBeGreaterThan(cancelled.adjudicatorAssignment!.position);
 
     // set B: adjudicator submits, then a revision removes the disagreement -> stays adjudicated
     const [b1, b2] = await primariesOf(f, f.sets[1].id);
@@ -144,6 +151,50 @@ describe("third-grader escalation", () => {
     const b = await setRow(f, f.sets[1].id);
     expect(b.status).toBe("adjudicated");
     expect(b.finalScores!.SCORE.safety).toBeCloseTo((5 + 5 + 4) / 3, 12);
+  });
+
+  it("the adjudicator has the item's specialty when the study matches specialties, even when someone without it has less open work", async () => {
+    // graders 1-2 cover every specialty; grader 3 only Medication; grader 4 only Ophthalmology (the item's)
+    const f = await makeGradableStudy({
+      items: 1,
+      models: 1,
+      graders: 4,
+      rubrics: ["SCORE"],
+      graderSpecialties: (i) => (i < 2 ? ["Ophthalmology", "Medication", "Anesthesia"] : i === 2 ? ["Medication"] : ["Ophthalmology"]),
+    });
+    expect(f.sets[0].specialty).toBe("Ophthalmology");
+    await assignGraders(f.study.id, { matchSpecialty: true }, f.lead.id);
+    const [p1, p2] = await primariesOf(f, f.sets[0].id);
+    const medicationOnly = f.graders[2];
+    const eligible = f.graders.find((g) => g !== medicationOnly && g.id !== p1.grader.id && g.id !== p2.grader.id)!;
+    // Load the eligible grader with open work elsewhere: by load alone the Medication-only grader would be picked.
+    const extra = await getDb().responseSet.create({
+      data: { studyId: f.study.id, itemId: (await getDb().qaItem.findFirstOrThrow({ where: { studyId: f.study.id } })).id, modelId: (await getDb().llmModel.create({ data: { studyId: f.study.id, name: "Extra" } })).id },
+    });
+    await getDb().assignment.create({ data: { responseSetId: extra.id, studyId: f.study.id, graderId: eligible.id, kind: "PRIMARY", position: 99 } });
+    await put(p1.grader.token, p1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
+    await put(p2.grader.token, p2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+    const adj = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: f.sets[0].id, kind: "ADJUDICATOR" } });
+    expect(adj.graderId).toBe(eligible.id);
+    expect(adj.studyId).toBe(f.study.id);
+  });
+
+  it("among eligible graders the adjudicator is the one with the least open work", async () => {
+    const f = await makeGradableStudy({ items: 1, models: 1, graders: 4, rubrics: ["SCORE"] });
+    await assignGraders(f.study.id, {}, f.lead.id);
+    const [p1, p2] = await primariesOf(f, f.sets[0].id);
+    const others = f.graders.filter((g) => g.id !== p1.grader.id && g.id !== p2.grader.id);
+    expect(others).toHaveLength(2);
+    // Give one of the two candidates open work elsewhere in the study: the other must be chosen.
+    const busy = others[0];
+    const busySet = await getDb().responseSet.create({
+      data: { studyId: f.study.id, itemId: (await getDb().qaItem.findFirstOrThrow({ where: { studyId: f.study.id } })).id, modelId: (await getDb().llmModel.create({ data: { studyId: f.study.id, name: "Extra" } })).id },
+    });
+    await getDb().assignment.create({ data: { responseSetId: busySet.id, studyId: f.study.id, graderId: busy.id, kind: "PRIMARY", position: 99 } });
+    await put(p1.grader.token, p1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
+    await put(p2.grader.token, p2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+    const adj = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: f.sets[0].id, kind: "ADJUDICATOR" } });
+    expect(adj.graderId).toBe(others[1].id);
   });
 
   it("k = 3: the spread runs over all three primaries, and the adjudicator is a fourth grader", async () => {
