@@ -18,6 +18,8 @@
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
+// What the browser computes for the `_rsc` parameter of a navigation; Next checks it against the headers.
+import { computeCacheBustingSearchParam } from "next/dist/shared/lib/router/utils/cache-busting-search-param.js";
 import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, pooled, printTable, startServer, throwawayDatabase, type LoadResult } from "../lib/harness";
 
 const { values } = parseArgs({
@@ -29,6 +31,22 @@ const G = Number(values.graders);
 const S = Number(values.seconds);
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;
+
+/**
+ * The request the app makes when the form moves on to the next assignment
+ * (router.push after "Submit"), as captured from Chromium: the RSC payload with
+ * the router's state tree, which marks the [assignmentId] segment for refetch,
+ * so the layouts above it (the grader's shell) are not rendered again.
+ */
+async function navigationRequest(fromId: string, toId: string, cookie: string): Promise<[string, RequestInit]> {
+  const page = ["__PAGE__", {}, null, null, 0];
+  const segment = [["assignmentId", toId, "d", null], { children: page }, null, "refetch", 4];
+  const tree = ["", { children: ["(grader)", { children: ["grade", { children: segment }, null, null, 8] }, null, null, 8] }, null, null, 24];
+  const stateTree = encodeURIComponent(JSON.stringify(tree));
+  const nextUrl = `/grade/${fromId}`;
+  const rsc = await computeCacheBustingSearchParam(undefined, undefined, stateTree, nextUrl);
+  return [`/grade/${toId}?submitted=1&_rsc=${rsc}`, { headers: { cookie, rsc: "1", "next-router-state-tree": stateTree, "next-url": nextUrl }, redirect: "manual" }];
+}
 
 const db = await throwawayDatabase("bench_grading");
 try {
@@ -53,9 +71,10 @@ try {
         return { label: "GET /grade/[id] (page)", ok: r.ok };
       }
       if (phase === 1) {
-        // What the browser asks for when the form moves on to this assignment (router.push):
-        // the RSC payload; "_rsc" is Next's cache-busting parameter (empty: no router-state headers).
-        const r = await fetch(`${base}/grade/${id}?submitted=1&_rsc`, { headers: { cookie: g.cookie, rsc: "1" }, redirect: "manual" });
+        // What the browser asks for when the form moves on to this assignment after submitting the previous one.
+        const previous = g.assignmentIds[(k + g.assignmentIds.length - 1) % g.assignmentIds.length];
+        const [url, init] = await navigationRequest(previous, id, g.cookie);
+        const r = await fetch(base + url, init);
         await r.arrayBuffer();
         return { label: "GET /grade/[id] (navigation)", ok: r.ok && (r.headers.get("content-type") ?? "").startsWith("text/x-component") };
       }

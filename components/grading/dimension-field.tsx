@@ -1,6 +1,5 @@
 "use client";
 
-import { ChevronDown, MessageSquare } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { fieldDomId, type GradingField } from "@/lib/grading/form-state";
 import { cn } from "@/lib/utils";
@@ -58,14 +57,10 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
       data-cell={field.key}
       onKeyDown={onKeyDown}
       aria-describedby={[defId, error ? errId : null].filter(Boolean).join(" ")}
-      className={cn(
-        // One row of a rubric panel; the dimension being graded gets a tint and an accent bar.
-        "relative min-w-0 scroll-mt-36 px-4 py-4 transition-colors first:rounded-t-lg last:rounded-b-lg",
-        "before:absolute before:inset-y-0 before:left-0 before:w-[3px] before:rounded-l-lg before:content-['']",
-        error ? "bg-red-50/60 before:bg-destructive" : "focus-within:bg-primary/[0.025] focus-within:before:bg-primary",
-      )}
+      className="dimension-field"
+      data-error={error ? "" : undefined}
     >
-      <legend className="float-left flex w-full flex-wrap items-baseline gap-x-2 gap-y-1">
+      <legend className="dimension-legend">
         <span className="text-[0.9375rem] font-semibold">{d.name}</span>
         <span className="text-xs font-medium text-muted-foreground">
           <span className="sr-only">, graded on </span>
@@ -156,12 +151,10 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
             setCommentOpen(open);
             if (open) requestAnimationFrame(() => textareaRef.current?.focus());
           }}
-          className="inline-flex items-center gap-1.5 rounded px-1 py-0.5 text-xs font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          className="comment-toggle"
         >
-          <MessageSquare aria-hidden className="size-3.5" />
           {comment.trim() ? "Comment" : "Add comment"}
           <span className="sr-only"> on {d.name} ({scopeLabel})</span>
-          <ChevronDown aria-hidden className={cn("size-3.5 transition-transform", commentOpen && "rotate-180")} />
         </button>
         {/* The box exists only while open (its text lives in the form's state): the form has 17 of them, mostly unused. */}
         <div id={commentId} hidden={!commentOpen} className="mt-2">

@@ -17,6 +17,41 @@ function readCookie(header: string | null, name: string): string | undefined {
 }
 
 /**
+ * The session id inside a session cookie. Opening the cookie (key derivation
+ * and decryption) costs more CPU than the database read that follows it, and
+ * every request of a signed-in user presents the same cookie, so opened
+ * cookies are remembered. This is a memo of a pure function of the cookie and
+ * the secret (every instance computes the same answer), not state: whether the
+ * session still holds (signed out, expired, deactivated) is read from
+ * PostgreSQL on every request. The cookie's own expiry is checked on every use.
+ */
+const opened = new Map<string, { sid: string; expiresAtMs: number }>();
+let openedWith: string | undefined;
+const OPENED_MAX = 10_000;
+const CLOCK_TOLERANCE_MS = 15_000; // as next-auth allows when it opens the cookie itself
+
+async function sessionIdFromCookie(raw: string, secret: string): Promise<string | null> {
+  if (openedWith !== secret) {
+    opened.clear();
+    openedWith = secret;
+  }
+  let entry = opened.get(raw);
+  if (!entry) {
+    const token = await decode({ token: raw, secret }).catch(() => null);
+    if (typeof token?.sid !== "string" || typeof token.exp !== "number") return null;
+    entry = { sid: token.sid, expiresAtMs: token.exp * 1000 };
+    // Oldest first out: a Map iterates in insertion order.
+    if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
+    opened.set(raw, entry);
+  }
+  if (Date.now() > entry.expiresAtMs + CLOCK_TOLERANCE_MS) {
+    opened.delete(raw);
+    return null;
+  }
+  return entry.sid;
+}
+
+/**
  * Who is calling: a Bearer API token, else the session cookie. Both are checked
  * against PostgreSQL on every call (revoked, expired, deactivated => null).
  * A request that presents a Bearer token is judged by the token alone.
@@ -35,9 +70,8 @@ export async function userFromHeaders(headers: Headers): Promise<CurrentUser | n
     if (!raw) continue;
     const secret = process.env.AUTH_SECRET;
     if (!secret) return null;
-    const token = await decode({ token: raw, secret }).catch(() => null);
-    const sid = token?.sid;
-    if (typeof sid !== "string") return null;
+    const sid = await sessionIdFromCookie(raw, secret);
+    if (!sid) return null;
     const user = await resolveSession(sid);
     return user ? { ...user, via: "session" } : null;
   }

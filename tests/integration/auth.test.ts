@@ -88,6 +88,37 @@ describe("sessions", () => {
   });
 });
 
+describe("the session cookie", () => {
+  it("is refused once expired even after it was accepted, and a tampered copy never is", async () => {
+    const u = await makeUser("LEAD");
+    const a = await authenticate({ email: u.email, password: PASSWORD, ip: "203.0.113.11" });
+    if (!a.ok) throw new Error("sign-in failed");
+    const secret = process.env.AUTH_SECRET!;
+    const now = Date.now();
+    // A cookie whose own expiry is 20 s ago (beyond the 15 s clock tolerance).
+    const stale = await encode({ token: { sid: a.sessionId }, secret, maxAge: 1 });
+    const fresh = await encode({ token: { sid: a.sessionId }, secret });
+    const header = (jwt: string) => new Headers({ cookie: `next-auth.session-token=${jwt}` });
+    expect(await userFromHeaders(header(fresh))).toMatchObject({ id: u.id });
+    expect(await userFromHeaders(header(stale))).toMatchObject({ id: u.id });
+    const realNow = Date.now;
+    Date.now = () => now + 21_000;
+    try {
+      // the remembered (already opened) cookie and a fresh open of it agree: expired
+      expect(await userFromHeaders(header(stale))).toBeNull();
+      expect(await userFromHeaders(header(stale))).toBeNull();
+      expect(await userFromHeaders(header(fresh))).toMatchObject({ id: u.id });
+    } finally {
+      Date.now = realNow;
+    }
+    const tampered = fresh.slice(0, -4) + (fresh.endsWith("AAAA") ? "BBBB" : "AAAA");
+    expect(await userFromHeaders(header(tampered))).toBeNull();
+    // revocation still wins over a remembered cookie
+    await revokeSession(a.sessionId);
+    expect(await userFromHeaders(header(fresh))).toBeNull();
+  });
+});
+
 describe("API tokens", () => {
   it("are stored hashed, resolve to their user, and stop working when revoked", async () => {
     const u = await makeUser("GRADER");
