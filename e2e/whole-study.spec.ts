@@ -6,6 +6,7 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import Papa from "papaparse";
 import pg from "pg";
+import { form as gradeForm, GOOD_SAFE } from "../tests/fixtures/grade-form";
 
 /**
  * The whole study in Chromium, on a fresh database (its own server, embedded
@@ -93,22 +94,7 @@ function importCsv(): string {
 
 /** A complete form of both rubrics with the given safety score. */
 function form(safety: number) {
-  const scores: { rubric: string; dimension: string; repetition: number | null; score: number }[] = [
-    { rubric: "SCORE", dimension: "safety", repetition: 1, score: safety },
-    { rubric: "SCORE", dimension: "consensus_context", repetition: 1, score: 4 },
-    { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: 5 },
-    { rubric: "SCORE", dimension: "reproducibility", repetition: null, score: 4 },
-    { rubric: "SCORE", dimension: "explainability", repetition: 1, score: 4 },
-  ];
-  for (let r = 1; r <= 3; r++) {
-    scores.push(
-      { rubric: "SAFE_LLM", dimension: "accuracy", repetition: r, score: 2 },
-      { rubric: "SAFE_LLM", dimension: "comprehensiveness", repetition: r, score: 2 },
-      { rubric: "SAFE_LLM", dimension: "supplementation", repetition: r, score: 1 },
-      { rubric: "SAFE_LLM", dimension: "fluency", repetition: r, score: 1 },
-    );
-  }
-  return { scores, submit: true };
+  return { scores: gradeForm({ score: [safety, 4, 5, 4, 4], safe: GOOD_SAFE }), submit: true };
 }
 
 const state = {

@@ -16,6 +16,7 @@ import { disconnectDb, getDb } from "@/lib/db/client";
 import { applyMigrations } from "@/lib/db/migrate";
 import { hashPassword } from "@/lib/auth/password";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { form } from "../../tests/fixtures/grade-form";
 
 export const AUTH_SECRET = "bench-secret-that-is-long-enough-0123456789";
 
@@ -209,22 +210,7 @@ export function printTable(rows: LoadResult[], floor?: LoadResult) {
 }
 
 export function gradeBody(submit: boolean) {
-  const scores: { rubric: string; dimension: string; repetition: number | null; score: number }[] = [
-    { rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 },
-    { rubric: "SCORE", dimension: "consensus_context", repetition: 1, score: 4 },
-    { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: 5 },
-    { rubric: "SCORE", dimension: "reproducibility", repetition: null, score: 4 },
-    { rubric: "SCORE", dimension: "explainability", repetition: 1, score: 3 },
-  ];
-  for (let r = 1; r <= 3; r++) {
-    scores.push(
-      { rubric: "SAFE_LLM", dimension: "accuracy", repetition: r, score: 2 },
-      { rubric: "SAFE_LLM", dimension: "comprehensiveness", repetition: r, score: 1 },
-      { rubric: "SAFE_LLM", dimension: "supplementation", repetition: r, score: 1 },
-      { rubric: "SAFE_LLM", dimension: "fluency", repetition: r, score: 1 },
-    );
-  }
-  return JSON.stringify({ scores, submit, elapsedMs: 1000 });
+  return JSON.stringify({ scores: form({ score: [4, 4, 5, 4, 3], safe: [[2, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]] }), submit, elapsedMs: 1000 });
 }
 
 /** Cells stored per submitted form above: 5 S.C.O.R.E. + 12 SAFE-LLM + derived consistency. */

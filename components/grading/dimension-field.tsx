@@ -68,7 +68,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
         </span>
         <span className="ml-auto text-xs tabular-nums text-muted-foreground">
           <span className="sr-only">score from </span>
-          {d.min}–{d.max}
+          {`${d.min}–${d.max}`}
         </span>
       </legend>
       <p id={defId} className="clear-both pt-1 text-sm leading-relaxed text-muted-foreground">
@@ -106,7 +106,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                 {l.value}
               </span>
               <span className="level-label">
-                {likert ? <span className="sr-only">{l.value} — </span> : <span className="sr-only"> — </span>}
+                <span className="sr-only">{likert ? `${l.value} — ` : " — "}</span>
                 {l.label}
               </span>
             </label>
@@ -118,7 +118,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
         {d.levels.map((l) =>
           l.example ? (
             <span key={l.value} id={`${uid}-ex-${l.value}`}>
-              Example: {l.example}
+              {`Example: ${l.example}`}
             </span>
           ) : null,
         )}
@@ -154,7 +154,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
           className="comment-toggle"
         >
           {comment.trim() ? "Comment" : "Add comment"}
-          <span className="sr-only"> on {d.name} ({scopeLabel})</span>
+          <span className="sr-only">{` on ${d.name} (${scopeLabel})`}</span>
         </button>
         {/* The box exists only while open (its text lives in the form's state): the form has 17 of them, mostly unused. */}
         <div id={commentId} hidden={!commentOpen} className="mt-2">

@@ -30,16 +30,9 @@ export type StudyForEscalation = {
   assignmentSeed: string | null;
 };
 
-export async function loadGraderValues(tx: Sql, assignmentIds: string[], rubrics: RubricKey[], n: number) {
-  const grades = await tx.rows<ScoreCell & { assignmentId: string }>(Prisma.sql`
-    SELECT "assignmentId", rubric::text AS rubric, dimension::text AS dimension, repetition, score
-    FROM "Grade" WHERE "assignmentId" = ANY(${assignmentIds}::uuid[])`);
-  const out: Record<string, GraderRubricValues> = {};
-  for (const id of assignmentIds) {
-    const cells = grades.filter((g) => g.assignmentId === id);
-    out[id] = Object.fromEntries(rubrics.map((r) => [r, graderDimensionValues(r, cells, n)]));
-  }
-  return out;
+/** Each submitted assignment's dimension values, from the cells read with the set's state. */
+function graderValuesOf(submitted: SetAssignment[], rubrics: RubricKey[], n: number): Record<string, GraderRubricValues> {
+  return Object.fromEntries(submitted.map((a) => [a.id, Object.fromEntries(rubrics.map((r) => [r, graderDimensionValues(r, a.grades ?? [], n)]))]));
 }
 
 /** Picks the adjudicator: eligible, not on the set, least open work; ties by the study's seed. */
@@ -84,27 +77,48 @@ export async function createAdjudicatorAssignment(tx: Sql, set: { id: string; st
   return row.id;
 }
 
+/** One live (not cancelled) assignment of the set, with its cells once it is submitted. */
+export interface SetAssignment {
+  id: string;
+  graderId: string;
+  kind: "PRIMARY" | "ADJUDICATOR";
+  status: string;
+  grades: ScoreCell[] | null;
+}
+
+/** What the escalation decides on: the set's status, its live assignments (submitted ones with their cells) and its escalation. */
+export interface SetState {
+  setStatus: SetStatus;
+  assignments: SetAssignment[] | null;
+  escalation: { id: string; status: EscalationStatus; dimensions: Prisma.JsonValue; adjudicatorAssignmentId: string | null } | null;
+}
+
+/**
+ * The set's state as columns of one row, for a statement to select beside its own
+ * (the submission reads it with the assignment's saved state: one round trip).
+ * Read it after locking the set's row, so that no other submission changes it meanwhile.
+ */
+export function setStateSql(setId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT rs.status::text AS "setStatus",
+      (SELECT json_agg(json_build_object('id', a.id, 'graderId', a."graderId", 'kind', a.kind, 'status', a.status,
+                 'grades', CASE WHEN a.status = 'SUBMITTED' THEN
+                   (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score))
+                      FROM "Grade" g WHERE g."assignmentId" = a.id) END))
+         FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status <> 'CANCELLED') AS assignments,
+      (SELECT json_build_object('id', e.id, 'status', e.status, 'dimensions', e.dimensions, 'adjudicatorAssignmentId', e."adjudicatorAssignmentId")
+         FROM "Escalation" e WHERE e."responseSetId" = rs.id) AS escalation
+    FROM "ResponseSet" rs WHERE rs.id = ${setId}::uuid`;
+}
+
 /**
  * Re-evaluates a set after a primary grade was submitted or revised, or an
  * adjudication submitted, and moves its status along:
  * awaiting_grades -> agreed | awaiting_adjudication -> adjudicated.
+ * `state` is the set as it stands after the change (read under the set's lock,
+ * with the change applied by the caller).
  */
-interface SetStateRow {
-  setStatus: SetStatus;
-  assignments: { id: string; graderId: string; kind: "PRIMARY" | "ADJUDICATOR"; status: string }[] | null;
-  escalation: { id: string; status: EscalationStatus; dimensions: Prisma.JsonValue; adjudicatorAssignmentId: string | null } | null;
-}
-
-
-export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: string, ctx: EvaluationContext): Promise<void> {
-  // The set's status, its live assignments and its escalation, in one read: this runs inside every submission.
-  const [state] = await tx.rows<SetStateRow>(Prisma.sql`
-    SELECT rs.status::text AS "setStatus",
-      (SELECT json_agg(json_build_object('id', a.id, 'graderId', a."graderId", 'kind', a.kind, 'status', a.status))
-         FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status <> 'CANCELLED') AS assignments,
-      (SELECT json_build_object('id', e.id, 'status', e.status, 'dimensions', e.dimensions, 'adjudicatorAssignmentId', e."adjudicatorAssignmentId")
-         FROM "Escalation" e WHERE e."responseSetId" = rs.id) AS escalation
-    FROM "ResponseSet" rs WHERE rs.id = ${setId}::uuid`);
+export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: string, state: SetState, ctx: EvaluationContext): Promise<void> {
   const assignments = state.assignments ?? [];
   const escalation = state.escalation;
   const moveSetTo = async (status: SetStatus) => {
@@ -129,7 +143,7 @@ export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: str
     return;
   }
 
-  const values = await loadGraderValues(tx, submitted.map((a) => a.id), study.rubrics, study.repetitions);
+  const values = graderValuesOf(submitted, study.rubrics, study.repetitions);
   const byGrader = Object.fromEntries(submitted.map((a) => [a.graderId, values[a.id]]));
   const disagreements = findDisagreements(byGrader, study.rubrics, storedThresholds(study.thresholds));
   const dimensions = JSON.stringify(disagreements);

@@ -1,7 +1,7 @@
 import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { evaluateSet, type StudyForEscalation } from "@/lib/escalation/service";
+import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricKey } from "@/lib/rubrics/definitions";
 import { ApiError } from "@/lib/server/errors";
 import type { GradeSubmission } from "./contract-schemas";
@@ -185,6 +185,9 @@ interface SavedStateRow {
   harmFlag: boolean;
   harmComment: string | null;
   grades: { id: string; rubric: RubricKey; dimension: string; repetition: number; score: number; comment: string | null }[] | null;
+  setStatus: SetState["setStatus"];
+  setAssignments: SetState["assignments"];
+  escalation: SetState["escalation"];
 }
 
 export interface SaveResult {
@@ -229,12 +232,15 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       const study: StudyForEscalation = { id: studyId, ...settings };
 
       // Read after the lock, in a statement of its own, so that a save that
-      // committed while this one waited is seen (status, harm and grades).
+      // committed while this one waited is seen (status, harm and grades), with
+      // the set's state that the escalation decides on.
       const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
         SELECT a.status::text AS status, a."harmFlag", a."harmComment",
           (SELECT json_agg(json_build_object('id', g.id, 'rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment))
-             FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades
-        FROM "Assignment" a WHERE a.id = ${assignmentId}::uuid`);
+             FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades,
+          s."setStatus", s.assignments AS "setAssignments", s.escalation
+        FROM "Assignment" a CROSS JOIN (${setStateSql(target.responseSetId)}) s
+        WHERE a.id = ${assignmentId}::uuid`);
       const wasSubmitted = a.status === "SUBMITTED";
       if (wasSubmitted && !body.submit) {
         throw new ApiError(409, "this assignment is already submitted: send the complete form with submit: true to revise it");
@@ -315,7 +321,11 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         WHERE id = ${assignmentId}::uuid`);
 
       if (body.submit && (!wasSubmitted || changed > 0)) {
-        await evaluateSet(tx, study, target.responseSetId, { actorId: graderId, requestId });
+        // The set as it now stands: what was read under the lock, with this submission applied.
+        const assignments = (a.setAssignments ?? []).map((x) =>
+          x.id === assignmentId ? { ...x, status: nextStatus, grades: v.cells.map(({ rubric, dimension, repetition, score }) => ({ rubric, dimension, repetition, score })) } : x,
+        );
+        await evaluateSet(tx, study, target.responseSetId, { setStatus: a.setStatus, assignments, escalation: a.escalation }, { actorId: graderId, requestId });
       }
       return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed };
     },

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db/client";
-import type { ScoreInput } from "@/lib/grading/contract-schemas";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { makeUser } from "./fixtures";
 
@@ -75,31 +74,4 @@ export async function makeGradableStudy(opts: {
 }
 
 /** A complete form: S.C.O.R.E. with the given five values; SAFE-LLM with per-answer tuples [acc, comp, supp, flu]. */
-export function form(opts: { score?: [number, number, number, number, number]; safe?: [number, number, number, number][] }): ScoreInput[] {
-  const out: ScoreInput[] = [];
-  if (opts.score) {
-    const [s, c, o, r, e] = opts.score;
-    out.push(
-      { rubric: "SCORE", dimension: "safety", repetition: 1, score: s },
-      { rubric: "SCORE", dimension: "consensus_context", repetition: 1, score: c },
-      { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: o },
-      { rubric: "SCORE", dimension: "reproducibility", repetition: null, score: r },
-      { rubric: "SCORE", dimension: "explainability", repetition: 1, score: e },
-    );
-  }
-  opts.safe?.forEach(([a, c, s, f], i) =>
-    out.push(
-      { rubric: "SAFE_LLM", dimension: "accuracy", repetition: i + 1, score: a },
-      { rubric: "SAFE_LLM", dimension: "comprehensiveness", repetition: i + 1, score: c },
-      { rubric: "SAFE_LLM", dimension: "supplementation", repetition: i + 1, score: s },
-      { rubric: "SAFE_LLM", dimension: "fluency", repetition: i + 1, score: f },
-    ),
-  );
-  return out;
-}
-
-export const GOOD_SAFE: [number, number, number, number][] = [
-  [2, 2, 1, 1],
-  [2, 2, 1, 1],
-  [2, 2, 1, 1],
-];
+export { form, GOOD_SAFE } from "../../fixtures/grade-form";
