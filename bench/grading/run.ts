@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 // What the browser computes for the `_rsc` parameter of a navigation; Next checks it against the headers.
 import { computeCacheBustingSearchParam } from "next/dist/shared/lib/router/utils/cache-busting-search-param.js";
-import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, pooled, printTable, startServer, throwawayDatabase, type LoadResult } from "../lib/harness";
+import { CELLS_PER_FORM, closedLoop, cpuSample, cpuSpent, generateStudy, gradeBody, pooled, printTable, startServer, throwawayDatabase, type LoadResult } from "../lib/harness";
 
 const { values } = parseArgs({
   options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "10" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "5" }, port: { type: "string", default: "3411" } },
@@ -108,14 +108,34 @@ try {
     await closedLoop(G, W, (c, i) => (i % 3 === 0 ? ping() : i % 3 === 1 ? login() : graderStep(c, i)));
 
     const runs: LoadResult[] = [];
+    const cpu = new Map<string, { server: number; postgres: number; requests: number }>();
     for (let round = 1; round <= R; round++) {
       console.log(`round ${round}/${R}: ${G} clients on /api/ping for ${S}s, on /login for ${S}s, then ${G} graders open, navigate to, read and submit their next assignment for ${S}s`);
-      runs.push(...(await closedLoop(G, S, ping)), ...(await closedLoop(G, S, login)), ...(await closedLoop(G, S, graderStep)));
+      for (const [phase, step] of [["ping", ping], ["login", login], ["grading", graderStep]] as const) {
+        const before = cpuSample(server.proc.pid!);
+        const results = await closedLoop(G, S, step);
+        const after = cpuSample(server.proc.pid!);
+        runs.push(...results);
+        if (before && after) {
+          const spent = cpuSpent(before, after);
+          const c = cpu.get(phase) ?? { server: 0, postgres: 0, requests: 0 };
+          cpu.set(phase, { server: c.server + spent.server, postgres: c.postgres + spent.postgres, requests: c.requests + results.reduce((a, r) => a + r.requests, 0) });
+        }
+      }
     }
     const results = pooled(runs);
     const floor = results.find((r) => r.label === "GET /api/ping (floor)")!;
     const order = ["GET /api/ping (floor)", "GET /login (page floor)", "GET /grade/[id] (page)", "GET /grade/[id] (navigation)", "GET assignment JSON", "PUT grades (submit)"];
     printTable([...results].sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label)), floor);
+    const pingCpu = cpu.get("ping");
+    if (pingCpu) {
+      console.log("\nCPU per request (server process, all threads / PostgreSQL), and the server's against the floor's:");
+      for (const [phase, c] of cpu) {
+        const server = c.server / c.requests;
+        const label = phase === "grading" ? "grading (mean of the four kinds)" : phase === "ping" ? "/api/ping (floor)" : "/login";
+        console.log(`  ${label.padEnd(34)} ${server.toFixed(1).padStart(6)} ms / ${(c.postgres / c.requests).toFixed(1).padStart(5)} ms   ${(server / (pingCpu.server / pingCpu.requests)).toFixed(2)}x`);
+      }
+    }
 
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();

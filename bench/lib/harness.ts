@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
 import pg from "pg";
@@ -67,6 +67,47 @@ export async function startServer(dbUrl: string, port: number): Promise<{ proc: 
         proc.kill("SIGTERM");
       }),
   };
+}
+
+/**
+ * CPU time (user + system, all threads, in ms) used so far by a process and by
+ * each PostgreSQL process of this machine, read from /proc (Linux). Sampled
+ * around a phase (`cpuSpent`), it gives each request's cost in CPU rather than
+ * in latency: a steadier figure on a shared machine, where a phase's p95 moves
+ * with whatever else runs.
+ */
+export interface CpuSample {
+  server: number;
+  postgres: Map<string, number>;
+}
+
+function cpuTicksMs(file: string): number {
+  const fields = readFileSync(file, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
+}
+
+export function cpuSample(pid: number): CpuSample | null {
+  try {
+    const postgres = new Map<string, number>();
+    for (const d of readdirSync("/proc")) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        if (readFileSync(`/proc/${d}/comm`, "utf8").trim() === "postgres") postgres.set(d, cpuTicksMs(`/proc/${d}/stat`));
+      } catch {
+        /* the process ended meanwhile */
+      }
+    }
+    return { server: cpuTicksMs(`/proc/${pid}/stat`), postgres };
+  } catch {
+    return null; // not Linux: the figures are left out
+  }
+}
+
+/** CPU spent between two samples: the server's, and PostgreSQL's (backends started meanwhile count whole; those that ended are lost). */
+export function cpuSpent(before: CpuSample, after: CpuSample): { server: number; postgres: number } {
+  let postgres = 0;
+  for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+  return { server: after.server - before.server, postgres };
 }
 
 export interface BenchGrader {
