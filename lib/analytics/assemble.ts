@@ -10,7 +10,7 @@
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import type { Thresholds } from "@/lib/rubrics/thresholds";
 import type { SetResult } from "@/lib/results/sets";
-import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
+import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
 import { finalDimensionValues, type GraderRubricValues } from "@/lib/scoring/escalation";
 import { rubricTotal } from "@/lib/scoring/grader-values";
 import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
@@ -55,12 +55,12 @@ export interface StatsQuery {
 }
 
 export interface StatsOptions {
-  /** Bootstrap resamples of Cliff's delta (default 1000, as cliffsMatrix). */
+  /** Bootstrap resamples of Cliff's delta (default CLIFFS_BOOTSTRAP's, as the summary export). */
   resamples?: number;
   seed?: number;
 }
 
-export const CLIFFS_DEFAULTS = { resamples: 1000, seed: 20261130, level: 0.95 } as const;
+export const CLIFFS_DEFAULTS = { ...CLIFFS_BOOTSTRAP, level: 0.95 } as const;
 
 export const ALPHA_NOTE =
   "Cronbach's alpha treats the rubric's dimensions as items and the final per-set scores as subjects, as the S.C.O.R.E. paper does: " +

@@ -1,3 +1,4 @@
+import { CLIFFS_BOOTSTRAP } from "@/lib/results/cliffs-bootstrap";
 import type { Dataset, Format } from "./contract";
 
 /** What each dataset is, for the exports page (and anyone reading the code). No server imports: the page's client part uses it. */
@@ -35,7 +36,9 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Summary",
     formats: ["csv", "json"],
     description:
-      "Per model and specialty: n, mean and SD of the totals and of each dimension; Cronbach's alpha with its CI; pairwise Cliff's delta. The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta); the JSON nests them.",
+      "Per model and specialty: n, mean and SD of the totals and of each dimension; Cronbach's alpha with its CI; pairwise Cliff's delta with the dashboard's bootstrap interval " +
+      `(the same cells and bounds; ${CLIFFS_BOOTSTRAP.resamples} resamples stratified by specialty, seed ${CLIFFS_BOOTSTRAP.seed}). ` +
+      "The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta); the JSON nests them.",
   },
   {
     dataset: "audit",

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { computeSetResults, type SetResult } from "@/lib/results/sets";
-import { alphaBySpecialty, cliffsMatrix, modelSummaries, type AlphaRow, type DeltaCell, type ModelSummary } from "@/lib/results/summary";
+import { alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
 import { canonicalRubrics } from "@/lib/studies/settings";
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
@@ -209,7 +209,7 @@ export interface SummaryDocument {
   rubrics: RubricKey[];
   models: ModelSummary[];
   alpha: AlphaRow[];
-  cliffsDelta: DeltaCell[];
+  cliffsDelta: DeltaPairCell[];
 }
 
 export async function summaryDocument(study: ResultsStudy): Promise<SummaryDocument> {
@@ -219,7 +219,9 @@ export async function summaryDocument(study: ResultsStudy): Promise<SummaryDocum
     rubrics: study.rubrics,
     models: modelSummaries(sets, study.rubrics),
     alpha: alphaBySpecialty(sets, study.rubrics),
-    cliffsDelta: cliffsMatrix(sets, study.rubrics),
+    // The dashboard's computation with its defaults (lib/analytics CLIFFS_DEFAULTS): what a lead
+    // publishes from this file is exactly what the dashboard showed, intervals included.
+    cliffsDelta: await cliffsPairsAsync(sets, study.rubrics),
   };
 }
 
@@ -265,6 +267,7 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
       magnitude: d.magnitude,
       ci_low: d.ci?.[0] ?? null,
       ci_high: d.ci?.[1] ?? null,
+      note: d.reason ?? null,
     });
   }
   return rows;

@@ -2,6 +2,9 @@ import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
 import { cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, type PairResult } from "@/lib/analytics/cliffs-fast";
 import type { SetResult } from "./sets";
+import { CLIFFS_BOOTSTRAP } from "./cliffs-bootstrap";
+
+export { CLIFFS_BOOTSTRAP };
 
 /**
  * Per-model summaries of the FINAL scores (agreed or adjudicated sets only), per
@@ -121,7 +124,7 @@ export function cliffsMatrix(allSets: SetResult[], rubrics: RubricKey[], opts: {
           const x = inSpecialty.filter((s) => s.model.name === a).map((s) => total(s, r));
           const y = inSpecialty.filter((s) => s.model.name === b).map((s) => total(s, r));
           const point = cliffsDelta(x, y);
-          const ci = cliffsDeltaCI(x, y, { resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 });
+          const ci = cliffsDeltaCI(x, y, { resamples: opts.resamples ?? CLIFFS_BOOTSTRAP.resamples, seed: opts.seed ?? CLIFFS_BOOTSTRAP.seed });
           out.push({
             specialty,
             rubric: r,
@@ -169,7 +172,7 @@ export async function cliffsPairsAsync(allSets: SetResult[], rubrics: RubricKey[
   return cliffsPairsCells(input, rubrics, await boot);
 }
 
-const bootstrapOptions = (opts: { resamples?: number; seed?: number }) => ({ resamples: opts.resamples ?? 1000, seed: opts.seed ?? 20261130 });
+const bootstrapOptions = (opts: { resamples?: number; seed?: number }) => ({ resamples: opts.resamples ?? CLIFFS_BOOTSTRAP.resamples, seed: opts.seed ?? CLIFFS_BOOTSTRAP.seed });
 
 function cliffsPairsInput(allSets: SetResult[], rubrics: RubricKey[]) {
   const sets = finalOnly(allSets);

@@ -13,10 +13,11 @@ import { SCORE_LONG_HEADER, setsHeader, SUMMARY_HEADER } from "@/lib/exports/res
 import { saveGrades } from "@/lib/grading/service";
 import type { ScoreInput } from "@/lib/grading/contract-schemas";
 import { computeSetResults } from "@/lib/results/sets";
-import { alphaBySpecialty, cliffsMatrix, modelSummaries } from "@/lib/results/summary";
+import { GET as statsRoute } from "@/app/api/v1/studies/[id]/stats/route";
+import { alphaBySpecialty, cliffsPairs, modelSummaries } from "@/lib/results/summary";
 import { RUBRICS } from "@/lib/rubrics/definitions";
 import { graderPseudonym } from "@/lib/users/pseudonym";
-import { bearer, makeStudy, makeUser } from "./helpers/fixtures";
+import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { createMigratedDatabase, useIsolatedDatabase } from "./helpers/db";
 import { form, GOOD_SAFE, makeGradableStudy } from "./helpers/study-fixture";
 
@@ -250,7 +251,7 @@ describe("summary", () => {
     const rubrics = ["SCORE", "SAFE_LLM"] as const;
     expect(doc).toEqual(
       JSON.parse(
-        JSON.stringify({ study: f.study.slug, rubrics, models: modelSummaries(sets, [...rubrics]), alpha: alphaBySpecialty(sets, [...rubrics]), cliffsDelta: cliffsMatrix(sets, [...rubrics]) }),
+        JSON.stringify({ study: f.study.slug, rubrics, models: modelSummaries(sets, [...rubrics]), alpha: alphaBySpecialty(sets, [...rubrics]), cliffsDelta: cliffsPairs(sets, [...rubrics]) }),
       ),
     );
   });
@@ -269,10 +270,28 @@ describe("summary", () => {
       const safety = rows.find((r) => r.section === "model_summary" && r.specialty === s.specialty && r.model === s.model && r.measure === "safety")!;
       expect(safety.mean).toBe(String(s.dimensions.SCORE!.safety.mean));
     }
-    const cliffs = cliffsMatrix(sets, ["SCORE", "SAFE_LLM"]);
+    const cliffs = cliffsPairs(sets, ["SCORE", "SAFE_LLM"]);
     expect(rows.filter((r) => r.section === "cliffs_delta")).toHaveLength(cliffs.length);
     const alpha = alphaBySpecialty(sets, ["SCORE", "SAFE_LLM"]);
     expect(rows.filter((r) => r.section === "cronbach_alpha").map((r) => r.alpha)).toEqual(alpha.map((a) => (a.alpha === null ? "" : String(a.alpha))));
+  });
+});
+
+describe("summary and dashboard agree", () => {
+  it("the exported Cliff's delta cells, intervals included, are the dashboard's", async () => {
+    const doc = JSON.parse(await text(f.lead.token, f.study.id, "dataset=summary&format=json")) as { cliffsDelta: Record<string, unknown>[] };
+    const dashboard = await call(statsRoute, "/x", bearer(f.lead.token), { id: f.study.id });
+    expect(dashboard.status).toBe(200);
+    const cells = (dashboard.body as { cliffs: { data: { cells: Record<string, unknown>[] } } }).cliffs.data.cells;
+    const key = (c: Record<string, unknown>) => `${c.specialty}|${c.rubric}|${c.rowModel}|${c.colModel}`;
+    const shown = new Map(cells.map((c) => [key(c), c]));
+    expect(doc.cliffsDelta.length).toBeGreaterThan(0);
+    expect(doc.cliffsDelta.some((c) => Array.isArray(c.ci))).toBe(true);
+    for (const c of doc.cliffsDelta) {
+      const d = shown.get(key(c));
+      expect(d, key(c)).toBeDefined();
+      expect({ delta: c.delta, ci: c.ci, n: c.n, m: c.m, magnitude: c.magnitude }).toEqual({ delta: d!.delta, ci: d!.ci, n: d!.n, m: d!.m, magnitude: d!.magnitude });
+    }
   });
 });
 
