@@ -8,6 +8,7 @@ import { saveGrades } from "@/lib/grading/service";
 import { ApiError } from "@/lib/server/errors";
 import { DEMO_ITEMS, DEMO_MODELS, DEMO_STUDY } from "./content";
 import { harmFor, simulatedForm } from "./pilot";
+import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 
 /** The demo's people. Passwords are printed at every start: this is a demo, not a deployment. */
 export const DEMO_USERS = [
@@ -114,11 +115,8 @@ async function createStudyFromContent(slug: string, name: string, description: s
   const db = getDb();
   return db.$transaction(
     async (tx) => {
-      const specialtyIds = new Map<string, string>();
-      for (const sp of new Set(DEMO_ITEMS.map((i) => i.specialty))) {
-        const s = await tx.specialty.upsert({ where: { name: sp }, create: { name: sp }, update: {} });
-        specialtyIds.set(sp, s.id);
-      }
+      const idsByKey = await specialtyIdsFor(tx, DEMO_ITEMS.map((i) => i.specialty));
+      const specialtyIds = new Map<string, string>(DEMO_ITEMS.map((i) => [i.specialty, idsByKey.get(specialtyKey(i.specialty))!]));
       const userIds = new Map<string, string>();
       for (const [i, u] of users.entries()) {
         const user = await tx.user.upsert({

@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/server/errors";
 import { canonicalRubrics } from "@/lib/studies/settings";
 import { pickUniqueSlug, randomSlugSuffix } from "@/lib/studies/slug";
 import type { StudyArchive } from "./contract";
+import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 
 /**
  * POST /api/v1/study-archives: a `study` document (lib/exports/archive.ts)
@@ -145,10 +146,10 @@ async function write(tx: Tx, doc: StudyArchive, actor: { id: string; requestId?:
     },
   });
 
-  // Specialties are shared by the whole instance: matched by name.
+  // Specialties are shared by the whole instance: matched by name, whatever its case.
   const specialtyNames = [...new Set([...doc.specialties, ...doc.items.map((i) => i.specialty), ...doc.graders.flatMap((g) => g.specialties)])];
-  const specialtyId = new Map<string, string>();
-  for (const name of specialtyNames) specialtyId.set(name, (await tx.specialty.upsert({ where: { name }, create: { name }, update: {}, select: { id: true } })).id);
+  const idsByKey = await specialtyIdsFor(tx, specialtyNames);
+  const specialtyId = new Map(specialtyNames.map((name) => [name, idsByKey.get(specialtyKey(name))!]));
 
   // Graders: accounts by email, else deactivated placeholders.
   const userOf = new Map<string, string>();

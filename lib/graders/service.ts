@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/server/errors";
 import { generateInitialPassword } from "./initial-password";
 import type { AddGraderInput } from "./schema";
+import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 
 export interface Actor {
   id: string;
@@ -22,10 +23,12 @@ export interface AddGraderResult {
 }
 
 async function addSpecialties(tx: Tx, userId: string, names: readonly string[]): Promise<string[]> {
+  const ids = await specialtyIdsFor(tx, names);
   const added: string[] = [];
-  for (const name of new Set(names)) {
-    const specialty = await tx.specialty.upsert({ where: { name }, create: { name }, update: {} });
-    const { count } = await tx.userSpecialty.createMany({ data: [{ userId, specialtyId: specialty.id }], skipDuplicates: true });
+  for (const name of new Set(names.map((n) => n.trim()))) {
+    const specialtyId = ids.get(specialtyKey(name));
+    if (!specialtyId) continue;
+    const { count } = await tx.userSpecialty.createMany({ data: [{ userId, specialtyId }], skipDuplicates: true });
     if (count) added.push(name);
   }
   return added;

@@ -6,6 +6,7 @@ import { revokeAllSessions } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { Role } from "@/lib/generated/prisma/enums";
+import { specialtyIdsFor } from "@/lib/specialties/names";
 
 export class UserError extends Error {
   constructor(
@@ -42,10 +43,8 @@ export async function createUser(input: CreateUserInput, actorId: string | null 
   try {
     return await db.$transaction(async (tx) => {
       const user = await tx.user.create({ data: { email: normaliseEmail(email), name, role, passwordHash } });
-      for (const specialtyName of new Set(specialties)) {
-        const specialty = await tx.specialty.upsert({ where: { name: specialtyName }, create: { name: specialtyName }, update: {} });
-        await tx.userSpecialty.create({ data: { userId: user.id, specialtyId: specialty.id } });
-      }
+      const specialtyIds = await specialtyIdsFor(tx, specialties);
+      if (specialtyIds.size) await tx.userSpecialty.createMany({ data: [...specialtyIds.values()].map((specialtyId) => ({ userId: user.id, specialtyId })) });
       await recordAudit(tx, {
         actorId,
         action: "user.create",

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { assignGraders } from "@/lib/assignment/service";
+import { getDb } from "@/lib/db/client";
+import { addGrader } from "@/lib/graders/service";
+import { specialtyIdsFor } from "@/lib/specialties/names";
+import { createUser } from "@/lib/users/service";
+import { useIsolatedDatabase } from "./helpers/db";
+import { makeGradableStudy } from "./helpers/study-fixture";
+
+useIsolatedDatabase();
+
+/** Specialty names are one vocabulary whatever their case, in every path that writes them. */
+describe("specialty names", () => {
+  const count = (name: string) => getDb().specialty.count({ where: { name: { equals: name, mode: "insensitive" } } });
+
+  it("a grader registered with another case of an item's specialty is matched to its items", async () => {
+    // Items under "Ophthalmology" (as imported); the only grader with that specialty typed it "OPHTHALMOLOGY ".
+    const f = await makeGradableStudy({ items: 1, models: 2, graders: 2, rubrics: ["SCORE"], specialties: ["Ophthalmology"], graderSpecialties: () => ["Medication"] });
+    const added = await addGrader({ id: f.lead.id }, f.study.id, { email: "eye@x.org", name: "Eye", specialties: ["OPHTHALMOLOGY "], password: "a-long-enough-password-1" });
+    const second = await addGrader({ id: f.lead.id }, f.study.id, { email: "eye2@x.org", name: "Eye 2", specialties: ["ophthalmology"], password: "a-long-enough-password-1" });
+    expect(await count("ophthalmology")).toBe(1);
+    await assignGraders(f.study.id, { matchSpecialty: true }, f.lead.id);
+    const graders = new Set((await getDb().assignment.findMany({ where: { studyId: f.study.id } })).map((a) => a.graderId));
+    expect(graders).toEqual(new Set([added.userId, second.userId]));
+  });
+
+  it("accounts created with several cases of one name hold it once; an unknown name is created as typed", async () => {
+    const u = await createUser({ email: "c@x.org", name: "C", role: "GRADER", password: "a-long-enough-password-1", specialties: ["cardiology", "Cardiology", "Paediatric cardiology"] }, null);
+    const mine = await getDb().userSpecialty.findMany({ where: { userId: u.id }, include: { specialty: true } });
+    expect(mine.map((m) => m.specialty.name).sort()).toEqual(["Paediatric cardiology", "cardiology"]);
+    expect(await count("cardiology")).toBe(1);
+  });
+
+  it("two transactions adding the same new name in different cases at the same moment make one specialty", async () => {
+    const names = ["Dermatology", "dermatology", "DERMATOLOGY", "Dermatology "];
+    const ids = await Promise.all(names.map((n) => getDb().$transaction((tx) => specialtyIdsFor(tx, [n]))));
+    expect(new Set(ids.map((m) => m.get("dermatology")))).toHaveProperty("size", 1);
+    expect(await count("dermatology")).toBe(1);
+  });
+});
