@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { logger } from "@/lib/server/logger";
 
 /**
  * One connection pool and one Prisma client per process, created on first use
@@ -25,7 +26,7 @@ function connect(): { db: PrismaClient; pool: pg.Pool } {
     // A request waiting this long for a connection fails with a clear error rather than hanging.
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), connectionTimeoutMillis: 10_000 });
     // An idle connection that PostgreSQL closes (restart, failover) must not crash the process; the pool replaces it.
-    pool.on("error", () => {});
+    pool.on("error", (err) => logger.warn({ err: err.message }, "an idle database connection failed; the pool replaces it"));
     globalForDb.clingradePool = pool;
     globalForDb.clingradeDb = new PrismaClient({ adapter: new PrismaPg(pool) });
     globalForDb.clingradeDbUrl = url;
