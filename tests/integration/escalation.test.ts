@@ -22,6 +22,20 @@ async function primariesOf(f: Fixture, setId: string) {
   return rows.map((a) => ({ id: a.id, grader: f.graders.find((g) => g.id === a.graderId)! }));
 }
 
+/** Gives a grader one more open (pending) assignment in the study, on a set of its own. */
+async function giveOpenWork(f: Fixture, graderId: string) {
+  const item = await getDb().qaItem.findFirstOrThrow({ where: { studyId: f.study.id } });
+  const model = await getDb().llmModel.create({ data: { studyId: f.study.id, name: `Extra ${graderId.slice(0, 8)}` } });
+  const set = await getDb().responseSet.create({ data: { studyId: f.study.id, itemId: item.id, modelId: model.id } });
+  await getDb().assignment.create({ data: { responseSetId: set.id, studyId: f.study.id, graderId, kind: "PRIMARY", position: 99 } });
+}
+
+/** The two primaries of the set submit, disagreeing on safety (5 against 1). */
+async function disagreeOnSafety(p1: { id: string; grader: { token: string } }, p2: { id: string; grader: { token: string } }) {
+  await put(p1.grader.token, p1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
+  await put(p2.grader.token, p2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+}
+
 async function setRow(f: Fixture, setId: string) {
   const r = await call(sets, "/x", bearer(f.lead.token), { id: f.study.id });
   return (r.body.sets as { id: string; status: string; finalScores: Record<string, Record<string, number>> | null; totals: Record<string, Record<string, number>> | null }[]).find(
@@ -168,12 +182,8 @@ describe("third-grader escalation", () => {
     const medicationOnly = f.graders[2];
     const eligible = f.graders.find((g) => g !== medicationOnly && g.id !== p1.grader.id && g.id !== p2.grader.id)!;
     // Load the eligible grader with open work elsewhere: by load alone the Medication-only grader would be picked.
-    const extra = await getDb().responseSet.create({
-      data: { studyId: f.study.id, itemId: (await getDb().qaItem.findFirstOrThrow({ where: { studyId: f.study.id } })).id, modelId: (await getDb().llmModel.create({ data: { studyId: f.study.id, name: "Extra" } })).id },
-    });
-    await getDb().assignment.create({ data: { responseSetId: extra.id, studyId: f.study.id, graderId: eligible.id, kind: "PRIMARY", position: 99 } });
-    await put(p1.grader.token, p1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
-    await put(p2.grader.token, p2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+    await giveOpenWork(f, eligible.id);
+    await disagreeOnSafety(p1, p2);
     const adj = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: f.sets[0].id, kind: "ADJUDICATOR" } });
     expect(adj.graderId).toBe(eligible.id);
     expect(adj.studyId).toBe(f.study.id);
@@ -186,13 +196,8 @@ describe("third-grader escalation", () => {
     const others = f.graders.filter((g) => g.id !== p1.grader.id && g.id !== p2.grader.id);
     expect(others).toHaveLength(2);
     // Give one of the two candidates open work elsewhere in the study: the other must be chosen.
-    const busy = others[0];
-    const busySet = await getDb().responseSet.create({
-      data: { studyId: f.study.id, itemId: (await getDb().qaItem.findFirstOrThrow({ where: { studyId: f.study.id } })).id, modelId: (await getDb().llmModel.create({ data: { studyId: f.study.id, name: "Extra" } })).id },
-    });
-    await getDb().assignment.create({ data: { responseSetId: busySet.id, studyId: f.study.id, graderId: busy.id, kind: "PRIMARY", position: 99 } });
-    await put(p1.grader.token, p1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
-    await put(p2.grader.token, p2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+    await giveOpenWork(f, others[0].id);
+    await disagreeOnSafety(p1, p2);
     const adj = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: f.sets[0].id, kind: "ADJUDICATOR" } });
     expect(adj.graderId).toBe(others[1].id);
   });
