@@ -11,6 +11,7 @@ import { CsvRowTooLongError } from "./csv";
 import { emptyFileError, ImportFileError, openRows, type RowStream } from "./read";
 import { chunksOf, coalesce, decodeUtf8, formatFromContentType, limitBytes, maxImportBytes, tooLarge } from "./source";
 import { ImportValidator, MAX_ERRORS, splitSetKey, type FileItem, type ModelSettings, type StagedAnswer } from "./validate";
+import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/names";
 
 /**
  * The import of questions and model answers into a study.
@@ -353,10 +354,20 @@ class StreamWriter {
       if (this.newSpecialties.size) {
         // Specialty names are shared by all studies; an import elsewhere may
         // add the same one meanwhile, hence ON CONFLICT ... RETURNING.
-        const entries = [...this.newSpecialties];
+        let entries = [...this.newSpecialties];
         this.newSpecialties = new Map();
         await this.queue;
         if (this.failure) throw this.failure;
+        // Under the lock every creator of specialty names takes (lib/specialties), look again:
+        // a grader may have been registered with one of these names, in another case, since
+        // this import read them.
+        await this.client.query(SPECIALTY_NAMES_LOCK);
+        const found = await this.client.query<{ id: string; key: string }>(
+          `SELECT DISTINCT ON (lower(name)) lower(name) AS key, id FROM "Specialty" WHERE lower(name) = ANY($1::text[]) ORDER BY lower(name), name`,
+          [entries.map(([key]) => key)],
+        );
+        for (const r of found.rows) this.existing.specialties.set(r.key, r.id);
+        entries = entries.filter(([key]) => !this.existing.specialties.has(key));
         const { rows } = await this.client.query<{ id: string; key: string; inserted: boolean }>(
           `INSERT INTO "Specialty" (id, name) SELECT gen_random_uuid(), n FROM unnest($1::text[]) AS n
            ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, lower(name) AS key, (xmax = 0) AS inserted`,

@@ -5,6 +5,13 @@ import { Prisma } from "@/lib/generated/prisma/client";
 export const specialtyKey = (name: string) => name.trim().toLowerCase();
 
 /**
+ * Taken by every transaction before it creates specialty names (here and in the
+ * CSV importer), and held to its end: creators of the same name in two cases
+ * run one after the other, and the second finds the first's row.
+ */
+export const SPECIALTY_NAMES_LOCK = "SELECT pg_advisory_xact_lock(hashtext('clingrade:specialty-names'))";
+
+/**
  * The specialty of each name, matched case-insensitively, as the importer
  * matches them; a name seen for the first time is created as typed. Without
  * this, a grader registered with "ophthalmology" and items imported under
@@ -30,7 +37,7 @@ export async function specialtyIdsFor(tx: Tx, names: Iterable<string>): Promise<
   await find();
   const missing = keys.filter((k) => !ids.has(k));
   if (missing.length === 0) return ids;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('clingrade:specialty-names'))`;
+  await tx.$executeRawUnsafe(SPECIALTY_NAMES_LOCK);
   await find(); // another transaction may have created some while this one waited
   const toCreate = keys.filter((k) => !ids.has(k)).map((k) => byKey.get(k)!);
   if (toCreate.length) {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { assignGraders } from "@/lib/assignment/service";
-import { getDb } from "@/lib/db/client";
+import { getDb, getPool } from "@/lib/db/client";
+import { importIntoStudy } from "@/lib/import/service";
 import { addGrader } from "@/lib/graders/service";
-import { specialtyIdsFor } from "@/lib/specialties/names";
+import { SPECIALTY_NAMES_LOCK, specialtyIdsFor } from "@/lib/specialties/names";
 import { createUser } from "@/lib/users/service";
 import { useIsolatedDatabase } from "./helpers/db";
+import { makeStudy, makeUser } from "./helpers/fixtures";
 import { makeGradableStudy } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
@@ -36,5 +38,36 @@ describe("specialty names", () => {
     const ids = await Promise.all(names.map((n) => getDb().$transaction((tx) => specialtyIdsFor(tx, [n]))));
     expect(new Set(ids.map((m) => m.get("dermatology")))).toHaveProperty("size", 1);
     expect(await count("dermatology")).toBe(1);
+  });
+
+  it("an import that brings a new name waits for a registration creating it in another case, then uses that one", async () => {
+    const lead = await makeUser("LEAD");
+    const study = await getDb().study.findUniqueOrThrow({ where: { id: (await makeStudy(lead.id, "Race")).id } });
+    // A registration in progress: it holds the lock and has created "nephrology", not committed yet.
+    const other = await getPool().connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(SPECIALTY_NAMES_LOCK);
+      await other.query(`INSERT INTO "Specialty" (id, name) VALUES (gen_random_uuid(), 'nephrology')`);
+      const text = "item_id,specialty,question,reference_answer,model,repetition,response\n" + [1, 2, 3].map((r) => `N1,Nephrology,Question?,Reference.,m1,${r},Answer ${r}.`).join("\n") + "\n";
+      const importing = importIntoStudy({
+        study,
+        actorId: lead.id,
+        requestId: "race",
+        contentType: "text/csv",
+        body: (async function* () {
+          yield new TextEncoder().encode(text);
+        })(),
+      });
+      // Long enough for the import to have read the names it knew and to be waiting for the lock.
+      await new Promise((r) => setTimeout(r, 500));
+      await other.query("COMMIT");
+      await importing;
+    } finally {
+      other.release();
+    }
+    expect(await count("nephrology")).toBe(1);
+    const item = await getDb().qaItem.findFirstOrThrow({ where: { studyId: study.id }, include: { specialty: true } });
+    expect(item.specialty.name).toBe("nephrology");
   });
 });
