@@ -42,9 +42,19 @@ export async function throwawayDatabase(prefix: string) {
   };
 }
 
+/**
+ * The Node flags `npm start` gives the production server (package.json), so
+ * that the benchmarks measure the server as it is deployed.
+ */
+export function productionNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf("tsx") + 1, words.indexOf("scripts/start.ts"));
+}
+
 export async function startServer(dbUrl: string, port: number): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
   if (!existsSync(path.join(process.env.CLINGRADE_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first.");
-  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start"], {
+  const proc = spawn(process.execPath, [...productionNodeFlags(), "--import", "tsx", "scripts/start.ts", "start"], {
     env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20" },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -36,6 +36,7 @@ import { computeStudyStats } from "../../lib/analytics/study-stats";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb } from "../../lib/db/client";
 import { applyMigrations } from "../../lib/db/migrate";
+import { productionNodeFlags } from "../lib/harness";
 
 const SETS = Number(process.env.BENCH_SETS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -182,7 +183,7 @@ async function timeRuns(label: string, fn: () => Promise<unknown>): Promise<numb
 
 async function startServer(url: string, databaseUrl: string): Promise<ChildProcess> {
   const port = new URL(url).port || "80";
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start"], {
+  const child = spawn(process.execPath, [...productionNodeFlags(), "--import", "tsx", "scripts/start.ts", "start"], {
     env: { ...process.env, PORT: port, DATABASE_URL: databaseUrl, AUTH_SECRET: "bench-secret-that-is-long-enough-0123456789abcdef", LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "inherit"],
   });
