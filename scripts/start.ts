@@ -9,9 +9,9 @@
  * `npm start` runs the production server with a young generation of 32 MB
  * semi-spaces (V8's default is 16 MB; the flag only works at launch, so it is
  * in package.json). A page render allocates a few MB that die with it: with
- * the default, scavenges ran so often that they were 8% of the server's CPU
- * under 50 graders, and the larger nursery served 12-15% more pages per
- * second for about 30 MB more memory (bench/README.md, "grading").
+ * the default, scavenges were 8% of the server's CPU under 50 graders; with
+ * the larger nursery a page cost 5-8% less CPU (paired runs) for about 20 MB
+ * more resident memory (bench/README.md, "grading").
  */
 import http from "node:http";
 import net from "node:net";
