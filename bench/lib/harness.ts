@@ -44,12 +44,15 @@ export async function throwawayDatabase(prefix: string) {
 
 /**
  * The Node flags `npm start` gives the production server (package.json), so
- * that the benchmarks measure the server as it is deployed.
+ * that the benchmarks measure the server as it is deployed, then any in
+ * BENCH_SERVER_FLAGS (`--cpu-prof --cpu-prof-dir=DIR` profiles the server under
+ * the benchmark's load; the profile is written when the server stops).
  */
 export function productionNodeFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
   const words = scripts.start.split(/\s+/);
-  return words.slice(words.indexOf("tsx") + 1, words.indexOf("scripts/start.ts"));
+  const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  return [...words.slice(words.indexOf("tsx") + 1, words.indexOf("scripts/start.ts")), ...extra];
 }
 
 export async function startServer(dbUrl: string, port: number): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
