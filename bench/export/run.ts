@@ -35,6 +35,7 @@ import { gradesSelect } from "../../lib/exports/grades";
 import { loadPeople } from "../../lib/exports/people";
 import { closeExportPools } from "../../lib/exports/pool";
 import { exportStream } from "../../lib/exports/service";
+import { computeSetResults } from "../../lib/results/sets";
 import { applyMigrations } from "../../lib/db/migrate";
 import { itemsFor, seedExportStudy } from "./seed";
 import { mb, measure } from "../lib/measure";
@@ -165,6 +166,14 @@ async function main() {
     const directBaseline = process.memoryUsage.rss();
     const direct = await measure(async () => digest((await exportStream(study, { dataset: "grades", format: "csv" })) as unknown as AsyncIterable<Uint8Array>));
     const json = await measure(async () => digest((await exportStream(study, { dataset: "grades", format: "json" })) as unknown as AsyncIterable<Uint8Array>));
+    // The datasets of final scores: one row per response set, computed from all the scores as they stream in.
+    const results: [string, Awaited<ReturnType<typeof measure<Digest>>>][] = [];
+    for (const dataset of ["sets", "score-long", "summary"] as const) {
+      results.push([dataset, await measure(async () => digest((await exportStream(study, { dataset, format: "csv" })) as unknown as AsyncIterable<Uint8Array>))]);
+      step(dataset);
+    }
+    // Baseline: every set's results read at once through Prisma, as these three exports did before they streamed (the sets API still does).
+    const allAtOnce = await measure(() => computeSetResults(study.id));
 
     // Over HTTP the whole route runs, with its authentication through Prisma (whose query compiler alone is ~80 MB).
     const { token } = await createApiToken(seeded.leadId, { name: "bench" });
@@ -187,6 +196,8 @@ async function main() {
     console.log(`grades CSV, exportStream() read directly   ${secs(direct.ms)}   ${mb(direct.value.bytes)}   ${rate(direct.ms)}   peak RSS ${mb(direct.peakRss)}`);
     console.log(`grades CSV, over HTTP (route handler)      ${secs(overHttp.ms)}   ${mb(overHttp.value.bytes)}   ${rate(overHttp.ms)}   peak RSS ${mb(overHttp.peakRss)}`);
     console.log(`grades JSON, exportStream() read directly  ${secs(json.ms)}   ${mb(json.value.bytes)}   ${rate(json.ms)}   peak RSS ${mb(json.peakRss)}`);
+    console.log(`${"baseline: computeSetResults(), all at once".padEnd(43)}${secs(allAtOnce.ms)}   ${allAtOnce.value.length.toLocaleString("en")} sets   peak RSS ${mb(allAtOnce.peakRss)} (+${mb(allAtOnce.peakRss - directBaseline)})`);
+    for (const [dataset, r] of results) console.log(`${`${dataset} CSV, exportStream() read directly`.padEnd(43)}${secs(r.ms)}   ${mb(r.value.bytes)}   peak RSS ${mb(r.peakRss)} (+${mb(r.peakRss - directBaseline)})`);
     console.log(`psql \\copy (same SELECT) to stdout csv     ${secs(psqlMs)}   ${mb(psql.bytes)}   ${rate(psqlMs)}`);
     console.log(`running server (BENCH_URL)                 ${remoteLine}`);
     console.log(`same bytes as psql (SHA-256)               ${same ? "yes" : `NO (export ${direct.value.sha256.slice(0, 12)}, http ${overHttp.value.sha256.slice(0, 12)}, psql ${psql.sha256.slice(0, 12)})`}`);

@@ -1,18 +1,21 @@
-import { getDb } from "@/lib/db/client";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
-import { computeSetResults, type SetResult } from "@/lib/results/sets";
+import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
 import { alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
 import { canonicalRubrics } from "@/lib/studies/settings";
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
 import { loadPeople, type People, type RawQuery } from "./people";
+import type { ExportSession } from "./session";
 
 /**
  * The datasets built from the final scores (lib/results): `sets`, `score-long`
- * and `summary`. They use computeSetResults() and the summary functions the
- * dashboard uses, so an export never disagrees with what the lead sees. They
- * hold one row per response set (not per score), so they are computed first
- * and then written out row by row.
+ * and `summary`. Their scores are computed by the functions the dashboard and
+ * the sets API use (setResultOf behind computeSetResults and setResultBatches),
+ * so an export never disagrees with what the lead sees. They are read on the
+ * export's connection, in its one snapshot, through a cursor of SET_BATCH sets
+ * (each with its scores): `sets` and `score-long` write each batch out before
+ * the next is read, so memory does not grow with the study; `summary` keeps
+ * only the per-set results it summarises, not the scores.
  */
 export interface ResultsStudy {
   id: string;
@@ -20,13 +23,20 @@ export interface ResultsStudy {
   rubrics: RubricKey[];
 }
 
-const BATCH = 500;
+const SET_BATCH = 500;
 
-function* batches<T>(rows: readonly T[]): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += BATCH) yield rows.slice(i, i + BATCH);
+/** The study's scoring settings and its sets' results, a batch at a time, on the export's connection. */
+async function* resultBatches(session: ExportSession, study: ResultsStudy, batch = SET_BATCH): AsyncGenerator<SetResult[]> {
+  const [settings] = await session.query<{ repetitions: number; safeLlmScoring: "PER_ANSWER" | "OVERALL" }>(
+    `SELECT repetitions, "safeLlmScoring"::text AS "safeLlmScoring" FROM "Study" WHERE id = $1::uuid`,
+    [study.id],
+  );
+  if (!settings) return;
+  const cursor: CursorQuery = (sql, params, n) => session.cursor(sql, params, n);
+  yield* setResultBatches(cursor, { id: study.id, rubrics: study.rubrics, ...settings }, {}, batch);
 }
 
-const prismaQuery: RawQuery = (sql, params = []) => getDb().$queryRawUnsafe(sql, ...params);
+const sessionQuery = (session: ExportSession): RawQuery => ((sql, params) => session.query(sql, params)) as RawQuery;
 
 // ─────────────────────────────── score-long ───────────────────────────────
 
@@ -65,11 +75,13 @@ export function scoreLongRows(sets: SetResult[]): ScoreLongRow[] {
     });
 }
 
-export async function* scoreLongChunks(study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
-  const rows = study.rubrics.includes("SCORE") ? scoreLongRows(await computeSetResults(study.id)) : [];
-  if (format === "json") return yield* jsonArray(batches(rows));
+export async function* scoreLongChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
+  async function* rows() {
+    if (study.rubrics.includes("SCORE")) for await (const b of resultBatches(session, study)) yield scoreLongRows(b);
+  }
+  if (format === "json") return yield* jsonArray(rows());
   yield csvHeader(SCORE_LONG_HEADER);
-  for (const b of batches(rows)) yield b.map((r) => csvRow(SCORE_LONG_HEADER.map((k) => r[k]))).join("");
+  for await (const b of rows()) if (b.length > 0) yield b.map((r) => csvRow(SCORE_LONG_HEADER.map((k) => r[k]))).join("");
 }
 
 // ─────────────────────────────────── sets ──────────────────────────────────
@@ -81,18 +93,24 @@ export interface SetEscalation {
   adjudicatorStatus: string | null;
 }
 
-async function escalationsOf(studyId: string, people: People, identities: boolean): Promise<Map<string, SetEscalation>> {
-  const rows = await getDb().escalation.findMany({
-    where: { responseSet: { studyId } },
-    select: { responseSetId: true, status: true, dimensions: true, adjudicatorAssignment: { select: { graderId: true, status: true } } },
-  });
+type EscalationRow = { responseSetId: string; status: string; dimensions: unknown; adjudicator: string | null; adjudicatorStatus: string | null };
+
+/** The escalations of a batch of sets, graders named as the export names them. */
+async function escalationsOf(session: ExportSession, setIds: string[], people: People, identities: boolean): Promise<Map<string, SetEscalation>> {
+  const rows = await session.query<EscalationRow>(
+    `SELECT e."responseSetId"::text AS "responseSetId", e.status::text AS status, e.dimensions,
+            a."graderId"::text AS adjudicator, a.status::text AS "adjudicatorStatus"
+     FROM "Escalation" e LEFT JOIN "Assignment" a ON a.id = e."adjudicatorAssignmentId"
+     WHERE e."responseSetId" = ANY($1::uuid[])`,
+    [setIds],
+  );
   const label = (userId: string) => {
     const p = people.get(userId);
     return p ? (identities ? p.email : p.pseudonym) : userId;
   };
   return new Map(
     rows.map((e) => {
-      const dims = (Array.isArray(e.dimensions) ? e.dimensions : []) as unknown as SetEscalation["dimensions"];
+      const dims = (Array.isArray(e.dimensions) ? e.dimensions : []) as SetEscalation["dimensions"];
       return [
         e.responseSetId,
         {
@@ -104,8 +122,8 @@ async function escalationsOf(studyId: string, people: People, identities: boolea
             threshold: d.threshold,
             values: Object.fromEntries(Object.entries(d.values ?? {}).map(([k, v]) => [label(k), v])),
           })),
-          adjudicator: e.adjudicatorAssignment ? label(e.adjudicatorAssignment.graderId) : null,
-          adjudicatorStatus: e.adjudicatorAssignment?.status.toLowerCase() ?? null,
+          adjudicator: e.adjudicator ? label(e.adjudicator) : null,
+          adjudicatorStatus: e.adjudicatorStatus?.toLowerCase() ?? null,
         },
       ];
     }),
@@ -157,28 +175,30 @@ function setCsvCells(r: SetRecord, rubrics: RubricKey[]): Cell[] {
   return cells;
 }
 
-export async function setRecords(study: ResultsStudy, identities: boolean): Promise<SetRecord[]> {
-  const [sets, people] = await Promise.all([computeSetResults(study.id), loadPeople(prismaQuery, study.id)]);
-  const escalations = await escalationsOf(study.id, people, identities);
-  return sets.map((s) => ({
-    set_id: s.id,
-    study: study.slug,
-    specialty: s.specialty,
-    item_id: s.externalId,
-    model: { name: s.model.name, version: s.model.version },
-    status: s.status.toLowerCase(),
-    graders: s.graders,
-    finalScores: s.finalScores,
-    totals: s.totals,
-    escalation: escalations.get(s.id) ?? null,
-  }));
+/** The `sets` rows, a batch at a time. */
+export async function* setRecords(session: ExportSession, study: ResultsStudy, identities: boolean): AsyncGenerator<SetRecord[]> {
+  const people = await loadPeople(sessionQuery(session), study.id);
+  for await (const sets of resultBatches(session, study)) {
+    const escalations = await escalationsOf(session, sets.map((s) => s.id), people, identities);
+    yield sets.map((s) => ({
+      set_id: s.id,
+      study: study.slug,
+      specialty: s.specialty,
+      item_id: s.externalId,
+      model: { name: s.model.name, version: s.model.version },
+      status: s.status.toLowerCase(),
+      graders: s.graders,
+      finalScores: s.finalScores,
+      totals: s.totals,
+      escalation: escalations.get(s.id) ?? null,
+    }));
+  }
 }
 
-export async function* setsChunks(study: ResultsStudy, identities: boolean, format: "csv" | "json"): AsyncGenerator<string> {
-  const records = await setRecords(study, identities);
-  if (format === "json") return yield* jsonArray(batches(records));
+export async function* setsChunks(session: ExportSession, study: ResultsStudy, identities: boolean, format: "csv" | "json"): AsyncGenerator<string> {
+  if (format === "json") return yield* jsonArray(setRecords(session, study, identities));
   yield csvHeader(setsHeader(study.rubrics));
-  for (const b of batches(records)) yield b.map((r) => csvRow(setCsvCells(r, study.rubrics))).join("");
+  for await (const b of setRecords(session, study, identities)) if (b.length > 0) yield b.map((r) => csvRow(setCsvCells(r, study.rubrics))).join("");
 }
 
 // ───────────────────────────────── summary ─────────────────────────────────
@@ -212,8 +232,9 @@ export interface SummaryDocument {
   cliffsDelta: DeltaPairCell[];
 }
 
-export async function summaryDocument(study: ResultsStudy): Promise<SummaryDocument> {
-  const sets = await computeSetResults(study.id);
+export async function summaryDocument(session: ExportSession, study: ResultsStudy): Promise<SummaryDocument> {
+  const sets: SetResult[] = [];
+  for await (const b of resultBatches(session, study, 2000)) sets.push(...b);
   return {
     study: study.slug,
     rubrics: study.rubrics,
@@ -273,14 +294,15 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
   return rows;
 }
 
-export async function* summaryChunks(study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
-  const doc = await summaryDocument(study);
+export async function* summaryChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
+  const doc = await summaryDocument(session, study);
   if (format === "json") {
     yield JSON.stringify(doc, null, 2) + "\n";
     return;
   }
   yield csvHeader(SUMMARY_HEADER);
-  for (const b of batches(summaryRows(doc))) yield b.map((r) => csvRow(SUMMARY_HEADER.map((k) => r[k] ?? null))).join("");
+  const rows = summaryRows(doc);
+  for (let i = 0; i < rows.length; i += SET_BATCH) yield rows.slice(i, i + SET_BATCH).map((r) => csvRow(SUMMARY_HEADER.map((k) => r[k] ?? null))).join("");
 }
 
 export function resultsStudy(study: { id: string; slug: string; rubrics: readonly RubricKey[] }): ResultsStudy {

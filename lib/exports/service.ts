@@ -78,11 +78,11 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
     case "study":
       return withSession((session) => archiveChunks(session, study.id, { identities, audit: Boolean(o.audit) }));
     case "score-long":
-      return () => scoreLongChunks(resultsStudy(study), format);
+      return withSession((session) => scoreLongChunks(session, resultsStudy(study), format));
     case "sets":
-      return () => setsChunks(resultsStudy(study), identities, format);
+      return withSession((session) => setsChunks(session, resultsStudy(study), identities, format));
     case "summary":
-      return () => summaryChunks(resultsStudy(study), format);
+      return withSession((session) => summaryChunks(session, resultsStudy(study), format));
   }
 }
 

@@ -12,7 +12,8 @@ import { closeExportPools, exportPoolStats } from "@/lib/exports/pool";
 import { SCORE_LONG_HEADER, setsHeader, SUMMARY_HEADER } from "@/lib/exports/results";
 import { saveGrades } from "@/lib/grading/service";
 import type { ScoreInput } from "@/lib/grading/contract-schemas";
-import { computeSetResults } from "@/lib/results/sets";
+import { computeSetResults, setResultBatches } from "@/lib/results/sets";
+import { ExportSession } from "@/lib/exports/session";
 import { GET as statsRoute } from "@/app/api/v1/studies/[id]/stats/route";
 import { alphaBySpecialty, cliffsPairs, modelSummaries } from "@/lib/results/summary";
 import { RUBRICS } from "@/lib/rubrics/definitions";
@@ -241,6 +242,31 @@ describe("sets", () => {
     }
     const escalated = rows.find((r) => r.set_id === f.sets[0].id)!;
     expect(f.graders.map((g) => g.email)).toContain(escalated.escalation!.adjudicator);
+  });
+
+  it("read through the export's cursor a few sets at a time, the results equal computeSetResults, in its order, across batch boundaries", async () => {
+    const study = await getDb().study.findUniqueOrThrow({ where: { id: f.study.id }, select: { id: true, rubrics: true, repetitions: true, safeLlmScoring: true } });
+    const session = await ExportSession.open(new AbortController().signal);
+    try {
+      const read = async (filter: { status?: "AGREED" }, batch: number) => {
+        const out = [];
+        for await (const b of setResultBatches((sql, params, n) => session.cursor(sql, params, n), study, filter, batch)) out.push(b);
+        return out;
+      };
+      const batches = await read({}, 4);
+      expect(batches.map((b) => b.length)).toEqual([4, 2]);
+      expect(batches.flat()).toEqual(await computeSetResults(f.study.id));
+      const agreed = (await read({ status: "AGREED" }, 1)).flat();
+      expect(agreed.length).toBeGreaterThan(1);
+      expect(agreed).toEqual(await computeSetResults(f.study.id, { status: "AGREED" }));
+    } finally {
+      await session.close(true);
+    }
+  });
+
+  it("rows come in computeSetResults' order (question, then model)", async () => {
+    const { rows } = csv(await text(f.lead.token, f.study.id, "dataset=sets"));
+    expect(rows.map((r) => r.set_id)).toEqual((await computeSetResults(f.study.id)).map((s) => s.id));
   });
 });
 
@@ -519,8 +545,10 @@ describe("streaming, aborts and connections", () => {
     ac.abort();
     expect(await until(settled)).toBe(true);
     await expect(reader.read()).rejects.toThrow();
+    // The next export works (read to the end: an export holds its connection until its body is read or cancelled).
     const after = await get(big.token, big.studyId, "dataset=score-long");
     expect(after.status).toBe(200);
+    expect(csv(await after.text()).header).toEqual([...SCORE_LONG_HEADER]);
   });
 
   it("JSON from COPY is one valid array of every score", async () => {
