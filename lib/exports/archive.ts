@@ -76,7 +76,7 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function* archiveChunks(session: ExportSession, studyId: string, opts: { identities: boolean; audit: boolean; now?: Date }): AsyncGenerator<string> {
-  const q: RawQuery = (sql, params) => session.query(sql, params);
+  const q = session.rawQuery;
   const [study] = await q<Record<string, unknown>>(
     `SELECT name, slug, description, rubrics::text[] AS rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
             "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"

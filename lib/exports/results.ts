@@ -4,7 +4,7 @@ import { alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type
 import { canonicalRubrics } from "@/lib/studies/settings";
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
-import { loadPeople, type People, type RawQuery } from "./people";
+import { loadPeople, type People } from "./people";
 import type { ExportSession } from "./session";
 
 /**
@@ -35,8 +35,6 @@ async function* resultBatches(session: ExportSession, study: ResultsStudy, batch
   const cursor: CursorQuery = (sql, params, n) => session.cursor(sql, params, n);
   yield* setResultBatches(cursor, { id: study.id, rubrics: study.rubrics, ...settings }, {}, batch);
 }
-
-const sessionQuery = (session: ExportSession): RawQuery => ((sql, params) => session.query(sql, params)) as RawQuery;
 
 // ─────────────────────────────── score-long ───────────────────────────────
 
@@ -177,7 +175,7 @@ function setCsvCells(r: SetRecord, rubrics: RubricKey[]): Cell[] {
 
 /** The `sets` rows, a batch at a time. */
 export async function* setRecords(session: ExportSession, study: ResultsStudy, identities: boolean): AsyncGenerator<SetRecord[]> {
-  const people = await loadPeople(sessionQuery(session), study.id);
+  const people = await loadPeople(session.rawQuery, study.id);
   for await (const sets of resultBatches(session, study)) {
     const escalations = await escalationsOf(session, sets.map((s) => s.id), people, identities);
     yield sets.map((s) => ({

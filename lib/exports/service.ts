@@ -4,7 +4,7 @@ import { archiveChunks } from "./archive";
 import { auditChunks } from "./audit";
 import type { Dataset, Format } from "./contract";
 import { gradesChunks } from "./grades";
-import { loadPeople, type RawQuery } from "./people";
+import { loadPeople } from "./people";
 import { resultsStudy, scoreLongChunks, setsChunks, summaryChunks } from "./results";
 import { ExportSession } from "./session";
 import { openWebStream, type ChunkSource, type WebStreamOptions } from "./web-stream";
@@ -67,12 +67,12 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
   switch (o.dataset) {
     case "grades":
       return withSession(async function* (session) {
-        const people = await loadPeople(((sql, params) => session.query(sql, params)) as RawQuery, study.id);
+        const people = await loadPeople(session.rawQuery, study.id);
         yield* gradesChunks(session, study.id, people, identities, format);
       });
     case "audit":
       return withSession(async function* (session) {
-        const people = await loadPeople(((sql, params) => session.query(sql, params)) as RawQuery, study.id);
+        const people = await loadPeople(session.rawQuery, study.id);
         yield* auditChunks(session, study.id, people, identities, format);
       });
     case "study":

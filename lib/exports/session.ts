@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
+import type { RawQuery } from "./people";
 import { exportPool } from "./pool";
 
 /**
@@ -65,6 +66,9 @@ export class ExportSession {
     this.check();
     return (await this.client.query<T>(sql, params)).rows;
   }
+
+  /** `query` as the RawQuery that code shared with other connections takes (loadPeople). */
+  readonly rawQuery: RawQuery = ((sql, params) => this.query(sql, params)) as RawQuery;
 
   /** Rows of a query, `batch` at a time, from a server-side cursor: memory holds one batch. */
   async *cursor<T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], batch = 5000): AsyncGenerator<T[]> {
