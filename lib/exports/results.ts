@@ -1,3 +1,4 @@
+import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
 import { alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
@@ -27,7 +28,7 @@ const SET_BATCH = 500;
 
 /** The study's scoring settings and its sets' results, a batch at a time, on the export's connection. */
 async function* resultBatches(session: ExportSession, study: ResultsStudy, batch = SET_BATCH): AsyncGenerator<SetResult[]> {
-  const [settings] = await session.query<{ repetitions: number; safeLlmScoring: "PER_ANSWER" | "OVERALL" }>(
+  const [settings] = await session.query<{ repetitions: number; safeLlmScoring: SafeLlmScoring }>(
     `SELECT repetitions, "safeLlmScoring"::text AS "safeLlmScoring" FROM "Study" WHERE id = $1::uuid`,
     [study.id],
   );

@@ -1,5 +1,5 @@
-import { getDb } from "@/lib/db/client";
-import type { SetStatus } from "@/lib/generated/prisma/enums";
+import { getDb, getPool } from "@/lib/db/client";
+import type { SafeLlmScoring, SetStatus } from "@/lib/generated/prisma/enums";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { finalDimensionValues, type GraderRubricValues } from "@/lib/scoring/escalation";
 import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type DimensionValues, type ScoreCell } from "@/lib/scoring/grader-values";
@@ -29,20 +29,14 @@ export interface SetResult {
 interface ScoringStudy {
   rubrics: RubricKey[];
   repetitions: number;
-  safeLlmScoring: "PER_ANSWER" | "OVERALL";
+  safeLlmScoring: SafeLlmScoring;
 }
 
-interface SetRow {
-  id: string;
-  status: SetStatus;
-  itemId: string;
-  externalId: string;
-  specialty: string;
-  model: { id: string; name: string; version: string };
-}
+type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string; graders: ([RubricKey, ScoreCell["dimension"], number, number][] | null)[] };
 
-/** One set's final scores from its submitted graders' cells (one array per grader). */
-function setResultOf(study: ScoringStudy, s: SetRow, graders: ScoreCell[][]): SetResult {
+/** One set's final scores from its row: its submitted graders' cells, one array per grader. */
+function setResultOf(study: ScoringStudy, s: SetResultRow): SetResult {
+  const graders: ScoreCell[][] = s.graders.map((cells) => (cells ?? []).map(([rubric, dimension, repetition, score]) => ({ rubric, dimension, repetition, score })));
   const n = study.repetitions;
   const final = s.status === "AGREED" || s.status === "ADJUDICATED";
   let finalScores: SetResult["finalScores"] = null;
@@ -63,39 +57,14 @@ function setResultOf(study: ScoringStudy, s: SetRow, graders: ScoreCell[][]): Se
       totals.SAFE_LLM = { perAnswer, overall, headline: study.safeLlmScoring === "OVERALL" ? overall : perAnswer };
     }
   }
-  return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, finalScores, totals };
-}
-
-export async function computeSetResults(studyId: string, filter: { status?: SetStatus } = {}): Promise<SetResult[]> {
-  const db = getDb();
-  const study = await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, safeLlmScoring: true } });
-  const sets = await db.responseSet.findMany({
-    where: { studyId, ...(filter.status ? { status: filter.status } : {}) },
-    orderBy: [{ item: { externalId: "asc" } }, { model: { name: "asc" } }],
-    select: {
-      id: true,
-      status: true,
-      item: { select: { id: true, externalId: true, specialty: { select: { name: true } } } },
-      model: { select: { id: true, name: true, version: true } },
-      assignments: {
-        where: { status: "SUBMITTED" },
-        select: { kind: true, grades: { select: { rubric: true, dimension: true, repetition: true, score: true } } },
-      },
-    },
-  });
-  return sets.map((s) =>
-    setResultOf(
-      study,
-      { id: s.id, status: s.status, itemId: s.item.id, externalId: s.item.externalId, specialty: s.item.specialty.name, model: s.model },
-      s.assignments.map((a) => a.grades as ScoreCell[]),
-    ),
-  );
+  const model = { id: s.modelId, name: s.model, version: s.version };
+  return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals };
 }
 
 /** Rows of a query, a batch at a time (an export session's server-side cursor). */
 export type CursorQuery = <T extends Record<string, unknown>>(sql: string, params: unknown[], batch: number) => AsyncIterable<T[]>;
 
-// One row per set, in computeSetResults' order, with each submitted grader's cells as
+// One row per set, ordered by the question's id then the model's name, with each submitted grader's cells as
 // [rubric, dimension, repetition, score] tuples: a set's scores arrive with the set.
 const SET_RESULTS_SQL = `
 SELECT rs.id::text AS id, rs.status::text AS status, i.id::text AS "itemId", i."externalId" AS "externalId",
@@ -110,21 +79,19 @@ JOIN "LlmModel" m ON m.id = rs."modelId"
 WHERE rs."studyId" = $1::uuid AND ($2::text IS NULL OR rs.status::text = $2::text)
 ORDER BY i."externalId" ASC, m.name ASC`;
 
-type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string; graders: ([RubricKey, ScoreCell["dimension"], number, number][] | null)[] };
+
+/** Every set's results at once (the sets API; tests), in the order of the question's id, then the model's name. */
+export async function computeSetResults(studyId: string, filter: { status?: SetStatus } = {}): Promise<SetResult[]> {
+  const study = await getDb().study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, safeLlmScoring: true } });
+  const { rows } = await getPool().query<SetResultRow>(SET_RESULTS_SQL, [studyId, filter.status ?? null]);
+  return rows.map((r) => setResultOf(study, r));
+}
 
 /**
- * The same results as computeSetResults, `batch` sets at a time, read through a
- * cursor: for exports, whose memory must not grow with the study. A set and
- * its scores come in one row, so memory holds one batch of sets.
+ * The same results, `batch` sets at a time, read through a cursor: for
+ * exports, whose memory must not grow with the study. A set and its scores
+ * come in one row, so memory holds one batch of sets.
  */
 export async function* setResultBatches(cursor: CursorQuery, study: ScoringStudy & { id: string }, filter: { status?: SetStatus } = {}, batch = 500): AsyncGenerator<SetResult[]> {
-  for await (const rows of cursor<SetResultRow>(SET_RESULTS_SQL, [study.id, filter.status ?? null], batch)) {
-    yield rows.map((r) =>
-      setResultOf(
-        study,
-        { id: r.id, status: r.status, itemId: r.itemId, externalId: r.externalId, specialty: r.specialty, model: { id: r.modelId, name: r.model, version: r.version } },
-        r.graders.map((cells) => (cells ?? []).map(([rubric, dimension, repetition, score]) => ({ rubric, dimension, repetition, score }))),
-      ),
-    );
-  }
+  for await (const rows of cursor<SetResultRow>(SET_RESULTS_SQL, [study.id, filter.status ?? null], batch)) yield rows.map((r) => setResultOf(study, r));
 }
