@@ -19,7 +19,11 @@
  *     and BENCH_STUDY (a study id there), that server's grades export too.
  * It checks that 1 and 3 produce the same bytes (SHA-256), and prints the
  * times, the ratio export / psql (goal: within 2x) and the peak RSS of this
- * process while exporting (goal: under 250 MB).
+ * process while exporting (goal: under 250 MB). In the same run it times the
+ * reads of final scores: the streamed `sets`, `score-long` and `summary`
+ * exports, a page of the results table and of the sets API, and every page of
+ * the sets API in turn, against the baseline of computeSetResults() holding
+ * every set's results at once.
  */
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -28,6 +32,8 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import pg from "pg";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb } from "../../lib/db/client";
@@ -35,7 +41,7 @@ import { gradesSelect } from "../../lib/exports/grades";
 import { loadPeople } from "../../lib/exports/people";
 import { closeExportPools } from "../../lib/exports/pool";
 import { exportStream } from "../../lib/exports/service";
-import { computeSetResults } from "../../lib/results/sets";
+import { computeSetResults, setResultsAfter, setResultsPage, type SetCursor } from "../../lib/results/sets";
 import { applyMigrations } from "../../lib/db/migrate";
 import { itemsFor, seedExportStudy } from "./seed";
 import { mb, measure } from "../lib/measure";
@@ -135,6 +141,12 @@ async function remote(): Promise<string> {
   return `${secs(ms)}   ${mb(d.bytes)}   (${base})`;
 }
 
+/** A full collection (V8's gc, exposed at run time): a baseline that holds no earlier step's garbage. */
+function collectGarbage(): void {
+  v8.setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
 async function main() {
   const database = `clingrade_bench_export_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: withDatabase(SERVER_URL, "postgres") });
@@ -172,8 +184,38 @@ async function main() {
       results.push([dataset, await measure(async () => digest((await exportStream(study, { dataset, format: "csv" })) as unknown as AsyncIterable<Uint8Array>))]);
       step(dataset);
     }
-    // Baseline: every set's results in one read (computeSetResults, what the sets API returns), held at once as the streamed exports never do.
+    // Baseline: every set's results in one read (computeSetResults: what the sets API and the results table read for any page before
+    // they paged, and what the table still reads when sorted by a total), held at once as the streamed exports never do.
     const allAtOnce = await measure(() => computeSetResults(study.id));
+
+    // What the results table and the sets API now read instead: one page, chosen in SQL before any score is read. These and
+    // the same baseline again are measured as the growth of V8's heap from a collected one (the resident size cannot show it:
+    // the baseline left the process holding hundreds of MB of pages that V8 reuses rather than returns).
+    const fromCollected = async <T,>(fn: () => Promise<T>) => {
+      collectGarbage();
+      const before = process.memoryUsage().heapUsed;
+      let peak = before;
+      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 10);
+      try {
+        const r = await measure(fn);
+        return { ...r, growth: Math.max(peak, process.memoryUsage().heapUsed) - before };
+      } finally {
+        clearInterval(timer);
+      }
+    };
+    const allCollected = await fromCollected(() => computeSetResults(study.id));
+    const tableFirst = await fromCollected(() => setResultsPage(study.id, { sort: "externalId", desc: false, page: 1, pageSize: 25 }));
+    const tableDeep = await fromCollected(() => setResultsPage(study.id, { sort: "model", desc: true, page: Math.ceil((3 * items) / 50), pageSize: 25 }));
+    const apiFirst = await fromCollected(() => setResultsAfter(study.id, {}, null, 1000));
+    const apiWalk = await fromCollected(async () => {
+      let at: SetCursor | null = null;
+      let pages = 0;
+      do {
+        at = (await setResultsAfter(study.id, {}, at, 1000)).next;
+        pages++;
+      } while (at);
+      return pages;
+    });
 
     // Over HTTP the whole route runs, with its authentication through Prisma (whose query compiler alone is ~80 MB).
     const { token } = await createApiToken(seeded.leadId, { name: "bench" });
@@ -197,6 +239,12 @@ async function main() {
     console.log(`grades CSV, over HTTP (route handler)      ${secs(overHttp.ms)}   ${mb(overHttp.value.bytes)}   ${rate(overHttp.ms)}   peak RSS ${mb(overHttp.peakRss)}`);
     console.log(`grades JSON, exportStream() read directly  ${secs(json.ms)}   ${mb(json.value.bytes)}   ${rate(json.ms)}   peak RSS ${mb(json.peakRss)}`);
     console.log(`${"baseline: computeSetResults(), all at once".padEnd(43)}${secs(allAtOnce.ms)}   ${allAtOnce.value.length.toLocaleString("en")} sets   peak RSS ${mb(allAtOnce.peakRss)} (+${mb(allAtOnce.peakRss - directBaseline)})`);
+    const grew = (r: { growth: number }) => `peak heap +${mb(r.growth)} over a collected one`;
+    console.log(`${"computeSetResults() again, all at once".padEnd(43)}${secs(allCollected.ms)}   ${grew(allCollected)}`);
+    console.log(`${"results table, page 1 (25, by question)".padEnd(43)}${secs(tableFirst.ms)}   of ${tableFirst.value.total.toLocaleString("en")} sets   ${grew(tableFirst)}`);
+    console.log(`${"results table, a middle page (by model)".padEnd(43)}${secs(tableDeep.ms)}   page ${tableDeep.value.page}   ${grew(tableDeep)}`);
+    console.log(`${"sets API, first page of 1,000".padEnd(43)}${secs(apiFirst.ms)}   ${grew(apiFirst)}`);
+    console.log(`${"sets API, every page of 1,000 in turn".padEnd(43)}${secs(apiWalk.ms)}   ${apiWalk.value} pages   ${grew(apiWalk)}`);
     for (const [dataset, r] of results) console.log(`${`${dataset} CSV, exportStream() read directly`.padEnd(43)}${secs(r.ms)}   ${mb(r.value.bytes)}   peak RSS ${mb(r.peakRss)} (+${mb(r.peakRss - directBaseline)})`);
     console.log(`psql \\copy (same SELECT) to stdout csv     ${secs(psqlMs)}   ${mb(psql.bytes)}   ${rate(psqlMs)}`);
     console.log(`running server (BENCH_URL)                 ${remoteLine}`);

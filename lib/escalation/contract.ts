@@ -4,7 +4,42 @@ import { errorResponses, registry } from "@/lib/api/registry";
 /** Lead-facing escalation and final-score endpoints. */
 
 export const SET_STATUS_PARAM = ["awaiting_grades", "agreed", "awaiting_adjudication", "adjudicated"] as const;
-export const setsQuerySchema = z.object({ status: z.enum(SET_STATUS_PARAM).optional() });
+export const SETS_PAGE_LIMIT = { default: 1000, max: 5000 } as const;
+
+/** The sets API's cursor, opaque to clients: the last set of the previous page (question id, model name) as base64url JSON. */
+export function encodeSetCursor(last: { externalId: string; model: string }): string {
+  return Buffer.from(JSON.stringify([last.externalId, last.model])).toString("base64url");
+}
+function decodeSetCursor(raw: string): { externalId: string; model: string } | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "string")) return { externalId: v[0], model: v[1] };
+  } catch {
+    /* not ours */
+  }
+  return null;
+}
+
+export const setsQuerySchema = z.object({
+  status: z.enum(SET_STATUS_PARAM).optional(),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int({ error: "limit must be a whole number" })
+    .min(1, { error: "limit must be at least 1" })
+    .max(SETS_PAGE_LIMIT.max, { error: `limit must be at most ${SETS_PAGE_LIMIT.max}` })
+    .default(SETS_PAGE_LIMIT.default)
+    .meta({ description: `sets per page (1-${SETS_PAGE_LIMIT.max}, default ${SETS_PAGE_LIMIT.default})` }),
+  cursor: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return null;
+      const at = decodeSetCursor(raw);
+      if (!at) ctx.addIssue({ code: "custom", message: "cursor is not one this API returned: pass the nextCursor of the previous page" });
+      return at;
+    })
+    .meta({ description: "where to continue: the nextCursor of the previous page (omit for the first page)" }),
+});
 export const escalationsQuerySchema = z.object({
   status: z.enum(["NEEDS_GRADER", "ASSIGNED", "RESOLVED", "CANCELLED"]).optional(),
   specialty: z.string().trim().min(1).optional(),
@@ -74,7 +109,16 @@ registry.registerPath({
   summary: "Response sets with their status and final scores (unblinded, leads)",
   tags: ["Results"],
   request: { params: IdParams, query: setsQuerySchema },
-  responses: { 200: json(z.object({ sets: z.array(SetResult) }), "Sets"), ...errorResponses(401, 403, 404, 422) },
+  responses: {
+    200: json(
+      z.object({
+        sets: z.array(SetResult),
+        nextCursor: z.string().nullable().meta({ description: "pass as cursor for the next page; null on the last page" }),
+      }),
+      "A page of sets, in the order of the question's id then the model's name",
+    ),
+    ...errorResponses(401, 403, 404, 422),
+  },
 });
 registry.registerPath({
   method: "get",

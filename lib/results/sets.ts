@@ -1,3 +1,4 @@
+import { offsetOf } from "@/components/data-table/search-params";
 import { getDb, getPool } from "@/lib/db/client";
 import type { SafeLlmScoring, SetStatus } from "@/lib/generated/prisma/enums";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
@@ -64,27 +65,95 @@ function setResultOf(study: ScoringStudy, s: SetResultRow): SetResult {
 /** Rows of a query, a batch at a time (an export session's server-side cursor). */
 export type CursorQuery = <T extends Record<string, unknown>>(sql: string, params: unknown[], batch: number) => AsyncIterable<T[]>;
 
-// One row per set, ordered by the question's id then the model's name, with each submitted grader's cells as
-// [rubric, dimension, repetition, score] tuples: a set's scores arrive with the set.
-const SET_RESULTS_SQL = `
-SELECT rs.id::text AS id, rs.status::text AS status, i.id::text AS "itemId", i."externalId" AS "externalId",
-       sp.name AS specialty, m.id::text AS "modelId", m.name AS model, m.version AS version,
-       (SELECT coalesce(json_agg((SELECT json_agg(json_build_array(g.rubric, g.dimension, g.repetition, g.score))
-                                  FROM "Grade" g WHERE g."assignmentId" = a.id)), '[]'::json)
-        FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status = 'SUBMITTED') AS graders
+/** The cheap columns of a set, by which a page of sets is chosen before any score is read. */
+const SET_FROM = `
 FROM "ResponseSet" rs
 JOIN "QaItem" i ON i.id = rs."itemId"
 JOIN "Specialty" sp ON sp.id = i."specialtyId"
 JOIN "LlmModel" m ON m.id = rs."modelId"
-WHERE rs."studyId" = $1::uuid AND ($2::text IS NULL OR rs.status::text = $2::text)
-ORDER BY i."externalId" ASC, m.name ASC`;
+WHERE rs."studyId" = $1::uuid AND ($2::text IS NULL OR rs.status::text = $2::text)`;
 
+// Each submitted grader's cells as [rubric, dimension, repetition, score] tuples: a set's scores arrive with the set.
+const GRADERS_OF_SET = `
+(SELECT coalesce(json_agg((SELECT json_agg(json_build_array(g.rubric, g.dimension, g.repetition, g.score))
+                           FROM "Grade" g WHERE g."assignmentId" = a.id)), '[]'::json)
+ FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED') AS graders`;
 
-/** Every set's results at once (the sets API; tests), in the order of the question's id, then the model's name. */
+/** The order of every list of sets, and the tie-break of the others: the question's id, then the model's name (unique in a study). */
+const NATURAL_ORDER = `"externalId" ASC, model ASC`;
+
+/**
+ * One row per set with its graders' scores. `pick` narrows and orders the
+ * sets by their cheap columns (a page, a cursor's next batch) before the
+ * scores are read, so a page of 25 reads 25 sets' grades, not the study's.
+ */
+function setResultsSql(pick: { where?: string; order?: string; limit?: string } = {}) {
+  return `
+WITH s AS (
+  SELECT rs.id, rs.status::text AS status, i.id AS "itemId", i."externalId", sp.name AS specialty, m.id AS "modelId", m.name AS model, m.version
+  ${SET_FROM} ${pick.where ?? ""}
+  ORDER BY ${pick.order ?? NATURAL_ORDER} ${pick.limit ?? ""}
+)
+SELECT s.id::text AS id, s.status, s."itemId"::text AS "itemId", s."externalId", s.specialty,
+       s."modelId"::text AS "modelId", s.model, s.version, ${GRADERS_OF_SET}
+FROM s
+ORDER BY ${pick.order ?? NATURAL_ORDER}`;
+}
+const SET_RESULTS_SQL = setResultsSql();
+
+const loadScoringStudy = (studyId: string): Promise<ScoringStudy> =>
+  getDb().study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, safeLlmScoring: true } });
+
+/** Every set's results at once (the results table sorted by a total; tests), in the order of the question's id, then the model's name. */
 export async function computeSetResults(studyId: string, filter: { status?: SetStatus } = {}): Promise<SetResult[]> {
-  const study = await getDb().study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, safeLlmScoring: true } });
+  const study = await loadScoringStudy(studyId);
   const { rows } = await getPool().query<SetResultRow>(SET_RESULTS_SQL, [studyId, filter.status ?? null]);
   return rows.map((r) => setResultOf(study, r));
+}
+
+/** Where a cursor of the sets API stands: the last set it returned, by question id and model name. */
+export interface SetCursor {
+  externalId: string;
+  model: string;
+}
+
+/**
+ * Up to `limit` sets after `after`, in the natural order (the sets API): a
+ * keyset page, so the thousandth page costs what the first does.
+ */
+export async function setResultsAfter(studyId: string, filter: { status?: SetStatus }, after: SetCursor | null, limit: number): Promise<{ sets: SetResult[]; next: SetCursor | null }> {
+  const study = await loadScoringStudy(studyId);
+  const sql = setResultsSql({ where: `AND ($3::text IS NULL OR (i."externalId", m.name) > ($3::text, $4::text))`, limit: `LIMIT $5::int` });
+  // One more than asked: whether there is a next page is known without a count.
+  const { rows } = await getPool().query<SetResultRow>(sql, [studyId, filter.status ?? null, after?.externalId ?? null, after?.model ?? null, limit + 1]);
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { sets: page.map((r) => setResultOf(study, r)), next: more && last ? { externalId: last.externalId, model: last.model } : null };
+}
+
+/** The results table's columns that are the set's own (sorted in SQL); the totals need every set's scores. */
+export const SET_COLUMN_SORTS = { externalId: `"externalId"`, specialty: "specialty", model: "model", status: "status" } as const;
+export type SetColumnSort = keyof typeof SET_COLUMN_SORTS;
+
+/**
+ * One page of the results table sorted by one of the set's own columns: the
+ * page is chosen in SQL and only its sets' grades are read. Ties keep the
+ * natural order.
+ */
+export async function setResultsPage(
+  studyId: string,
+  q: { status?: SetStatus; specialty?: string; sort: SetColumnSort; desc: boolean; page: number; pageSize: number },
+): Promise<{ rows: SetResult[]; total: number; page: number; pageSize: number }> {
+  const where = `AND ($3::text IS NULL OR sp.name = $3::text)`;
+  const order = `${SET_COLUMN_SORTS[q.sort]} ${q.desc ? "DESC" : "ASC"}, ${NATURAL_ORDER}`;
+  const params = [studyId, q.status ?? null, q.specialty ?? null];
+  const [study, { rows }, count] = await Promise.all([
+    loadScoringStudy(studyId),
+    getPool().query<SetResultRow>(setResultsSql({ where, order, limit: `OFFSET $4::int LIMIT $5::int` }), [...params, offsetOf(q.page, q.pageSize), q.pageSize]),
+    getPool().query<{ n: number }>(`SELECT count(*)::int AS n ${SET_FROM} ${where}`, params),
+  ]);
+  return { rows: rows.map((r) => setResultOf(study, r)), total: count.rows[0].n, page: q.page, pageSize: q.pageSize };
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { parseTableParams } from "@/components/data-table/search-params";
 import { ResultsTable } from "@/components/results/results-table";
-import { pageOf, resultPageQuerySchema } from "@/lib/escalation/list-params";
-import { computeSetResults, type SetResult } from "@/lib/results/sets";
+import { resultPageQuerySchema } from "@/lib/escalation/list-params";
+import { resultsTablePage } from "@/lib/results/table";
 import { itemSpecialties } from "@/lib/studies/items";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 
@@ -10,22 +10,11 @@ export const metadata: Metadata = { title: "Results per set" };
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const KEYS: Record<string, (r: SetResult) => string | number | null> = {
-  externalId: (r) => r.externalId,
-  specialty: (r) => r.specialty,
-  model: (r) => r.model.name,
-  status: (r) => r.status,
-  score: (r) => r.totals?.SCORE?.total ?? null,
-  safe: (r) => r.totals?.SAFE_LLM?.perAnswer ?? null,
-};
-
 export default async function ResultsPage({ params, searchParams }: Props) {
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
   const { data: q } = parseTableParams(resultPageQuerySchema, await searchParams);
-  const [all, specialties] = await Promise.all([computeSetResults(study.id, { status: q.status }), itemSpecialties(study.id)]);
-  const rows = q.specialty ? all.filter((r) => r.specialty === q.specialty) : all;
-  const page = pageOf(rows, KEYS[q.sort.replace(/^-/, "")], q.sort, q.page, q.pageSize);
+  const [page, specialties] = await Promise.all([resultsTablePage(study.id, q), itemSpecialties(study.id)]);
   return (
     <div className="flex flex-col gap-4">
       <p className="max-w-3xl text-sm text-muted-foreground">

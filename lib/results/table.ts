@@ -1,0 +1,23 @@
+import type { z } from "zod";
+import { pageOf, type resultPageQuerySchema } from "@/lib/escalation/list-params";
+import { computeSetResults, SET_COLUMN_SORTS, setResultsPage, type SetColumnSort, type SetResult } from "./sets";
+
+/** The totals a results table can sort by; they exist only once a set's scores are read. */
+const TOTALS: Record<string, (r: SetResult) => number | null> = {
+  score: (r) => r.totals?.SCORE?.total ?? null,
+  safe: (r) => r.totals?.SAFE_LLM?.perAnswer ?? null,
+};
+const isColumnSort = (key: string): key is SetColumnSort => key in SET_COLUMN_SORTS;
+
+/**
+ * One page of the Results tab. Sorted by one of the set's own columns, the
+ * page is chosen in SQL and only its sets' scores are read; sorted by a total,
+ * every set's final scores must be computed first (sets without one last).
+ */
+export async function resultsTablePage(studyId: string, q: z.output<typeof resultPageQuerySchema>) {
+  const key = q.sort.replace(/^-/, "");
+  if (isColumnSort(key)) return setResultsPage(studyId, { ...q, sort: key, desc: q.sort.startsWith("-") });
+  const all = await computeSetResults(studyId, { status: q.status });
+  const rows = q.specialty ? all.filter((r) => r.specialty === q.specialty) : all;
+  return pageOf(rows, TOTALS[key], q.sort, q.page, q.pageSize);
+}
