@@ -10,7 +10,13 @@
  *     as a stream, exactly as the route handler passes the request body);
  *  2. imports it again (every answer compared, nothing written);
  *  3. loads the same file with `psql \copy` into a plain table;
- *  4. with BENCH_URL and BENCH_TOKEN (a lead's API token) set, also uploads it
+ *  4. when there is a production build (`npm run build`), uploads it over HTTP
+ *     to the production server started on the same database (as `npm start`
+ *     runs it, with IMPORT_MAX_BYTES above the file's size), into a second
+ *     study: POST /api/v1/studies/{id}/import with a lead's Bearer token, the
+ *     body streamed from the file; it prints the time against the direct
+ *     import and the server's peak RSS;
+ *  5. with BENCH_URL and BENCH_TOKEN (a lead's API token) set, also uploads it
  *     over HTTP to a running server (BENCH_STUDY: a study id there; else one is
  *     created through POST /api/v1/studies); that server needs IMPORT_MAX_BYTES
  *     above the file's size (about 120 MB).
@@ -22,7 +28,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { once } from "node:events";
 import os from "node:os";
@@ -32,6 +38,7 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { disconnectDb, getDb } from "../../lib/db/client";
+import { createApiToken } from "../../lib/auth/tokens";
 import { applyMigrations } from "../../lib/db/migrate";
 import { importIntoStudy, type ImportResult } from "../../lib/import/service";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
@@ -41,6 +48,7 @@ import { mb, measure } from "../lib/measure";
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const MODELS = ["gpt-4o", "claude-3.5-sonnet", "llama-3.1-70b"];
 const N = 3;
+const PORT = Number(process.env.BENCH_PORT ?? 3412);
 const SERVER_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const SPECIALTIES = ["Ophthalmology", "Anesthesia", "Medication safety", "Cardiology", "Nephrology", "Dermatology", "Pediatrics", "Oncology"];
 const WORDS = (
@@ -99,12 +107,9 @@ async function generate(file: string): Promise<{ rows: number; bytes: number }> 
   return { rows, bytes: (await stat(file)).size };
 }
 
-async function viaHttp(file: string, bytes: number): Promise<string> {
-  const base = process.env.BENCH_URL;
-  const token = process.env.BENCH_TOKEN;
-  if (!base || !token) return "skipped (set BENCH_URL and BENCH_TOKEN to upload to a running server)";
+/** Uploads the file to a server's import route, into `studyId` or a study it creates through the API. */
+async function upload(base: string, token: string, file: string, bytes: number, studyId?: string): Promise<{ ms: number; created: number } | string> {
   const auth = { authorization: `Bearer ${token}` };
-  let studyId = process.env.BENCH_STUDY;
   if (!studyId) {
     const res = await fetch(new URL("/api/v1/studies", base), {
       method: "POST",
@@ -121,9 +126,54 @@ async function viaHttp(file: string, bytes: number): Promise<string> {
     body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
     duplex: "half",
   } as RequestInit);
-  const ms = performance.now() - t0;
   const body = await res.text();
-  return res.ok ? `${(ms / 1000).toFixed(2)} s (HTTP ${res.status}, ${JSON.parse(body).created} created)` : `HTTP ${res.status}: ${body.slice(0, 300)}`;
+  const ms = performance.now() - t0;
+  return res.ok ? { ms, created: (JSON.parse(body) as { created: number }).created } : `HTTP ${res.status}: ${body.slice(0, 300)}`;
+}
+
+async function viaRunningServer(file: string, bytes: number): Promise<string> {
+  const base = process.env.BENCH_URL;
+  const token = process.env.BENCH_TOKEN;
+  if (!base || !token) return "skipped (set BENCH_URL and BENCH_TOKEN to upload to a running server)";
+  const r = await upload(base, token, file, bytes, process.env.BENCH_STUDY);
+  return typeof r === "string" ? r : `${(r.ms / 1000).toFixed(2)} s (${r.created} created)`;
+}
+
+/** Peak and current resident memory of a process (Linux), from /proc. */
+function memoryOf(pid: number): { peak: number; now: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(/\d+/.exec(status.split("\n").find((l) => l.startsWith(field)) ?? "")?.[0]) * 1024;
+    return { peak: kb("VmHWM:"), now: kb("VmRSS:") };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The same file over HTTP into the production server on the same database
+ * (as `npm start` runs it), into a second study: Next's request handling, the
+ * proxy, the route's guard and the body as a web stream are all in the figure.
+ */
+async function viaProductionServer(file: string, bytes: number, leadId: string, url: string): Promise<{ ms: number; created: number; peak: number; before: number } | string> {
+  if (!existsSync(path.join(process.env.CLINGRADE_DIST_DIR ?? ".next", "BUILD_ID"))) return "skipped (no production build: run `npm run build` first)";
+  const { token } = await createApiToken(leadId, { name: "bench" });
+  await disconnectDb();
+  process.env.IMPORT_MAX_BYTES = String(2 * bytes);
+  // Loaded here, not at the top: the child process that measures the import's own memory runs this file too.
+  const { startServer } = await import("../lib/harness");
+  const server = await startServer(url, PORT);
+  try {
+    // A first request loads the route and Prisma, so the peak below is the upload's, not the server's start.
+    await fetch(`http://127.0.0.1:${PORT}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    const before = memoryOf(server.proc.pid!);
+    const r = await upload(`http://127.0.0.1:${PORT}`, token, file, bytes);
+    const after = memoryOf(server.proc.pid!);
+    if (typeof r === "string") return r;
+    return { ...r, peak: after?.peak ?? NaN, before: before?.now ?? NaN };
+  } finally {
+    await server.stop();
+  }
 }
 
 /**
@@ -215,14 +265,23 @@ async function main() {
     const copyMs = performance.now() - t0;
     if (psql.status !== 0) throw new Error(`psql \\copy failed: ${psql.stderr || psql.error}`);
 
-    const http = await viaHttp(file, gen.value.bytes);
+    const production = await viaProductionServer(file, gen.value.bytes, lead.id, url);
+    if (typeof production !== "string" && production.created !== gen.value.rows) throw new Error(`over HTTP: expected ${gen.value.rows} created, got ${production.created}`);
+    const http = await viaRunningServer(file, gen.value.bytes);
     const ratio = first.ms / copyMs;
     console.log("");
     console.log(`import (importIntoStudy, streamed file)   ${(first.ms / 1000).toFixed(2)} s   ${Math.round(gen.value.rows / (first.ms / 1000)).toLocaleString("en")} rows/s   (${first.phases})`);
     console.log(`re-import, all unchanged                  ${(again.ms / 1000).toFixed(2)} s   (${again.phases})`);
     console.log(`peak RSS sampled per import               ${mb(first.peakRss)} first, ${mb(again.peakRss)} re-import`);
     console.log(`psql \\copy into a plain table            ${(copyMs / 1000).toFixed(2)} s   (${psql.stdout.trim()})`);
-    console.log(`import over HTTP                          ${http}`);
+    console.log(
+      `import over HTTP, production server       ${
+        typeof production === "string"
+          ? production
+          : `${(production.ms / 1000).toFixed(2)} s   ${(production.ms / first.ms).toFixed(2)}x the direct import   server peak RSS ${mb(production.peak)} (${mb(production.before)} before the upload)`
+      }`,
+    );
+    console.log(`import over HTTP, running server          ${http}`);
     console.log(`ratio import / \\copy                      ${ratio.toFixed(2)}x   goal <= 3x: ${ratio <= 3 ? "met" : "NOT met"}`);
     console.log(
       `peak RSS of the importing process         ${mb(out.maxRss)}   goal < 300 MB: ${out.maxRss < 300 * 1024 * 1024 ? "met" : "NOT met"}   (${mb(out.before)} before the first import)`,
