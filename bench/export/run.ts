@@ -5,7 +5,7 @@
  *   npx tsx bench/export/run.ts
  *
  * In a throwaway database (created on DATABASE_URL's server, default
- * postgresql://postgres@127.0.0.1:5432/test, migrated with applyMigrations,
+ * postgresql://postgres@127.0.0.1:5432, migrated with applyMigrations,
  * dropped at the end) it writes a study with 1,000,000 score rows by bulk SQL
  * (bench/export/seed.ts; BENCH_ROWS changes the size), then in one run times:
  *  1. the export consumed directly: exportStream(), the web stream the route
@@ -26,7 +26,7 @@
  * every set's results at once.
  */
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
@@ -42,18 +42,12 @@ import { loadPeople } from "../../lib/exports/people";
 import { closeExportPools } from "../../lib/exports/pool";
 import { exportStream } from "../../lib/exports/service";
 import { computeSetResults, setResultsAfter, setResultsPage, type SetCursor } from "../../lib/results/sets";
-import { applyMigrations } from "../../lib/db/migrate";
 import { itemsFor, seedExportStudy } from "./seed";
 import { mb, measure } from "../lib/measure";
+import { throwawayDatabase } from "../lib/server";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const SERVER_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 interface Digest {
@@ -148,17 +142,13 @@ function collectGarbage(): void {
 }
 
 async function main() {
-  const database = `clingrade_bench_export_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: withDatabase(SERVER_URL, "postgres") });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const url = withDatabase(SERVER_URL, database);
+  const db = await throwawayDatabase("clingrade_bench_export");
+  const url = db.url;
   process.env.DATABASE_URL = url;
   process.env.AUTH_SECRET ??= "bench-secret-".padEnd(48, "x");
   process.env.LOG_LEVEL ??= "warn";
   let server: Awaited<ReturnType<typeof serveRoute>> | null = null;
   try {
-    await applyMigrations(url);
     const step = (what: string) => process.env.BENCH_VERBOSE && console.log(`  rss ${mb(process.memoryUsage.rss())} after ${what}`);
     step("migrations");
     const client = new pg.Client({ connectionString: url });
@@ -257,8 +247,7 @@ async function main() {
     await server?.close();
     await closeExportPools();
     await disconnectDb();
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.end();
+    await db.drop();
   }
 }
 

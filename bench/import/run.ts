@@ -23,12 +23,12 @@
  * Prints the times, the ratio import / \copy (goal: within 3x) and the peak
  * RSS of this process (goal: under 300 MB).
  *
- * DATABASE_URL names the server (default postgresql://postgres@127.0.0.1:5432/test);
+ * DATABASE_URL names the server (default postgresql://postgres@127.0.0.1:5432);
  * the benchmark creates and drops its own database there. BENCH_ITEMS changes the size.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream, existsSync, readFileSync } from "node:fs";
+import { createReadStream, createWriteStream, readFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { once } from "node:events";
 import os from "node:os";
@@ -39,17 +39,16 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { disconnectDb, getDb } from "../../lib/db/client";
 import { createApiToken } from "../../lib/auth/tokens";
-import { applyMigrations } from "../../lib/db/migrate";
 import { importIntoStudy, type ImportResult } from "../../lib/import/service";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
 import { mulberry32 } from "../../lib/stats";
 import { mb, measure } from "../lib/measure";
+import { hasProductionBuild, startServer, throwawayDatabase } from "../lib/server";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const MODELS = ["gpt-4o", "claude-3.5-sonnet", "llama-3.1-70b"];
 const N = 3;
 const PORT = Number(process.env.BENCH_PORT ?? 3412);
-const SERVER_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const SPECIALTIES = ["Ophthalmology", "Anesthesia", "Medication safety", "Cardiology", "Nephrology", "Dermatology", "Pediatrics", "Oncology"];
 const WORDS = (
   "the patient presents with acute symptoms and a history of hypertension diabetes renal impairment; " +
@@ -57,12 +56,6 @@ const WORDS = (
   "and referral to a specialist if symptoms persist. evidence from randomized trials suggests benefit, " +
   "although guidelines differ on thresholds for treatment and follow-up intervals in elderly patients"
 ).split(" ");
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 function quote(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
@@ -156,13 +149,10 @@ function memoryOf(pid: number): { peak: number; now: number } | null {
  * proxy, the route's guard and the body as a web stream are all in the figure.
  */
 async function viaProductionServer(file: string, bytes: number, leadId: string, url: string): Promise<{ ms: number; created: number; peak: number; before: number } | string> {
-  if (!existsSync(path.join(process.env.CLINGRADE_DIST_DIR ?? ".next", "BUILD_ID"))) return "skipped (no production build: run `npm run build` first)";
+  if (!hasProductionBuild()) return "skipped (no production build: run `npm run build` first)";
   const { token } = await createApiToken(leadId, { name: "bench" });
   await disconnectDb();
-  process.env.IMPORT_MAX_BYTES = String(2 * bytes);
-  // Loaded here, not at the top: the child process that measures the import's own memory runs this file too.
-  const { startServer } = await import("../lib/harness");
-  const server = await startServer(url, PORT);
+  const server = await startServer(url, PORT, { IMPORT_MAX_BYTES: String(2 * bytes) });
   try {
     // A first request loads the route and Prisma, so the peak below is the upload's, not the server's start.
     await fetch(`http://127.0.0.1:${PORT}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -214,15 +204,10 @@ async function child() {
 async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), "clingrade-bench-import-"));
   const file = path.join(dir, "import.csv");
-  const database = `clingrade_bench_${randomBytes(4).toString("hex")}`;
-  const serverDb = withDatabase(SERVER_URL, "postgres");
-  const admin = new pg.Client({ connectionString: serverDb });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const url = withDatabase(SERVER_URL, database);
+  const database = await throwawayDatabase("clingrade_bench_import");
+  const url = database.url;
   process.env.DATABASE_URL = url;
   try {
-    await applyMigrations(url);
     const gen = await measure(() => generate(file));
     console.log(
       `generated ${gen.value.rows.toLocaleString("en")} answer rows (${ITEMS.toLocaleString("en")} items x ${MODELS.length} models x ${N}), ${mb(gen.value.bytes)} in ${(gen.ms / 1000).toFixed(1)} s`,
@@ -289,8 +274,7 @@ async function main() {
     console.log(`machine load average (1 min)              ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} CPUs`);
   } finally {
     await disconnectDb();
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -1,86 +1,22 @@
 /**
- * Shared pieces of the HTTP benchmarks: a throwaway database, the production
- * server started on it, a generated study with graders, and a closed-loop load
+ * Shared pieces of the HTTP benchmarks (with those of ./server: a throwaway
+ * database, the production server started on it): a generated study with
+ * graders, CPU per request from /proc, and a closed-loop load
  * generator (N concurrent clients, each sending its next request when the last
  * one answered) that records every latency, so p50/p95/p99 are exact.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { encode } from "next-auth/jwt";
-import pg from "pg";
 import { createSession } from "@/lib/auth/sessions";
 import { assignGraders } from "@/lib/assignment/service";
 import { disconnectDb, getDb } from "@/lib/db/client";
-import { applyMigrations } from "@/lib/db/migrate";
 import { hashPassword } from "@/lib/auth/password";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { form } from "../../tests/fixtures/grade-form";
+import { AUTH_SECRET } from "./server";
 
-export const AUTH_SECRET = "bench-secret-that-is-long-enough-0123456789";
-
-export async function throwawayDatabase(prefix: string) {
-  const base = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
-  base.pathname = "/postgres";
-  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  await applyMigrations(url.toString(), path.resolve("prisma/migrations"));
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base.toString() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-/**
- * The Node flags `npm start` gives the production server (package.json), so
- * that the benchmarks measure the server as it is deployed, then any in
- * BENCH_SERVER_FLAGS (`--cpu-prof --cpu-prof-dir=DIR` profiles the server under
- * the benchmark's load; the profile is written when the server stops).
- */
-export function productionNodeFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-  const words = scripts.start.split(/\s+/);
-  const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
-  return [...words.slice(words.indexOf("tsx") + 1, words.indexOf("scripts/start.ts")), ...extra];
-}
-
-export async function startServer(dbUrl: string, port: number): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
-  if (!existsSync(path.join(process.env.CLINGRADE_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first.");
-  const proc = spawn(process.execPath, [...productionNodeFlags(), "--import", "tsx", "scripts/start.ts", "start"], {
-    env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (r.ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error("server did not start");
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return {
-    proc,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        proc.once("exit", () => resolve());
-        proc.kill("SIGTERM");
-      }),
-  };
-}
+export { AUTH_SECRET, startServer, throwawayDatabase } from "./server";
 
 /**
  * CPU time (user + system, all threads, in ms) used so far by a process and by

@@ -5,8 +5,8 @@
  *   npx tsx bench/stats/run.ts
  *
  * In a throwaway database (created on DATABASE_URL's server, default
- * postgresql://postgres@127.0.0.1:5432/test, migrated with applyMigrations,
- * dropped at the end) it generates with bulk SQL (not the services) a study of
+ * postgresql://postgres@127.0.0.1:5432, migrated with applyMigrations,
+ * dropped at the end; BENCH_KEEP=1 keeps it) it generates with bulk SQL (not the services) a study of
  * BENCH_SETS response sets (default 10,000: 2,500 questions x 4 models, 8
  * specialties, both rubrics, N = 3) graded by 3 primary graders each from a
  * pool of 30: ~96% of sets complete (agreed, or escalated: ~12% adjudicated by
@@ -26,7 +26,6 @@
  *     a token of its lead.
  * and prints the times and the ratio to the bare query (goal: within 2x).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -35,8 +34,7 @@ import { loadStudy } from "../../lib/analytics/load";
 import { computeStudyStats } from "../../lib/analytics/study-stats";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb } from "../../lib/db/client";
-import { applyMigrations } from "../../lib/db/migrate";
-import { productionNodeFlags } from "../lib/harness";
+import { startServer, throwawayDatabase } from "../lib/server";
 
 const SETS = Number(process.env.BENCH_SETS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -44,13 +42,6 @@ const MODELS = ["gpt-4o", "claude-3.5-sonnet", "llama-3.1-70b", "gemini-1.5-pro"
 const SPECIALTIES = ["Ophthalmology", "Anesthesia", "Medication safety", "Cardiology", "Nephrology", "Dermatology", "Pediatrics", "Oncology"];
 const GRADERS = 30;
 const N = 3;
-const SERVER_URL = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(0)} ms`;
@@ -181,37 +172,13 @@ async function timeRuns(label: string, fn: () => Promise<unknown>): Promise<numb
   return m;
 }
 
-async function startServer(url: string, databaseUrl: string): Promise<ChildProcess> {
-  const port = new URL(url).port || "80";
-  const child = spawn(process.execPath, [...productionNodeFlags(), "--import", "tsx", "scripts/start.ts", "start"], {
-    env: { ...process.env, PORT: port, DATABASE_URL: databaseUrl, AUTH_SECRET: "bench-secret-that-is-long-enough-0123456789abcdef", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} (is there a production build? run npm run build)`);
-    try {
-      if ((await fetch(new URL("/api/health", url))).ok) return child;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill("SIGTERM");
-  throw new Error(`the server on ${url} did not answer /api/health within 120 s`);
-}
-
 async function main() {
-  const database = `clingrade_bench_stats_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: withDatabase(SERVER_URL, "postgres") });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const url = withDatabase(SERVER_URL, database);
+  const db = await throwawayDatabase("clingrade_bench_stats", { keep: Boolean(process.env.BENCH_KEEP) });
+  const url = db.url;
   process.env.DATABASE_URL = url;
   const c = new pg.Client({ connectionString: url });
-  let server: ChildProcess | null = null;
+  let server: Awaited<ReturnType<typeof startServer>> | null = null;
   try {
-    await applyMigrations(url);
     await c.connect();
     const t0 = performance.now();
     const { studyId, leadId } = await generate(c);
@@ -246,7 +213,7 @@ async function main() {
 
     if (process.env.BENCH_URL) {
       const base = process.env.BENCH_URL;
-      server = await startServer(base, url);
+      server = await startServer(url, Number(new URL(base).port || 80));
       const { token } = await createApiToken(leadId, { name: "stats benchmark" });
       const endpoint = new URL(`/api/v1/studies/${studyId}/stats`, base);
       const http = await timeRuns(`GET ${endpoint.pathname.replace(studyId, "{id}")}`, async () => {
@@ -259,15 +226,10 @@ async function main() {
       console.log("  (set BENCH_URL=http://127.0.0.1:3310 to also time the endpoint over HTTP; needs `npm run build`)");
     }
   } finally {
-    if (server) {
-      server.kill("SIGTERM");
-      await new Promise((r) => server!.once("exit", r));
-    }
+    await server?.stop();
     await c.end().catch(() => undefined);
     await disconnectDb();
-    if (process.env.BENCH_KEEP) console.log(`kept the database ${database} (BENCH_KEEP)`);
-    else await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.end();
+    await db.drop();
   }
 }
 
