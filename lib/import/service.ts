@@ -370,7 +370,7 @@ class StreamWriter {
         entries = entries.filter(([key]) => !this.existing.specialties.has(key));
         const { rows } = await this.client.query<{ id: string; key: string; inserted: boolean }>(
           `INSERT INTO "Specialty" (id, name) SELECT gen_random_uuid(), n FROM unnest($1::text[]) AS n
-           ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, lower(name) AS key, (xmax = 0) AS inserted`,
+           ON CONFLICT ((lower(name))) DO UPDATE SET name = "Specialty".name RETURNING id, lower(name) AS key, (xmax = 0) AS inserted`,
           [entries.map(([, name]) => name)],
         );
         for (const r of rows) {

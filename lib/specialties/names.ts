@@ -16,9 +16,10 @@ export const SPECIALTY_NAMES_LOCK = "SELECT pg_advisory_xact_lock(hashtext('clin
  * matches them; a name seen for the first time is created as typed. Without
  * this, a grader registered with "ophthalmology" and items imported under
  * "Ophthalmology" would be two specialties, and matching graders to items by
- * specialty would silently find no one. Creating is serialised by a
+ * specialty would silently find no one. The database refuses a second case of
+ * a name (a unique index on lower(name)); creating is also serialised by a
  * transaction-scoped lock, so two requests adding "Cardiology" and
- * "cardiology" at the same moment still make one specialty.
+ * "cardiology" at the same moment make one specialty without either failing.
  *
  * Returns a map from each name's key (`specialtyKey`) to the specialty's id.
  */
@@ -43,7 +44,7 @@ export async function specialtyIdsFor(tx: Tx, names: Iterable<string>): Promise<
   if (toCreate.length) {
     const rows = await tx.$queryRaw<{ key: string; id: string }[]>(Prisma.sql`
       INSERT INTO "Specialty" (id, name) SELECT gen_random_uuid(), n FROM unnest(${toCreate}::text[]) AS n
-      ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING lower(name) AS key, id`);
+      ON CONFLICT ((lower(name))) DO UPDATE SET name = "Specialty".name RETURNING lower(name) AS key, id`);
     for (const r of rows) ids.set(r.key, r.id);
   }
   return ids;

@@ -78,4 +78,50 @@ describe("migration runner", () => {
     const tables = await query(db.url, `SELECT to_regclass('public.half') AS t`);
     expect(tables[0].t).toBeNull();
   });
+
+  it("20261201000000_specialty_name_case merges two cases of a specialty a database already holds, moving its items and graders, then refuses a new one", async () => {
+    const db = await blankDatabase();
+    cleanups.push(db.drop);
+    // The database as it was before the migration, holding "Cardiology" three ways (written before the lock existed).
+    const before = await mkdtemp(path.join(os.tmpdir(), "migs-"));
+    for (const m of await listMigrations()) {
+      if (m.name >= "20261201000000_specialty_name_case") continue;
+      await cp(path.resolve("prisma/migrations", m.name), path.join(before, m.name), { recursive: true });
+    }
+    await applyMigrations(db.url, before);
+    await query(
+      db.url,
+      `INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES
+         ('00000000-0000-4000-8000-000000000001', 'lead@x.org', 'Lead', '-', 'LEAD', now()),
+         ('00000000-0000-4000-8000-000000000002', 'g@x.org', 'G', '-', 'GRADER', now());
+       INSERT INTO "Specialty" (id, name) VALUES
+         ('00000000-0000-4000-8000-0000000000a1', 'cardiology'), ('00000000-0000-4000-8000-0000000000a2', 'Cardiology'),
+         ('00000000-0000-4000-8000-0000000000a3', 'CARDIOLOGY'), ('00000000-0000-4000-8000-0000000000b1', 'Nephrology');
+       INSERT INTO "Study" (id, name, slug, thresholds, "createdById", "updatedAt")
+         VALUES ('00000000-0000-4000-8000-0000000000c1', 'S', 's', '{}', '00000000-0000-4000-8000-000000000001', now());
+       INSERT INTO "QaItem" (id, "studyId", "externalId", question, "specialtyId", "updatedAt") VALUES
+         (gen_random_uuid(), '00000000-0000-4000-8000-0000000000c1', 'Q1', 'q', '00000000-0000-4000-8000-0000000000a1', now()),
+         (gen_random_uuid(), '00000000-0000-4000-8000-0000000000c1', 'Q2', 'q', '00000000-0000-4000-8000-0000000000a2', now()),
+         (gen_random_uuid(), '00000000-0000-4000-8000-0000000000c1', 'Q3', 'q', '00000000-0000-4000-8000-0000000000b1', now());
+       INSERT INTO "UserSpecialty" ("userId", "specialtyId") VALUES
+         ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-0000000000a1'),
+         ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-0000000000a2'),
+         ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-0000000000b1');`,
+    );
+
+    const { applied } = await applyMigrations(db.url);
+    expect(applied).toContain("20261201000000_specialty_name_case");
+    // One Cardiology, the first by name in byte order; the items and the grader moved to it, the grader once.
+    expect(await query(db.url, `SELECT id, name FROM "Specialty" ORDER BY name`)).toEqual([
+      { id: "00000000-0000-4000-8000-0000000000a3", name: "CARDIOLOGY" },
+      { id: "00000000-0000-4000-8000-0000000000b1", name: "Nephrology" },
+    ]);
+    expect(await query(db.url, `SELECT "externalId", s.name FROM "QaItem" q JOIN "Specialty" s ON s.id = q."specialtyId" ORDER BY 1`)).toEqual([
+      { externalId: "Q1", name: "CARDIOLOGY" },
+      { externalId: "Q2", name: "CARDIOLOGY" },
+      { externalId: "Q3", name: "Nephrology" },
+    ]);
+    expect(await query(db.url, `SELECT s.name FROM "UserSpecialty" us JOIN "Specialty" s ON s.id = us."specialtyId" ORDER BY 1`)).toEqual([{ name: "CARDIOLOGY" }, { name: "Nephrology" }]);
+    await expect(query(db.url, `INSERT INTO "Specialty" (id, name) VALUES (gen_random_uuid(), 'nephrology')`)).rejects.toThrow(/Specialty_name_lower_key/);
+  });
 });

@@ -70,4 +70,14 @@ describe("specialty names", () => {
     const item = await getDb().qaItem.findFirstOrThrow({ where: { studyId: study.id }, include: { specialty: true } });
     expect(item.specialty.name).toBe("nephrology");
   });
+
+  it("the database itself refuses another case of an existing name, from a writer that skips the lock (Prisma's upsert by exact name)", async () => {
+    await getDb().specialty.create({ data: { name: "Oncology" } });
+    await expect(getDb().specialty.upsert({ where: { name: "oncology" }, create: { name: "oncology" }, update: {} })).rejects.toThrow(/Unique constraint|Specialty_name_lower_key|unique/i);
+    await expect(getPool().query(`INSERT INTO "Specialty" (id, name) VALUES (gen_random_uuid(), 'ONCOLOGY')`)).rejects.toThrow(/Specialty_name_lower_key/);
+    expect(await count("oncology")).toBe(1);
+    // The shared path still finds it, whatever the case it is given in.
+    const ids = await getDb().$transaction((tx) => specialtyIdsFor(tx, ["ONCOLOGY "]));
+    expect(ids.get("oncology")).toBe((await getDb().specialty.findUniqueOrThrow({ where: { name: "Oncology" } })).id);
+  });
 });
