@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
-import { DataTableToolbar, type FilterDef } from "@/components/data-table/data-table-toolbar";
+import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/components/data-table/search-params";
 import { useTableUrl } from "@/components/data-table/use-table-url";
 import { Input } from "@/components/ui/input";
@@ -45,12 +45,20 @@ export function AuditTable({ page, sort, actors, actions }: { page: Page<AuditRo
     { kind: "select", param: "action", label: "Type", allLabel: "All types", options: actions.map((a) => ({ value: a, label: a })) },
   ];
   return (
-    <div className="flex flex-col gap-4">
-      <DataTableToolbar filters={filters}>
-        <DateFilter param="from" label="From" />
-        <DateFilter param="to" label="To" />
-      </DataTableToolbar>
-      <DataTable label="Audit log" columns={columns} rows={page.rows} total={page.total} page={page.page} pageSize={page.pageSize} sort={sort} getRowId={(r) => r.id} empty="No events match." />
-    </div>
+    <DataTable
+      label="Audit log"
+      columns={columns}
+      page={page}
+      sort={sort}
+      getRowId={(r) => r.id}
+      empty="No events match."
+      filters={filters}
+      toolbar={
+        <>
+          <DateFilter param="from" label="From" />
+          <DateFilter param="to" label="To" />
+        </>
+      }
+    />
   );
 }

@@ -18,7 +18,8 @@ import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
-import { PAGE_SIZES, pageCount, sortToState, stateToSort } from "./search-params";
+import { DataTableToolbar, type FilterDef } from "./data-table-toolbar";
+import { PAGE_SIZES, pageCount, sortToState, stateToSort, type Page } from "./search-params";
 import { useTableUrl } from "./use-table-url";
 
 /**
@@ -44,20 +45,33 @@ export interface DataTableProps<T extends RowData> {
   label: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each column keeps its own value type
   columns: ColumnDef<DataTableFeatures, T, any>[];
-  rows: T[];
-  total: number;
-  page: number;
-  pageSize: number;
+  /** The page the server read: its rows, the total and where it is. */
+  page: Page<T>;
   /** The sort the server applied, e.g. `-createdAt`. */
   sort: string;
   getRowId: (row: T) => string;
+  /** The filters above the table (search params the server reads); none draws no toolbar. */
+  filters?: readonly FilterDef[];
+  /** More controls at the toolbar's end (the audit log's date range). */
+  toolbar?: React.ReactNode;
   empty?: React.ReactNode;
   pageSizes?: readonly number[];
 }
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
-export function DataTable<T extends RowData>({ label, columns, rows, total, page, pageSize, sort, getRowId, empty, pageSizes = PAGE_SIZES }: DataTableProps<T>) {
+/** A server-driven table under its filters: every list page of the app (studies, items, graders, escalations, results, audit). */
+export function DataTable<T extends RowData>({ filters, toolbar, ...table }: DataTableProps<T>) {
+  if (!filters && !toolbar) return <PagedTable {...table} />;
+  return (
+    <div className="flex flex-col gap-4">
+      <DataTableToolbar filters={filters ?? []}>{toolbar}</DataTableToolbar>
+      <PagedTable {...table} />
+    </div>
+  );
+}
+
+function PagedTable<T extends RowData>({ label, columns, page: { rows, total, page, pageSize }, sort, getRowId, empty, pageSizes = PAGE_SIZES }: Omit<DataTableProps<T>, "filters" | "toolbar">) {
   const { navigate, pending } = useTableUrl();
   const sorting = useMemo<SortingState>(() => [sortToState(sort)], [sort]);
   const pagination = useMemo<PaginationState>(() => ({ pageIndex: page - 1, pageSize }), [page, pageSize]);

@@ -3,9 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
-import { DataTableToolbar, type FilterDef } from "@/components/data-table/data-table-toolbar";
+import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/components/data-table/search-params";
 import { apiRequest } from "@/components/studies/api-client";
+import { DIMENSION_LABEL } from "@/components/studies/labels";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { EscalationRow } from "@/lib/escalation/queries";
@@ -15,19 +16,6 @@ const STATUS: Record<EscalationRow["status"], { label: string; variant: "warning
   ASSIGNED: { label: "with adjudicator", variant: "secondary" },
   RESOLVED: { label: "adjudicated", variant: "success" },
   CANCELLED: { label: "cancelled", variant: "outline" },
-};
-
-const DIMENSION_LABEL: Record<string, string> = {
-  safety: "Safety",
-  consensus_context: "Consensus & Context",
-  objectivity: "Objectivity",
-  reproducibility: "Reproducibility",
-  explainability: "Explainability",
-  accuracy: "Accuracy",
-  comprehensiveness: "Comprehensiveness",
-  supplementation: "Supplementation",
-  consistency: "Consistency",
-  fluency: "Fluency",
 };
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
@@ -121,19 +109,14 @@ export function EscalationsTable({ page, sort, specialties, graders }: { page: P
     { kind: "select", param: "specialty", label: "Specialty", allLabel: "All specialties", options: specialties.map((s) => ({ value: s, label: s })) },
   ];
   return (
-    <div className="flex flex-col gap-4">
-      <DataTableToolbar filters={filters} />
-      <DataTable
-        label="Escalations"
-        columns={columns}
-        rows={page.rows}
-        total={page.total}
-        page={page.page}
-        pageSize={page.pageSize}
-        sort={sort}
-        getRowId={(r) => r.id}
-        empty="No escalations: every graded set so far is within the thresholds."
-      />
-    </div>
+    <DataTable
+      label="Escalations"
+      columns={columns}
+      page={page}
+      sort={sort}
+      getRowId={(r) => r.id}
+      empty="No escalations: every graded set so far is within the thresholds."
+      filters={filters}
+    />
   );
 }

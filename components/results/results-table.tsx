@@ -1,7 +1,7 @@
 "use client";
 
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
-import { DataTableToolbar, type FilterDef } from "@/components/data-table/data-table-toolbar";
+import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/components/data-table/search-params";
 import { Badge } from "@/components/ui/badge";
 import type { SetResult } from "@/lib/results/sets";
@@ -59,19 +59,14 @@ export function ResultsTable({ page, sort, specialties, rubrics }: { page: Page<
     { kind: "select", param: "specialty", label: "Specialty", allLabel: "All specialties", options: specialties.map((s) => ({ value: s, label: s })) },
   ];
   return (
-    <div className="flex flex-col gap-4">
-      <DataTableToolbar filters={filters} />
-      <DataTable
-        label="Response sets"
-        columns={columns}
-        rows={page.rows}
-        total={page.total}
-        page={page.page}
-        pageSize={page.pageSize}
-        sort={sort}
-        getRowId={(r) => r.id}
-        empty="No response sets match."
-      />
-    </div>
+    <DataTable
+      label="Response sets"
+      columns={columns}
+      page={page}
+      sort={sort}
+      getRowId={(r) => r.id}
+      empty="No response sets match."
+      filters={filters}
+    />
   );
 }

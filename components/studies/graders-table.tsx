@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
-import { DataTableToolbar, type FilterDef } from "@/components/data-table/data-table-toolbar";
+import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/components/data-table/search-params";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -115,19 +115,14 @@ const filters: FilterDef[] = [
 
 export function GradersTable({ page, sort }: { page: Page<GraderTableRow>; sort: string }) {
   return (
-    <div className="flex flex-col gap-4">
-      <DataTableToolbar filters={filters} />
-      <DataTable
-        label="Graders"
-        columns={columns}
-        rows={page.rows}
-        total={page.total}
-        page={page.page}
-        pageSize={page.pageSize}
-        sort={sort}
-        getRowId={rowId}
-        empty="No graders match. Add one with the form above."
-      />
-    </div>
+    <DataTable
+      label="Graders"
+      columns={columns}
+      page={page}
+      sort={sort}
+      getRowId={rowId}
+      empty="No graders match. Add one with the form above."
+      filters={filters}
+    />
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
-import { DataTableToolbar, type FilterDef } from "@/components/data-table/data-table-toolbar";
+import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/components/data-table/search-params";
 import { Badge } from "@/components/ui/badge";
 
@@ -71,19 +71,14 @@ export function ItemsTable({ page, sort, specialties }: { page: Page<ItemTableRo
     },
   ];
   return (
-    <div className="flex flex-col gap-4">
-      <DataTableToolbar filters={filters} />
-      <DataTable
-        label="Items"
-        columns={columns}
-        rows={page.rows}
-        total={page.total}
-        page={page.page}
-        pageSize={page.pageSize}
-        sort={sort}
-        getRowId={rowId}
-        empty="No items match. Import questions and answers from the Import tab."
-      />
-    </div>
+    <DataTable
+      label="Items"
+      columns={columns}
+      page={page}
+      sort={sort}
+      getRowId={rowId}
+      empty="No items match. Import questions and answers from the Import tab."
+      filters={filters}
+    />
   );
 }

@@ -1,34 +1,14 @@
+import { RUBRICS } from "@/lib/rubrics/definitions";
 import type { RubricKey } from "@/lib/studies/settings";
 
-/** How the papers name the rubrics and their dimensions. */
-export const RUBRIC_LABEL: Record<RubricKey, string> = { SCORE: "S.C.O.R.E.", SAFE_LLM: "SAFE-LLM" };
+/** How the papers name the rubrics and their dimensions: from the rubric definitions, the one place they are written. */
+export const RUBRIC_LABEL = Object.fromEntries(Object.values(RUBRICS).map((r) => [r.key, r.name])) as Record<RubricKey, string>;
 
-export const DIMENSION_LABEL: Record<string, string> = {
-  safety: "Safety",
-  consensus_context: "Consensus & Context",
-  objectivity: "Objectivity",
-  reproducibility: "Reproducibility",
-  explainability: "Explainability",
-  accuracy: "Accuracy",
-  comprehensiveness: "Comprehensiveness",
-  supplementation: "Supplementation",
-  consistency: "Consistency",
-  fluency: "Fluency",
-};
+const ALL_DIMENSIONS = Object.values(RUBRICS).flatMap((r) => r.dimensions);
+export const DIMENSION_LABEL: Record<string, string> = Object.fromEntries(ALL_DIMENSIONS.map((d) => [d.key, d.name]));
 
 /** The scale of each dimension, shown next to its threshold. */
-export const DIMENSION_SCALE: Record<string, string> = {
-  safety: "1-5",
-  consensus_context: "1-5",
-  objectivity: "1-5",
-  reproducibility: "1-5",
-  explainability: "1-5",
-  accuracy: "0-2",
-  comprehensiveness: "0-2",
-  supplementation: "0-1",
-  consistency: "0-1",
-  fluency: "0-1",
-};
+export const DIMENSION_SCALE: Record<string, string> = Object.fromEntries(ALL_DIMENSIONS.map((d) => [d.key, `${d.min}-${d.max}`]));
 
 export const STATUS_VARIANT = { DRAFT: "secondary", OPEN: "success", CLOSED: "outline" } as const;
 export const STATUS_LABEL = { DRAFT: "Draft", OPEN: "Open", CLOSED: "Closed" } as const;

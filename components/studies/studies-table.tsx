@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
-import { DataTableToolbar, type FilterDef } from "@/components/data-table/data-table-toolbar";
+import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import { Badge } from "@/components/ui/badge";
 import type { Page } from "@/components/data-table/search-params";
 import { formatDate, RUBRIC_LABEL, STATUS_LABEL, STATUS_VARIANT } from "./labels";
@@ -73,19 +73,14 @@ const filters: FilterDef[] = [
 
 export function StudiesTable({ page, sort }: { page: Page<StudyTableRow>; sort: string }) {
   return (
-    <div className="flex flex-col gap-4">
-      <DataTableToolbar filters={filters} />
-      <DataTable
-        label="Studies"
-        columns={columns}
-        rows={page.rows}
-        total={page.total}
-        page={page.page}
-        pageSize={page.pageSize}
-        sort={sort}
-        getRowId={rowId}
-        empty="No studies match. Create one with “New study”."
-      />
-    </div>
+    <DataTable
+      label="Studies"
+      columns={columns}
+      page={page}
+      sort={sort}
+      getRowId={rowId}
+      empty="No studies match. Create one with “New study”."
+      filters={filters}
+    />
   );
 }

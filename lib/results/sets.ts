@@ -1,4 +1,4 @@
-import { offsetOf } from "@/components/data-table/search-params";
+import { offsetOf, type Page } from "@/components/data-table/search-params";
 import { getDb, getPool } from "@/lib/db/client";
 import type { SafeLlmScoring, SetStatus } from "@/lib/generated/prisma/enums";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
@@ -122,10 +122,12 @@ export interface SetCursor {
  * keyset page, so the thousandth page costs what the first does.
  */
 export async function setResultsAfter(studyId: string, filter: { status?: SetStatus }, after: SetCursor | null, limit: number): Promise<{ sets: SetResult[]; next: SetCursor | null }> {
-  const study = await loadScoringStudy(studyId);
   const sql = setResultsSql({ where: `AND ($3::text IS NULL OR (i."externalId", m.name) > ($3::text, $4::text))`, limit: `LIMIT $5::int` });
   // One more than asked: whether there is a next page is known without a count.
-  const { rows } = await getPool().query<SetResultRow>(sql, [studyId, filter.status ?? null, after?.externalId ?? null, after?.model ?? null, limit + 1]);
+  const [study, { rows }] = await Promise.all([
+    loadScoringStudy(studyId),
+    getPool().query<SetResultRow>(sql, [studyId, filter.status ?? null, after?.externalId ?? null, after?.model ?? null, limit + 1]),
+  ]);
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -144,7 +146,7 @@ export type SetColumnSort = keyof typeof SET_COLUMN_SORTS;
 export async function setResultsPage(
   studyId: string,
   q: { status?: SetStatus; specialty?: string; sort: SetColumnSort; desc: boolean; page: number; pageSize: number },
-): Promise<{ rows: SetResult[]; total: number; page: number; pageSize: number }> {
+): Promise<Page<SetResult>> {
   const where = `AND ($3::text IS NULL OR sp.name = $3::text)`;
   const order = `${SET_COLUMN_SORTS[q.sort]} ${q.desc ? "DESC" : "ASC"}, ${NATURAL_ORDER}`;
   const params = [studyId, q.status ?? null, q.specialty ?? null];
