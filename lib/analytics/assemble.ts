@@ -7,11 +7,12 @@
  * summaries, alpha and Cliff's delta are lib/results/summary.ts's; agreement is
  * agreement.ts's.
  */
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import type { RubricKey } from "@/lib/rubrics/definitions";
 import type { Thresholds } from "@/lib/rubrics/thresholds";
 import type { SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
-import { finalDimensionValues, type GraderRubricValues } from "@/lib/scoring/escalation";
+import type { GraderRubricValues } from "@/lib/scoring/escalation";
+import { finalScoresOf, type FinalGrader } from "@/lib/scoring/final-scores";
 import { rubricTotal } from "@/lib/scoring/grader-values";
 import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
 import { radarChart, rankingRows } from "./blocks";
@@ -72,36 +73,23 @@ export const CLIFFS_CONVENTION = "Positive delta = the row model's totals tend t
 const ok = <T>(data: T): Block<T> => ({ data, reason: null });
 const none = <T>(reason: string): Block<T> => ({ data: null, reason });
 
-/** SetResult rows (computeSetResults' shape) from the loaded rows. */
 /** A submitted assignment's decoded scores and its value per dimension (graderDimensionValues). */
 export interface GraderRecord {
   table: Int8Array;
   values: GraderRubricValues;
 }
 
+/** SetResult rows (computeSetResults' shape) from the loaded rows: the graders' values from their packed cells, the final scores as everywhere. */
 export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<string, LoadedAssignment[]>, records: Map<LoadedAssignment, GraderRecord>): SetResult[] {
-  const { rubrics, repetitions: n, safeLlmScoring } = loaded.study;
+  const n = loaded.study.repetitions;
   return sets.map((s) => {
-    const graders = (bySet.get(s.id) ?? []).filter((a) => a.status === "SUBMITTED");
-    const final = s.status === "AGREED" || s.status === "ADJUDICATED";
-    let finalScores: SetResult["finalScores"] = null;
-    let totals: SetResult["totals"] = null;
-    if (final && graders.length > 0) {
-      const values: GraderRubricValues[] = graders.map((a) => records.get(a)!.values);
-      finalScores = Object.fromEntries(rubrics.map((r) => [r, finalDimensionValues(values, r)]));
-      totals = {};
-      if (rubrics.includes("SCORE")) {
-        const total = rubricTotal("SCORE", finalScores.SCORE!)!;
-        totals.SCORE = { total, percent: (100 * total) / RUBRICS.SCORE.maxTotal };
-      }
-      if (rubrics.includes("SAFE_LLM")) {
-        const perAnswer = rubricTotal("SAFE_LLM", finalScores.SAFE_LLM!)!;
-        const overallPerGrader = graders.map((a) => rubricTotal("SAFE_LLM", denseOverallValues(records.get(a)!.table, n))!);
-        const overall = overallPerGrader.reduce((x, y) => x + y, 0) / overallPerGrader.length;
-        totals.SAFE_LLM = { perAnswer, overall, headline: safeLlmScoring === "OVERALL" ? overall : perAnswer };
-      }
-    }
-    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, finalScores, totals };
+    const graders: FinalGrader[] = (bySet.get(s.id) ?? [])
+      .filter((a) => a.status === "SUBMITTED")
+      .map((a) => {
+        const record = records.get(a)!;
+        return { values: record.values, safeLlmOverall: () => rubricTotal("SAFE_LLM", denseOverallValues(record.table, n))! };
+      });
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, ...finalScoresOf(loaded.study, s.status, graders) };
   });
 }
 

@@ -1,16 +1,14 @@
 import { offsetOf, type Page } from "@/components/data-table/search-params";
 import { getDb, getPool } from "@/lib/db/client";
 import type { SafeLlmScoring, SetStatus } from "@/lib/generated/prisma/enums";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
-import { finalDimensionValues, type GraderRubricValues } from "@/lib/scoring/escalation";
-import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type DimensionValues, type ScoreCell } from "@/lib/scoring/grader-values";
+import type { RubricKey } from "@/lib/rubrics/definitions";
+import { finalScoresOf, type FinalGrader, type FinalScores, type FinalTotals } from "@/lib/scoring/final-scores";
+import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
 
 /**
- * Final scores of response sets, exactly as the papers define them: per
- * dimension, the mean over all the set's graders (the k primaries, plus the
- * adjudicator once they have submitted) of each grader's value (SAFE-LLM
- * per-answer domains: that grader's mean over the N answers). They exist only
- * for sets that are agreed or adjudicated. Unblinded: for leads only.
+ * Response sets with their final scores (finalScoresOf: per dimension, the
+ * mean over all the set's graders of each grader's value; only for sets that
+ * are agreed or adjudicated). Unblinded: for leads only.
  */
 export interface SetResult {
   id: string;
@@ -20,11 +18,8 @@ export interface SetResult {
   model: { id: string; name: string; version: string };
   status: SetStatus;
   graders: number;
-  finalScores: Partial<Record<RubricKey, DimensionValues>> | null;
-  totals: {
-    SCORE?: { total: number; percent: number };
-    SAFE_LLM?: { perAnswer: number; overall: number; headline: number };
-  } | null;
+  finalScores: FinalScores | null;
+  totals: FinalTotals | null;
 }
 
 interface ScoringStudy {
@@ -37,29 +32,16 @@ type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId:
 
 /** One set's final scores from its row: its submitted graders' cells, one array per grader. */
 function setResultOf(study: ScoringStudy, s: SetResultRow): SetResult {
-  const graders: ScoreCell[][] = s.graders.map((cells) => (cells ?? []).map(([rubric, dimension, repetition, score]) => ({ rubric, dimension, repetition, score })));
   const n = study.repetitions;
-  const final = s.status === "AGREED" || s.status === "ADJUDICATED";
-  let finalScores: SetResult["finalScores"] = null;
-  let totals: SetResult["totals"] = null;
-  if (final && graders.length > 0) {
-    const values: GraderRubricValues[] = graders.map((cells) => Object.fromEntries(study.rubrics.map((r) => [r, graderDimensionValues(r, cells, n)])));
-    finalScores = Object.fromEntries(study.rubrics.map((r) => [r, finalDimensionValues(values, r)]));
-    totals = {};
-    if (study.rubrics.includes("SCORE")) {
-      const total = rubricTotal("SCORE", finalScores.SCORE!)!;
-      totals.SCORE = { total, percent: (100 * total) / RUBRICS.SCORE.maxTotal };
-    }
-    if (study.rubrics.includes("SAFE_LLM")) {
-      const perAnswer = rubricTotal("SAFE_LLM", finalScores.SAFE_LLM!)!;
-      // The overall (best-answer) score per grader, then the mean over graders.
-      const overallPerGrader = graders.map((cells) => rubricTotal("SAFE_LLM", safeLlmOverallValues(cells, n))!);
-      const overall = overallPerGrader.reduce((x, y) => x + y, 0) / overallPerGrader.length;
-      totals.SAFE_LLM = { perAnswer, overall, headline: study.safeLlmScoring === "OVERALL" ? overall : perAnswer };
-    }
-  }
+  const graders: FinalGrader[] = s.graders.map((tuples) => {
+    const cells: ScoreCell[] = (tuples ?? []).map(([rubric, dimension, repetition, score]) => ({ rubric, dimension, repetition, score }));
+    return {
+      values: Object.fromEntries(study.rubrics.map((r) => [r, graderDimensionValues(r, cells, n)])),
+      safeLlmOverall: () => rubricTotal("SAFE_LLM", safeLlmOverallValues(cells, n))!,
+    };
+  });
   const model = { id: s.modelId, name: s.model, version: s.version };
-  return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals };
+  return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, ...finalScoresOf(study, s.status, graders) };
 }
 
 /** Rows of a query, a batch at a time (an export session's server-side cursor). */

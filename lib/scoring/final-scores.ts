@@ -1,0 +1,52 @@
+import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
+import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import { finalDimensionValues, type GraderRubricValues } from "./escalation";
+import { rubricTotal, type DimensionValues } from "./grader-values";
+
+/** Per dimension, the mean over all the set's graders of each grader's value. */
+export type FinalScores = Partial<Record<RubricKey, DimensionValues>>;
+
+export interface FinalTotals {
+  /** Out of 25, and as a percentage. */
+  SCORE?: { total: number; percent: number };
+  /** Out of 7: per answer (mean over the N answers) and overall (best answer); headline as the study chose. */
+  SAFE_LLM?: { perAnswer: number; overall: number; headline: number };
+}
+
+/** One submitted grader of a set, as its scores were read (plain cells or the dashboard's packed ones). */
+export interface FinalGrader {
+  /** The grader's value per dimension (graderDimensionValues). */
+  values: GraderRubricValues;
+  /** The grader's SAFE-LLM overall (best-answer) total out of 7; asked only for a final set of a SAFE-LLM study. */
+  safeLlmOverall: () => number;
+}
+
+/**
+ * A set's final scores, exactly as the papers define them: they exist only
+ * once the set is agreed or adjudicated; per dimension, the mean over all its
+ * graders (the k primaries, plus the adjudicator once they have submitted);
+ * S.C.O.R.E. total out of 25, SAFE-LLM out of 7 both per answer and overall
+ * (the mean over graders of each grader's best-answer total). Every reader of
+ * final scores (the sets API, the Results tab, the exports, the dashboard)
+ * comes here, whichever way it read the grades.
+ */
+export function finalScoresOf(
+  study: { rubrics: readonly RubricKey[]; safeLlmScoring: SafeLlmScoring },
+  status: string,
+  graders: FinalGrader[],
+): { finalScores: FinalScores | null; totals: FinalTotals | null } {
+  if ((status !== "AGREED" && status !== "ADJUDICATED") || graders.length === 0) return { finalScores: null, totals: null };
+  const values = graders.map((g) => g.values);
+  const finalScores: FinalScores = Object.fromEntries(study.rubrics.map((r) => [r, finalDimensionValues(values, r)]));
+  const totals: FinalTotals = {};
+  if (study.rubrics.includes("SCORE")) {
+    const total = rubricTotal("SCORE", finalScores.SCORE!)!;
+    totals.SCORE = { total, percent: (100 * total) / RUBRICS.SCORE.maxTotal };
+  }
+  if (study.rubrics.includes("SAFE_LLM")) {
+    const perAnswer = rubricTotal("SAFE_LLM", finalScores.SAFE_LLM!)!;
+    const overall = graders.reduce((sum, g) => sum + g.safeLlmOverall(), 0) / graders.length;
+    totals.SAFE_LLM = { perAnswer, overall, headline: study.safeLlmScoring === "OVERALL" ? overall : perAnswer };
+  }
+  return { finalScores, totals };
+}
