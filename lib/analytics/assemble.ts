@@ -12,7 +12,7 @@ import type { Thresholds } from "@/lib/rubrics/thresholds";
 import type { SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
 import type { GraderRubricValues } from "@/lib/scoring/escalation";
-import { finalScoresOf, type FinalGrader } from "@/lib/scoring/final-scores";
+import { finalScoresOf, type FinalGraders } from "@/lib/scoring/final-scores";
 import { rubricTotal } from "@/lib/scoring/grader-values";
 import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
 import { radarChart, rankingRows } from "./blocks";
@@ -82,14 +82,14 @@ export interface GraderRecord {
 /** SetResult rows (computeSetResults' shape) from the loaded rows: the graders' values from their packed cells, the final scores as everywhere. */
 export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<string, LoadedAssignment[]>, records: Map<LoadedAssignment, GraderRecord>): SetResult[] {
   const n = loaded.study.repetitions;
+  const read: FinalGraders<LoadedAssignment> = {
+    values: (a) => records.get(a)!.values,
+    safeLlmOverall: (a) => rubricTotal("SAFE_LLM", denseOverallValues(records.get(a)!.table, n))!,
+  };
   return sets.map((s) => {
-    const graders: FinalGrader[] = (bySet.get(s.id) ?? [])
-      .filter((a) => a.status === "SUBMITTED")
-      .map((a) => {
-        const record = records.get(a)!;
-        return { values: record.values, safeLlmOverall: () => rubricTotal("SAFE_LLM", denseOverallValues(record.table, n))! };
-      });
-    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, ...finalScoresOf(loaded.study, s.status, graders) };
+    const graders = (bySet.get(s.id) ?? []).filter((a) => a.status === "SUBMITTED");
+    const { finalScores, totals } = finalScoresOf(loaded.study, s.status, graders, read);
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, finalScores, totals };
   });
 }
 

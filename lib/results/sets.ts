@@ -2,7 +2,8 @@ import { offsetOf, type Page } from "@/components/data-table/search-params";
 import { getDb, getPool } from "@/lib/db/client";
 import type { SafeLlmScoring, SetStatus } from "@/lib/generated/prisma/enums";
 import type { RubricKey } from "@/lib/rubrics/definitions";
-import { finalScoresOf, type FinalGrader, type FinalScores, type FinalTotals } from "@/lib/scoring/final-scores";
+import type { GraderRubricValues } from "@/lib/scoring/escalation";
+import { finalScoresOf, type FinalGraders, type FinalScores, type FinalTotals } from "@/lib/scoring/final-scores";
 import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
 
 /**
@@ -30,18 +31,29 @@ interface ScoringStudy {
 
 type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string; graders: ([RubricKey, ScoreCell["dimension"], number, number][] | null)[] };
 
-/** One set's final scores from its row: its submitted graders' cells, one array per grader. */
-function setResultOf(study: ScoringStudy, s: SetResultRow): SetResult {
+/** A submitted grader of a set as its row gives it: their cells, and their values per dimension. */
+interface RowGrader {
+  cells: ScoreCell[];
+  values: GraderRubricValues;
+}
+const ROW_GRADERS = (n: number): FinalGraders<RowGrader> => ({
+  values: (g) => g.values,
+  safeLlmOverall: (g) => rubricTotal("SAFE_LLM", safeLlmOverallValues(g.cells, n))!,
+});
+
+/** Sets' final scores from their rows: each row carries its submitted graders' cells, one array per grader. */
+function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[] {
   const n = study.repetitions;
-  const graders: FinalGrader[] = s.graders.map((tuples) => {
-    const cells: ScoreCell[] = (tuples ?? []).map(([rubric, dimension, repetition, score]) => ({ rubric, dimension, repetition, score }));
-    return {
-      values: Object.fromEntries(study.rubrics.map((r) => [r, graderDimensionValues(r, cells, n)])),
-      safeLlmOverall: () => rubricTotal("SAFE_LLM", safeLlmOverallValues(cells, n))!,
-    };
+  const read = ROW_GRADERS(n);
+  return rows.map((s) => {
+    const graders: RowGrader[] = s.graders.map((tuples) => {
+      const cells: ScoreCell[] = (tuples ?? []).map(([rubric, dimension, repetition, score]) => ({ rubric, dimension, repetition, score }));
+      return { cells, values: Object.fromEntries(study.rubrics.map((r) => [r, graderDimensionValues(r, cells, n)])) };
+    });
+    const { finalScores, totals } = finalScoresOf(study, s.status, graders, read);
+    const model = { id: s.modelId, name: s.model, version: s.version };
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals };
   });
-  const model = { id: s.modelId, name: s.model, version: s.version };
-  return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, ...finalScoresOf(study, s.status, graders) };
 }
 
 /** Rows of a query, a batch at a time (an export session's server-side cursor). */
@@ -90,7 +102,7 @@ const loadScoringStudy = (studyId: string): Promise<ScoringStudy> =>
 export async function computeSetResults(studyId: string, filter: { status?: SetStatus } = {}): Promise<SetResult[]> {
   const study = await loadScoringStudy(studyId);
   const { rows } = await getPool().query<SetResultRow>(SET_RESULTS_SQL, [studyId, filter.status ?? null]);
-  return rows.map((r) => setResultOf(study, r));
+  return setResultsOfRows(study, rows);
 }
 
 /** Where a cursor of the sets API stands: the last set it returned, by question id and model name. */
@@ -113,7 +125,7 @@ export async function setResultsAfter(studyId: string, filter: { status?: SetSta
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { sets: page.map((r) => setResultOf(study, r)), next: more && last ? { externalId: last.externalId, model: last.model } : null };
+  return { sets: setResultsOfRows(study, page), next: more && last ? { externalId: last.externalId, model: last.model } : null };
 }
 
 /** The results table's columns that are the set's own (sorted in SQL); the totals need every set's scores. */
@@ -137,7 +149,7 @@ export async function setResultsPage(
     getPool().query<SetResultRow>(setResultsSql({ where, order, limit: `OFFSET $4::int LIMIT $5::int` }), [...params, offsetOf(q.page, q.pageSize), q.pageSize]),
     getPool().query<{ n: number }>(`SELECT count(*)::int AS n ${SET_FROM} ${where}`, params),
   ]);
-  return { rows: rows.map((r) => setResultOf(study, r)), total: count.rows[0].n, page: q.page, pageSize: q.pageSize };
+  return { rows: setResultsOfRows(study, rows), total: count.rows[0].n, page: q.page, pageSize: q.pageSize };
 }
 
 /**
@@ -146,5 +158,5 @@ export async function setResultsPage(
  * come in one row, so memory holds one batch of sets.
  */
 export async function* setResultBatches(cursor: CursorQuery, study: ScoringStudy & { id: string }, filter: { status?: SetStatus } = {}, batch = 500): AsyncGenerator<SetResult[]> {
-  for await (const rows of cursor<SetResultRow>(SET_RESULTS_SQL, [study.id, filter.status ?? null], batch)) yield rows.map((r) => setResultOf(study, r));
+  for await (const rows of cursor<SetResultRow>(SET_RESULTS_SQL, [study.id, filter.status ?? null], batch)) yield setResultsOfRows(study, rows);
 }

@@ -13,12 +13,16 @@ export interface FinalTotals {
   SAFE_LLM?: { perAnswer: number; overall: number; headline: number };
 }
 
-/** One submitted grader of a set, as its scores were read (plain cells or the dashboard's packed ones). */
-export interface FinalGrader {
+/**
+ * How a reader of grades gives its graders to `finalScoresOf`, whatever it
+ * holds for each (plain cells, the dashboard's packed table): accessors made
+ * once per read, so a study of 10,000 sets allocates nothing per grader here.
+ */
+export interface FinalGraders<G> {
   /** The grader's value per dimension (graderDimensionValues). */
-  values: GraderRubricValues;
+  values: (grader: G) => GraderRubricValues;
   /** The grader's SAFE-LLM overall (best-answer) total out of 7; asked only for a final set of a SAFE-LLM study. */
-  safeLlmOverall: () => number;
+  safeLlmOverall: (grader: G) => number;
 }
 
 /**
@@ -30,13 +34,14 @@ export interface FinalGrader {
  * final scores (the sets API, the Results tab, the exports, the dashboard)
  * comes here, whichever way it read the grades.
  */
-export function finalScoresOf(
+export function finalScoresOf<G>(
   study: { rubrics: readonly RubricKey[]; safeLlmScoring: SafeLlmScoring },
   status: string,
-  graders: FinalGrader[],
+  graders: readonly G[],
+  read: FinalGraders<G>,
 ): { finalScores: FinalScores | null; totals: FinalTotals | null } {
   if ((status !== "AGREED" && status !== "ADJUDICATED") || graders.length === 0) return { finalScores: null, totals: null };
-  const values = graders.map((g) => g.values);
+  const values = graders.map(read.values);
   const finalScores: FinalScores = Object.fromEntries(study.rubrics.map((r) => [r, finalDimensionValues(values, r)]));
   const totals: FinalTotals = {};
   if (study.rubrics.includes("SCORE")) {
@@ -45,7 +50,9 @@ export function finalScoresOf(
   }
   if (study.rubrics.includes("SAFE_LLM")) {
     const perAnswer = rubricTotal("SAFE_LLM", finalScores.SAFE_LLM!)!;
-    const overall = graders.reduce((sum, g) => sum + g.safeLlmOverall(), 0) / graders.length;
+    let sum = 0;
+    for (const g of graders) sum += read.safeLlmOverall(g);
+    const overall = sum / graders.length;
     totals.SAFE_LLM = { perAnswer, overall, headline: study.safeLlmScoring === "OVERALL" ? overall : perAnswer };
   }
   return { finalScores, totals };

@@ -1,14 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { finalScoresOf, type FinalGrader } from "@/lib/scoring/final-scores";
+import { finalScoresOf, type FinalGraders } from "@/lib/scoring/final-scores";
+import type { GraderRubricValues } from "@/lib/scoring/escalation";
 import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
 import { form, type SafeLlmPoints, type ScoreScores } from "../../fixtures/grade-form";
 
+interface Grader {
+  values: GraderRubricValues;
+  overall: () => number;
+}
+const read: FinalGraders<Grader> = { values: (g) => g.values, safeLlmOverall: (g) => g.overall() };
+
 /** A grader as the sets API reads one: plain cells of a complete form over N = 3 answers. */
-function grader(score: ScoreScores, safe: SafeLlmPoints[]): FinalGrader {
+function grader(score: ScoreScores, safe: SafeLlmPoints[]): Grader {
   const cells = form({ score, safe }).map((c) => ({ ...c, repetition: c.repetition ?? 0 })) as ScoreCell[];
   return {
     values: { SCORE: graderDimensionValues("SCORE", cells, 3), SAFE_LLM: graderDimensionValues("SAFE_LLM", cells, 3) },
-    safeLlmOverall: () => rubricTotal("SAFE_LLM", safeLlmOverallValues(cells, 3))!,
+    overall: () => rubricTotal("SAFE_LLM", safeLlmOverallValues(cells, 3))!,
   };
 }
 
@@ -20,13 +27,13 @@ const g2 = grader([3, 4, 4, 2, 4], [[2, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]]);
 
 describe("final scores of a set (finalScoresOf)", () => {
   it("exist only for an agreed or adjudicated set with a submitted grader", () => {
-    for (const status of ["AWAITING_GRADES", "AWAITING_ADJUDICATION"]) expect(finalScoresOf(both, status, [g1, g2])).toEqual({ finalScores: null, totals: null });
-    expect(finalScoresOf(both, "AGREED", [])).toEqual({ finalScores: null, totals: null });
-    expect(finalScoresOf(both, "ADJUDICATED", [g1, g2]).finalScores).not.toBeNull();
+    for (const status of ["AWAITING_GRADES", "AWAITING_ADJUDICATION"]) expect(finalScoresOf(both, status, [g1, g2], read)).toEqual({ finalScores: null, totals: null });
+    expect(finalScoresOf(both, "AGREED", [], read)).toEqual({ finalScores: null, totals: null });
+    expect(finalScoresOf(both, "ADJUDICATED", [g1, g2], read).finalScores).not.toBeNull();
   });
 
   it("per dimension, the mean over graders; S.C.O.R.E. out of 25 and as a percentage", () => {
-    const { finalScores, totals } = finalScoresOf(both, "AGREED", [g1, g2]);
+    const { finalScores, totals } = finalScoresOf(both, "AGREED", [g1, g2], read);
     expect(finalScores!.SCORE).toEqual({ safety: 4, consensus_context: 4, objectivity: 4, reproducibility: 3, explainability: 4 });
     expect(totals!.SCORE).toEqual({ total: 19, percent: 76 });
     // SAFE-LLM per-answer domains: each grader's mean over the 3 answers, then the mean over graders.
@@ -35,19 +42,19 @@ describe("final scores of a set (finalScoresOf)", () => {
   });
 
   it("SAFE-LLM per answer and overall (the mean of each grader's best-answer total); the study's setting picks the headline", () => {
-    const perAnswer = finalScoresOf(both, "AGREED", [g1, g2]).totals!.SAFE_LLM!;
+    const perAnswer = finalScoresOf(both, "AGREED", [g1, g2], read).totals!.SAFE_LLM!;
     // Grader 1: answers of 6, 6, 3 points + consistency 0 -> 5; grader 2: 5 points each + consistency 1 -> 6. Mean 5.5.
     expect(perAnswer.perAnswer).toBeCloseTo(5.5, 12);
     // Overall: grader 1 best accuracy 2, comprehensiveness 2, supplementation 1, consistency 0, fluency mean 1 -> 6; grader 2: 2+1+1+1+1 = 6.
     expect(perAnswer.overall).toBeCloseTo(6, 12);
     expect(perAnswer.headline).toBe(perAnswer.perAnswer);
-    expect(finalScoresOf({ ...both, safeLlmScoring: "OVERALL" }, "AGREED", [g1, g2]).totals!.SAFE_LLM!.headline).toBe(perAnswer.overall);
+    expect(finalScoresOf({ ...both, safeLlmScoring: "OVERALL" }, "AGREED", [g1, g2], read).totals!.SAFE_LLM!.headline).toBe(perAnswer.overall);
   });
 
   it("a study with one rubric has only that rubric's scores, and never asks for a SAFE-LLM overall", () => {
     let asked = 0;
-    const scoreOnly = { values: { SCORE: g1.values.SCORE }, safeLlmOverall: () => ++asked };
-    const r = finalScoresOf({ rubrics: ["SCORE"], safeLlmScoring: "PER_ANSWER" }, "AGREED", [scoreOnly]);
+    const scoreOnly: Grader = { values: { SCORE: g1.values.SCORE }, overall: () => ++asked };
+    const r = finalScoresOf({ rubrics: ["SCORE"], safeLlmScoring: "PER_ANSWER" }, "AGREED", [scoreOnly], read);
     expect(Object.keys(r.finalScores!)).toEqual(["SCORE"]);
     expect(Object.keys(r.totals!)).toEqual(["SCORE"]);
     expect(asked).toBe(0);
