@@ -2,7 +2,6 @@ import { offsetOf, type Page } from "@/components/data-table/search-params";
 import { getDb, getPool } from "@/lib/db/client";
 import type { SafeLlmScoring, SetStatus } from "@/lib/generated/prisma/enums";
 import type { RubricKey } from "@/lib/rubrics/definitions";
-import type { GraderRubricValues } from "@/lib/scoring/escalation";
 import { finalScoresOf, type FinalGraders, type FinalScores, type FinalTotals } from "@/lib/scoring/final-scores";
 import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
 
@@ -31,25 +30,17 @@ interface ScoringStudy {
 
 type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string; graders: ([RubricKey, ScoreCell["dimension"], number, number][] | null)[] };
 
-/** A submitted grader of a set as its row gives it: their cells, and their values per dimension. */
-interface RowGrader {
-  cells: ScoreCell[];
-  values: GraderRubricValues;
-}
-const ROW_GRADERS = (n: number): FinalGraders<RowGrader> => ({
-  values: (g) => g.values,
-  safeLlmOverall: (g) => rubricTotal("SAFE_LLM", safeLlmOverallValues(g.cells, n))!,
+/** How a set's row gives its submitted graders (their cells) to finalScoresOf: values are computed only for a final set. */
+const ROW_GRADERS = (study: ScoringStudy): FinalGraders<ScoreCell[]> => ({
+  values: (cells) => Object.fromEntries(study.rubrics.map((r) => [r, graderDimensionValues(r, cells, study.repetitions)])),
+  safeLlmOverall: (cells) => rubricTotal("SAFE_LLM", safeLlmOverallValues(cells, study.repetitions))!,
 });
 
 /** Sets' final scores from their rows: each row carries its submitted graders' cells, one array per grader. */
 function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[] {
-  const n = study.repetitions;
-  const read = ROW_GRADERS(n);
+  const read = ROW_GRADERS(study);
   return rows.map((s) => {
-    const graders: RowGrader[] = s.graders.map((tuples) => {
-      const cells: ScoreCell[] = (tuples ?? []).map(([rubric, dimension, repetition, score]) => ({ rubric, dimension, repetition, score }));
-      return { cells, values: Object.fromEntries(study.rubrics.map((r) => [r, graderDimensionValues(r, cells, n)])) };
-    });
+    const graders = s.graders.map((tuples) => (tuples ?? []).map(([rubric, dimension, repetition, score]): ScoreCell => ({ rubric, dimension, repetition, score })));
     const { finalScores, totals } = finalScoresOf(study, s.status, graders, read);
     const model = { id: s.modelId, name: s.model, version: s.version };
     return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals };
