@@ -20,7 +20,8 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 // What the browser computes for the `_rsc` parameter of a navigation; Next checks it against the headers.
 import { computeCacheBustingSearchParam } from "next/dist/shared/lib/router/utils/cache-busting-search-param.js";
-import { CELLS_PER_FORM, closedLoop, cpuSample, cpuSpent, generateStudy, gradeBody, pooled, printTable, startServer, throwawayDatabase, type LoadResult } from "../lib/harness";
+import { CELLS_PER_FORM, closedLoop, cpuSample, cpuSpent, generateStudy, gradeBody, pooled, printTable, type LoadResult } from "../lib/harness";
+import { startServer, throwawayDatabase } from "../lib/server";
 
 const { values } = parseArgs({
   options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "10" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "5" }, port: { type: "string", default: "3411" } },

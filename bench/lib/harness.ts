@@ -16,8 +16,6 @@ import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { form } from "../../tests/fixtures/grade-form";
 import { AUTH_SECRET } from "./server";
 
-export { AUTH_SECRET, startServer, throwawayDatabase } from "./server";
-
 /**
  * CPU time (user + system, all threads, in ms) used so far by a process and by
  * each PostgreSQL process of this machine, read from /proc (Linux). Sampled

@@ -8,7 +8,8 @@
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, printTable, startServer, throwawayDatabase } from "../lib/harness";
+import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, printTable } from "../lib/harness";
+import { startServer, throwawayDatabase } from "../lib/server";
 
 const { values } = parseArgs({ options: { graders: { type: "string", default: "100" }, seconds: { type: "string", default: "60" }, port: { type: "string", default: "3412" } } });
 const G = Number(values.graders);
