@@ -11,7 +11,7 @@ import type { ExportSession } from "./session";
 /**
  * The datasets built from the final scores (lib/results): `sets`, `score-long`
  * and `summary`. Their scores are computed by the functions the dashboard and
- * the sets API use (setResultOf behind computeSetResults and setResultBatches),
+ * the sets API use (finalScoresOf, behind computeSetResults and setResultBatches),
  * so an export never disagrees with what the lead sees. They are read on the
  * export's connection, in its one snapshot, through a cursor of SET_BATCH sets
  * (each with its scores): `sets` and `score-long` write each batch out before
