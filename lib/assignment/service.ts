@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { lockSetsSql } from "@/lib/db/set-lock";
 import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
 import { ApiError } from "@/lib/server/errors";
@@ -40,16 +41,20 @@ export async function assignGraders(
       const matchSpecialty = opts.matchSpecialty ?? study.matchSpecialty;
 
       // Unsubmitted work of graders who left (membership or account deactivated) is cancelled, then re-planned.
-      const gone = await tx.assignment.findMany({
-        where: {
-          studyId,
-          status: { in: ["PENDING", "IN_PROGRESS"] },
-          grader: { OR: [{ active: false }, { memberships: { some: { studyId, role: "GRADER", active: false } } }, { memberships: { none: { studyId } } }] },
-        },
-        select: { id: true, kind: true, responseSetId: true, graderId: true },
-      });
+      // Their sets are locked first and the work read again under the locks: an assignment
+      // submitted meanwhile stays submitted, with its grades.
+      const leftWhere = {
+        studyId,
+        status: { in: ["PENDING" as const, "IN_PROGRESS" as const] },
+        grader: { OR: [{ active: false }, { memberships: { some: { studyId, role: "GRADER" as const, active: false } } }, { memberships: { none: { studyId } } }] },
+      };
+      const leftSets = await tx.assignment.findMany({ where: leftWhere, select: { responseSetId: true }, distinct: ["responseSetId"] });
+      const lockedSets = leftSets.length ? (await tx.$queryRaw<{ id: string }[]>(lockSetsSql(leftSets.map((a) => a.responseSetId)))).map((r) => r.id) : [];
+      const gone = lockedSets.length
+        ? await tx.assignment.findMany({ where: { ...leftWhere, responseSetId: { in: lockedSets } }, select: { id: true, kind: true, responseSetId: true, graderId: true } })
+        : [];
       if (gone.length) {
-        await tx.assignment.updateMany({ where: { id: { in: gone.map((g) => g.id) } }, data: { status: "CANCELLED" } });
+        await tx.assignment.updateMany({ where: { id: { in: gone.map((g) => g.id) }, status: { in: ["PENDING", "IN_PROGRESS"] } }, data: { status: "CANCELLED" } });
       }
 
       const completeSets = await tx.$queryRaw<{ id: string; specialtyId: string }[]>`
@@ -97,7 +102,7 @@ export async function assignGraders(
       // Adjudications taken from a grader who left go to another eligible grader (or wait for the lead).
       for (const g of gone.filter((x) => x.kind === "ADJUDICATOR")) {
         const esc = await tx.escalation.findUnique({ where: { responseSetId: g.responseSetId } });
-        if (!esc || esc.status !== "ASSIGNED") continue;
+        if (!esc || esc.status !== "ASSIGNED" || esc.adjudicatorAssignmentId !== g.id) continue;
         const next = await pickAdjudicator(prismaSql(tx), study, g.responseSetId);
         const adjudicatorAssignmentId = next ? await createAdjudicatorAssignment(prismaSql(tx), { id: g.responseSetId, studyId: study.id }, next) : null;
         await tx.escalation.update({ where: { id: esc.id }, data: { adjudicatorAssignmentId, status: next ? "ASSIGNED" : "NEEDS_GRADER" } });

@@ -5,6 +5,8 @@ import { ApiError } from "@/lib/server/errors";
 import type { Disagreement } from "@/lib/scoring/escalation";
 import { graderPseudonym } from "@/lib/users/pseudonym";
 import { prismaSql } from "@/lib/db/sql";
+import { lockSetsSql } from "@/lib/db/set-lock";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { createAdjudicatorAssignment } from "./service";
 
 export interface EscalationRow {
@@ -68,12 +70,15 @@ export async function listEscalations(studyId: string, filter: { status?: Escala
  */
 export async function assignEscalationByHand(escalationId: string, graderId: string, actorId: string, requestId?: string) {
   return getDb().$transaction(async (tx: Tx) => {
+    // The set's lock first, then the escalation as it stands under it: an adjudication
+    // submitted while this waited is seen, and is never cancelled.
+    const locked = await tx.$queryRaw<{ id: string }[]>(lockSetsSql(Prisma.sql`SELECT "responseSetId" FROM "Escalation" WHERE id = ${escalationId}::uuid`));
+    if (locked.length === 0) throw new ApiError(404, "escalation not found");
     const esc = await tx.escalation.findUnique({
       where: { id: escalationId },
       include: { adjudicatorAssignment: true, responseSet: { select: { id: true, studyId: true, assignments: { select: { graderId: true, status: true } } } } },
     });
     if (!esc) throw new ApiError(404, "escalation not found");
-    await tx.$queryRaw`SELECT id FROM "ResponseSet" WHERE id = ${esc.responseSetId}::uuid FOR UPDATE`;
     if (esc.status === "RESOLVED" || esc.status === "CANCELLED") throw new ApiError(409, `this escalation is ${esc.status.toLowerCase()}: there is nothing to assign`);
     if (esc.adjudicatorAssignment?.status === "SUBMITTED") throw new ApiError(409, "the adjudicator has already submitted");
     const member = await tx.studyMember.findUnique({ where: { studyId_userId: { studyId: esc.responseSet.studyId, userId: graderId } }, include: { user: true } });

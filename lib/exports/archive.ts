@@ -182,7 +182,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   const graderOrd = graders.map((_, i) => i);
   yield* section<Record<string, unknown>>(
     "assignments",
-    `SELECT qi."externalId" AS item, m.name AS model, a."graderId" AS grader, a.kind, a.position, a.status, a."timeSpentMs", a."harmFlag", a."harmComment",
+    `SELECT qi."externalId" AS item, m.name AS model, a."graderId" AS grader, a.kind, a.position, a.status, a."timeSpentMs"::float8 AS "timeSpentMs", a."harmFlag", a."harmComment",
             a."createdAt", a."updatedAt", a."startedAt", a."submittedAt",
             COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment,
                                                         'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})

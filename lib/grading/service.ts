@@ -1,6 +1,7 @@
 import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { lockSetsSql } from "@/lib/db/set-lock";
 import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricKey } from "@/lib/rubrics/definitions";
 import { ApiError } from "@/lib/server/errors";
@@ -14,7 +15,7 @@ import { validateGrades } from "./validate";
  * version or settings, nor another grader or their scores.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Time on task is added from the page's own clock; one save cannot add more than this. */
+/** Time on task: one save adds at most this (a longer gap is a grader who walked away). */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
 
 /**
@@ -126,7 +127,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
   const rows = await sql.rows<AssignmentViewRow>(Prisma.sql`
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
-      SELECT a.id, a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs", a."submittedAt",
+      SELECT a.id, a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
              a."responseSetId", st.name AS "studyName", st.rubrics::text[] AS rubrics, st.repetitions, st."showReferenceAnswer",
              st.status::text AS "studyStatus", q.question, q."referenceAnswer", sp.name AS specialty
       FROM "Assignment" a
@@ -172,16 +173,15 @@ async function nextAssignmentAfter(graderId: string, assignmentId: string): Prom
   return rows[0]?.id ?? null;
 }
 
-/** The assignment being saved and what of its study the save and the escalation need. */
-interface SaveTargetRow extends Omit<StudyForEscalation, "id"> {
-  id: string;
-  responseSetId: string;
+/** The assignment being saved, what of its study the save and the escalation need, and its set's state. */
+interface SavedStateRow extends Omit<StudyForEscalation, "id"> {
   studyId: string;
   studyStatus: string;
-}
-
-interface SavedStateRow {
-  status: AssignmentStatusKey;
+  responseSetId: string;
+  /** Server time since the assignment's row was last written (a save, its creation or revival). */
+  sinceLastWriteMs: number;
+  isMine: boolean;
+  status: AssignmentStatusKey | "CANCELLED";
   harmFlag: boolean;
   harmComment: string | null;
   grades: { id: string; rubric: RubricKey; dimension: string; repetition: number; score: number; comment: string | null }[] | null;
@@ -214,33 +214,44 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
   const saved = sqlTransaction(
     async (tx) => {
       // Serialise every write on this set (the last two primary grades, a revision,
-      // an adjudication, the same request sent twice): lock the set's row first.
-      const found = await tx.rows<SaveTargetRow>(Prisma.sql`
-        WITH mine AS (${mineSql(graderId)})
-        SELECT a.id, a."responseSetId",
-               st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics::text[] AS rubrics, st.repetitions, st."gradersPerSet",
-               st.thresholds, st."matchSpecialty", st."assignmentSeed"
-        FROM "Assignment" a
-        JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
-        JOIN "Study" st ON st.id = a."studyId"
-        WHERE a.id = ${assignmentId}::uuid AND a.id IN (SELECT id FROM mine)
-        FOR UPDATE OF rs`);
-      const target = found[0];
-      if (!target) throw new ApiError(404, "assignment not found");
-      if (target.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
-      const { id: _id, responseSetId: _set, studyId, studyStatus: _status, ...settings } = target;
-      const study: StudyForEscalation = { id: studyId, ...settings };
+      // an adjudication, a lead's reassignment, the same request sent twice): lock
+      // the set's row first, then read everything the save decides on.
+      const locked = await tx.rows<{ id: string }>(
+        lockSetsSql(Prisma.sql`SELECT "responseSetId" FROM "Assignment" WHERE id = ${assignmentId}::uuid AND "graderId" = ${graderId}::uuid`),
+      );
+      if (locked.length === 0) throw new ApiError(404, "assignment not found");
 
-      // Read after the lock, in a statement of its own, so that a save that
-      // committed while this one waited is seen (status, harm and grades), with
-      // the set's state that the escalation decides on.
+      // In a statement of its own, after the lock: a save, a cancellation or a
+      // reassignment that committed while this one waited is seen (whether the
+      // assignment is still the grader's, its grades, the set and its escalation).
       const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
-        SELECT a.status::text AS status, a."harmFlag", a."harmComment",
+        WITH mine AS (${mineSql(graderId)})
+        SELECT a.id IN (SELECT id FROM mine) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."responseSetId",
+          (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
+          st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics::text[] AS rubrics, st.repetitions, st."gradersPerSet",
+          st.thresholds, st."matchSpecialty", st."assignmentSeed",
           (SELECT json_agg(json_build_object('id', g.id, 'rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment))
              FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades,
           s."setStatus", s.assignments AS "setAssignments", s.escalation
-        FROM "Assignment" a CROSS JOIN (${setStateSql(target.responseSetId)}) s
+        FROM "Assignment" a
+        JOIN "Study" st ON st.id = a."studyId"
+        CROSS JOIN (${setStateSql(locked[0].id)}) s
         WHERE a.id = ${assignmentId}::uuid`);
+      if (a?.status === "CANCELLED") {
+        throw new ApiError(409, "this assignment was withdrawn while you graded it (the graders now agree, or the lead gave it to someone else): nothing was saved");
+      }
+      if (!a?.isMine) throw new ApiError(404, "assignment not found");
+      if (a.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
+      const study: StudyForEscalation = {
+        id: a.studyId,
+        rubrics: a.rubrics,
+        repetitions: a.repetitions,
+        gradersPerSet: a.gradersPerSet,
+        thresholds: a.thresholds,
+        matchSpecialty: a.matchSpecialty,
+        assignmentSeed: a.assignmentSeed,
+      };
+
       const wasSubmitted = a.status === "SUBMITTED";
       if (wasSubmitted && !body.submit) {
         throw new ApiError(409, "this assignment is already submitted: send the complete form with submit: true to revise it");
@@ -266,7 +277,9 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       const harmFlag = body.harm?.flag ?? a.harmFlag;
       const harmComment = body.harm ? (body.harm.flag ? body.harm.comment!.trim() : null) : a.harmComment;
       const harmChanged = harmFlag !== a.harmFlag || harmComment !== a.harmComment;
-      const elapsed = Math.min(body.elapsedMs ?? 0, MAX_ELAPSED_PER_SAVE_MS);
+      // The page's visible time since its last save, never more than the server saw pass
+      // since the row was last written, nor more than one interval's cap.
+      const elapsed = Math.round(Math.max(0, Math.min(body.elapsedMs ?? 0, a.sinceLastWriteMs, MAX_ELAPSED_PER_SAVE_MS)));
       const nextStatus = body.submit ? "SUBMITTED" : "IN_PROGRESS";
       const changed = revisions.length + (harmChanged ? 1 : 0);
       const audit =
@@ -315,7 +328,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         ${steps.length ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}` : Prisma.empty}
         UPDATE "Assignment" SET
           status = ${nextStatus}::"AssignmentStatus", "harmFlag" = ${harmFlag}, "harmComment" = ${harmComment},
-          "timeSpentMs" = "timeSpentMs" + ${elapsed}::int, "updatedAt" = now()
+          "timeSpentMs" = "timeSpentMs" + ${elapsed}::bigint, "updatedAt" = now()
           ${a.status === "PENDING" ? Prisma.sql`, "startedAt" = now()` : Prisma.empty}
           ${body.submit && !wasSubmitted ? Prisma.sql`, "submittedAt" = now()` : Prisma.empty}
         WHERE id = ${assignmentId}::uuid`);
@@ -325,7 +338,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         const assignments = (a.setAssignments ?? []).map((x) =>
           x.id === assignmentId ? { ...x, status: nextStatus, grades: v.cells.map(({ rubric, dimension, repetition, score }) => ({ rubric, dimension, repetition, score })) } : x,
         );
-        await evaluateSet(tx, study, target.responseSetId, { setStatus: a.setStatus, assignments, escalation: a.escalation }, { actorId: graderId, requestId });
+        await evaluateSet(tx, study, a.responseSetId, { setStatus: a.setStatus, assignments, escalation: a.escalation }, { actorId: graderId, requestId });
       }
       return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed };
     },

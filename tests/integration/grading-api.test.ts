@@ -10,6 +10,10 @@ import { form, GOOD_SAFE, makeGradableStudy, MODEL_NAMES, MODEL_VERSIONS } from 
 
 useIsolatedDatabase();
 
+/** Moves the assignment's last write `seconds` into the past, as if the grader had been working that long. */
+const backdate = (id: string, seconds: number) =>
+  getDb().$executeRaw`UPDATE "Assignment" SET "updatedAt" = now() - make_interval(secs => ${seconds}) WHERE id = ${id}::uuid`;
+
 const put = (token: string, id: string, body: unknown) =>
   call(putGrades, `/api/v1/assignments/${id}/grades`, bearer(token, { method: "PUT", body: JSON.stringify(body), headers: { "content-type": "application/json" } }), { id });
 
@@ -105,17 +109,50 @@ describe("grading through the API", () => {
 
     // a partial draft, then the rest
     const full = form({ score: [4, 4, 5, 4, 4], safe: GOOD_SAFE });
+    await backdate(q[0].id, 60);
     const draft = await put(g.token, q[0].id, { scores: full.slice(0, 6), submit: false, elapsedMs: 4_000 });
     expect(draft.body).toMatchObject({ status: "IN_PROGRESS", complete: false });
     const reread = await call(getAssignment, "/x", bearer(g.token), { id: q[0].id });
     expect(reread.body.scores).toHaveLength(6);
     expect(reread.body.timeSpentMs).toBe(4_000);
+    await backdate(q[0].id, 60);
     const submit = await put(g.token, q[0].id, { scores: full, submit: true, elapsedMs: 6_000 });
     expect(submit.status).toBe(200);
     expect(submit.body).toMatchObject({ status: "SUBMITTED", complete: true, nextAssignmentId: q[1].id });
     const row = await getDb().assignment.findUniqueOrThrow({ where: { id: q[0].id } });
-    expect(row.timeSpentMs).toBe(10_000);
+    expect(row.timeSpentMs).toBe(10_000n);
     expect(await getDb().grade.count({ where: { assignmentId: q[0].id } })).toBe(5 + 12 + 1);
+  });
+
+  it("measures time on task on the server: a save adds no more than the time since the last one, 30 minutes at most, without overflow", async () => {
+    const f = await makeGradableStudy({ items: 1, graders: 2, rubrics: ["SCORE"] });
+    await assignAll(f.lead, f.study.id);
+    const [g] = f.graders;
+    const [a] = await queueOf(g.token);
+    const draft = (elapsedMs: number) => put(g.token, a.id, { scores: form({ score: [4, 4, 4, 4, 4] }).slice(0, 2), submit: false, elapsedMs });
+    const spent = async () => (await getDb().assignment.findUniqueOrThrow({ where: { id: a.id } })).timeSpentMs;
+
+    // A page claiming a day of work 5 seconds after the last save is credited the 5 seconds.
+    await backdate(a.id, 5);
+    expect((await draft(24 * 3_600_000)).status).toBe(200);
+    const first = Number(await spent());
+    expect(first).toBeGreaterThanOrEqual(5_000);
+    expect(first).toBeLessThan(6_000);
+    // Saves one after the other cannot add up to more than the time between them.
+    for (let i = 0; i < 5; i++) expect((await draft(24 * 3_600_000)).status).toBe(200);
+    expect(Number(await spent()) - first).toBeLessThan(2_000);
+    // After two hours away, one save counts 30 minutes at most.
+    const before = await spent();
+    await backdate(a.id, 2 * 3_600);
+    expect((await draft(24 * 3_600_000)).status).toBe(200);
+    expect((await spent()) - before).toBe(BigInt(30 * 60_000));
+    // Past 2^31 ms (24.8 days) the total keeps counting, and the API reads it whole.
+    await getDb().$executeRaw`UPDATE "Assignment" SET "timeSpentMs" = 2147483000 WHERE id = ${a.id}::uuid`;
+    await backdate(a.id, 60);
+    expect((await draft(10_000)).status).toBe(200);
+    expect(await spent()).toBe(2_147_493_000n);
+    const view = await call(getAssignment, "/x", bearer(g.token), { id: a.id });
+    expect(view.body.timeSpentMs).toBe(2_147_493_000);
   });
 
   it("answers 422 naming each problem and saves nothing", async () => {
