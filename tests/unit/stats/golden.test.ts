@@ -1,5 +1,6 @@
 /**
- * Golden suite: every case in shared/golden/stats-vectors.json is checked within its tolerance.
+ * Golden suite: every case in tests/fixtures/golden/stats-vectors.json (and shared/golden's, when
+ * present) is checked within its tolerance.
  * A case whose metric or variant this file cannot dispatch, or whose `expected` has a field it
  * does not know how to check, FAILS (so a newly added case is never silently skipped).
  */
@@ -41,26 +42,31 @@ interface GoldenCase {
 }
 
 /**
- * Find shared/golden/stats-vectors.json: $CLINGRADE_GOLDEN_DIR if set, else walk up from this
- * file (the repo root's parent holds `shared/`), else relative to the working directory.
+ * The vectors live in the repository (tests/fixtures/golden, a copy of shared/golden), so a
+ * clone from anywhere runs them. When shared/golden is found too ($CLINGRADE_GOLDEN_DIR, else
+ * beside the repository), its cases are checked as well: a case added there, or changed there
+ * since the copy was taken, runs under its own name.
  */
-function goldenPath(): string {
+function sharedGoldenPath(): string | null {
   const candidates: string[] = [];
-  if (process.env.CLINGRADE_GOLDEN_DIR) {
-    candidates.push(path.resolve(process.env.CLINGRADE_GOLDEN_DIR, "stats-vectors.json"));
-  }
+  if (process.env.CLINGRADE_GOLDEN_DIR) candidates.push(path.resolve(process.env.CLINGRADE_GOLDEN_DIR, "stats-vectors.json"));
   let dir = import.meta.dirname;
   for (let i = 0; i < 8; i++) {
     candidates.push(path.join(dir, "shared", "golden", "stats-vectors.json"));
     dir = path.dirname(dir);
   }
   candidates.push(path.resolve(process.cwd(), "../shared/golden/stats-vectors.json"));
-  const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) throw new Error(`stats-vectors.json not found; looked in:\n${candidates.join("\n")}`);
-  return found;
+  return candidates.find((p) => fs.existsSync(p)) ?? null;
 }
 
-const cases: GoldenCase[] = JSON.parse(fs.readFileSync(goldenPath(), "utf8"));
+const read = (file: string): GoldenCase[] => JSON.parse(fs.readFileSync(file, "utf8"));
+const repoCases = read(path.resolve(import.meta.dirname, "../../fixtures/golden/stats-vectors.json"));
+const sharedFile = sharedGoldenPath();
+const known = new Map(repoCases.map((c) => [c.id, JSON.stringify(c)]));
+const sharedCases = (sharedFile ? read(sharedFile) : [])
+  .filter((c) => known.get(c.id) !== JSON.stringify(c))
+  .map((c) => (known.has(c.id) ? { ...c, id: `${c.id} (as changed in shared/golden)` } : c));
+const cases: GoldenCase[] = [...repoCases, ...sharedCases];
 
 /** What a dispatcher returns: the computed value of each checkable field. */
 type Computed = Record<string, number | string | null | undefined>;
