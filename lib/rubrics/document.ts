@@ -1,0 +1,223 @@
+import { z } from "zod";
+
+/**
+ * A rubric as data: the one source of truth for an instrument's keys, labels,
+ * scales, escalation thresholds, form, scoring, statistics and export. The
+ * zod schema checks each field; `rubricProblems` checks what fields say of one
+ * another (keys that repeat, levels out of order, a rule naming a dimension
+ * that is not there), each problem with its JSON path.
+ */
+const KEY = /^[a-z][a-z0-9_]{0,62}$/;
+const key = z.string().regex(KEY, "a key is lower-case letters, digits and _, starting with a letter (at most 63)");
+const label = (max: number) => z.string().trim().min(1).max(max);
+
+export const LevelSchema = z.object({
+  /** Ordinal scales: integers; nominal scales: strings. */
+  value: z.union([z.int().min(-1000).max(1000), key]),
+  label: label(300),
+  example: z.string().trim().max(2000).optional(),
+});
+
+export const ScaleSchema = z.object({
+  kind: z.enum(["ordinal", "nominal", "criteria"]),
+  /** Not for criteria: their criteria come with each question. */
+  levels: z.array(LevelSchema).min(2).max(20).optional(),
+  /** A grader may answer "not applicable" (stored as no score, with the N/A mark). */
+  allowNA: z.boolean().optional(),
+});
+
+export const DimensionScopeSchema = z.enum(["first_answer", "each_answer", "set"]);
+
+export const RubricDimensionSchema = z.object({
+  key,
+  name: label(120),
+  definition: z.string().trim().max(4000).optional(),
+  scope: DimensionScopeSchema,
+  scale: ScaleSchema,
+  /** Computed from the grader's own scores, never typed. */
+  derived: z.object({ rule: z.literal("equal_across_answers"), of: key }).optional(),
+  /** Escalation: primary graders' spread at or above it is a disagreement (ordinal); nominal escalates on any disagreement. */
+  threshold: z.number().positive().optional(),
+  /** The grader must say why when scoring at or below this value. */
+  requireCommentAtOrBelow: z.number().optional(),
+});
+
+export const AcrossAnswersSchema = z.enum(["mean", "max", "min"]);
+
+const totalBase = { key, name: label(120) };
+export const RubricTotalSchema = z.discriminatedUnion("method", [
+  z.object({
+    ...totalBase,
+    /** The sum of the dimensions' values; an each-answer dimension counts by `across` its answers (the mean unless said). */
+    method: z.literal("sum"),
+    dimensions: z.array(key).min(1).max(100),
+    across: z.record(key, AcrossAnswersSchema).optional(),
+    /** Named ranges of the total (DISCERN's five bands), lowest first. */
+    bands: z.array(z.object({ min: z.number(), max: z.number(), label: label(120) })).max(20).optional(),
+  }),
+  z.object({
+    ...totalBase,
+    /** Percent of the maximum over the items that apply (N/A excluded): PEMAT's understandability and actionability. */
+    method: z.literal("percent_applicable"),
+    dimensions: z.array(key).min(1).max(100),
+  }),
+  z.object({
+    ...totalBase,
+    /** Points of the criteria met over the positive points available, clipped to 0-1 (HealthBench). */
+    method: z.literal("criteria_score"),
+    dimension: key,
+  }),
+]);
+
+export const RubricDocumentSchema = z.object({
+  key,
+  name: label(120),
+  version: z.int().min(1).max(1_000_000),
+  source: z.string().trim().max(2000).optional(),
+  instructions: z.string().trim().max(20_000).optional(),
+  dimensions: z.array(RubricDimensionSchema).min(1).max(100),
+  totals: z.array(RubricTotalSchema).max(20),
+  /** The total dashboards lead with (Cliff's delta, rankings); required when there are totals. */
+  headline: key.optional(),
+});
+
+export type RubricDocument = z.infer<typeof RubricDocumentSchema>;
+export type RubricDimension = z.infer<typeof RubricDimensionSchema>;
+export type RubricTotal = z.infer<typeof RubricTotalSchema>;
+export type RubricLevel = z.infer<typeof LevelSchema>;
+export type DimensionScope = z.infer<typeof DimensionScopeSchema>;
+export type AcrossAnswers = z.infer<typeof AcrossAnswersSchema>;
+
+export interface RubricProblem {
+  /** JSON path into the document, e.g. "dimensions.2.scale.levels.1.value". */
+  path: string;
+  message: string;
+}
+
+/** An ordinal dimension's lowest and highest values. */
+export function ordinalRange(d: RubricDimension): { min: number; max: number } {
+  const values = (d.scale.levels ?? []).map((l) => Number(l.value));
+  return { min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** What fields of a schema-valid document say of one another. Empty when it is consistent. */
+export function rubricProblems(doc: RubricDocument): RubricProblem[] {
+  const problems: RubricProblem[] = [];
+  const add = (path: (string | number)[], message: string) => problems.push({ path: path.join("."), message });
+  const byKey = new Map<string, RubricDimension>();
+
+  doc.dimensions.forEach((d, i) => {
+    const at = ["dimensions", i];
+    if (byKey.has(d.key)) add([...at, "key"], `the dimension key "${d.key}" is used twice`);
+    else byKey.set(d.key, d);
+    const levels = d.scale.levels;
+    if (d.scale.kind === "criteria") {
+      if (levels) add([...at, "scale", "levels"], "a criteria scale has no levels: its criteria come with each question");
+      if (d.scope === "set") add([...at, "scope"], "criteria are met or not by an answer: the scope is first_answer or each_answer");
+      if (d.derived) add([...at, "derived"], "a criteria dimension cannot be derived");
+    } else if (!levels) {
+      add([...at, "scale", "levels"], `an ${d.scale.kind} scale needs its levels`);
+    } else if (d.scale.kind === "ordinal") {
+      levels.forEach((l, j) => {
+        if (typeof l.value !== "number") add([...at, "scale", "levels", j, "value"], "ordinal levels have integer values");
+        else if (j > 0 && typeof levels[j - 1].value === "number" && l.value <= (levels[j - 1].value as number)) {
+          add([...at, "scale", "levels", j, "value"], "ordinal levels go from the lowest value to the highest, each value once");
+        }
+      });
+    } else {
+      const seen = new Set<string | number>();
+      levels.forEach((l, j) => {
+        if (typeof l.value !== "string") add([...at, "scale", "levels", j, "value"], "nominal levels have string values (lower-case keys)");
+        if (seen.has(l.value)) add([...at, "scale", "levels", j, "value"], `the level "${l.value}" is listed twice`);
+        seen.add(l.value);
+      });
+    }
+    const numeric = d.scale.kind === "ordinal" && levels?.every((l) => typeof l.value === "number");
+    if (d.threshold !== undefined) {
+      if (d.scale.kind !== "ordinal") add([...at, "threshold"], "only ordinal dimensions have a threshold: nominal ones escalate on any disagreement");
+      else if (numeric) {
+        const { min, max } = ordinalRange(d);
+        if (d.threshold > max - min) add([...at, "threshold"], `the threshold ${d.threshold} is larger than the scale's spread (${max - min}): it could never be reached`);
+      }
+    }
+    if (d.requireCommentAtOrBelow !== undefined) {
+      if (d.scale.kind !== "ordinal") add([...at, "requireCommentAtOrBelow"], "only ordinal dimensions can require a comment at or below a value");
+      else if (numeric) {
+        const { min, max } = ordinalRange(d);
+        if (d.requireCommentAtOrBelow < min || d.requireCommentAtOrBelow > max) add([...at, "requireCommentAtOrBelow"], `outside the scale (${min}-${max})`);
+      }
+    }
+  });
+
+  doc.dimensions.forEach((d, i) => {
+    if (!d.derived) return;
+    const at = ["dimensions", i, "derived"];
+    const of = byKey.get(d.derived.of);
+    if (!of) add([...at, "of"], `no dimension "${d.derived.of}" to derive from`);
+    else if (of === d || of.derived) add([...at, "of"], "a dimension is derived from a dimension the grader scores");
+    else if (of.scope !== "each_answer") add([...at, "of"], `"equal_across_answers" compares the answers: "${of.key}" must be scored on each answer`);
+    if (d.scope !== "set") add(["dimensions", i, "scope"], "a value derived across the answers belongs to the whole set: its scope is set");
+    const values = (d.scale.levels ?? []).map((l) => l.value).join(",");
+    if (d.scale.kind !== "ordinal" || values !== "0,1") add(["dimensions", i, "scale"], "equal_across_answers gives 0 or 1: an ordinal scale with levels 0 and 1");
+    if (d.scale.allowNA) add(["dimensions", i, "scale", "allowNA"], "a derived dimension is never N/A");
+  });
+
+  const totalKeys = new Set<string>();
+  doc.totals.forEach((t, i) => {
+    const at = ["totals", i];
+    if (totalKeys.has(t.key)) add([...at, "key"], `the total key "${t.key}" is used twice`);
+    totalKeys.add(t.key);
+    if (t.method === "criteria_score") {
+      const d = byKey.get(t.dimension);
+      if (!d) add([...at, "dimension"], `no dimension "${t.dimension}"`);
+      else if (d.scale.kind !== "criteria") add([...at, "dimension"], `"${t.dimension}" is not a criteria dimension`);
+      return;
+    }
+    const seen = new Set<string>();
+    t.dimensions.forEach((k, j) => {
+      const d = byKey.get(k);
+      if (seen.has(k)) add([...at, "dimensions", j], `"${k}" is counted twice`);
+      seen.add(k);
+      if (!d) add([...at, "dimensions", j], `no dimension "${k}"`);
+      else if (d.scale.kind !== "ordinal") add([...at, "dimensions", j], `"${k}" is ${d.scale.kind}: only ordinal dimensions add up`);
+      else if (t.method === "sum" && d.scale.allowNA) add([...at, "dimensions", j], `"${k}" allows N/A, which a sum cannot count: use percent_applicable`);
+    });
+    if (t.method === "sum") {
+      for (const k of Object.keys(t.across ?? {})) {
+        if (!t.dimensions.includes(k)) add([...at, "across", k], `"${k}" is not among the total's dimensions`);
+        else if (byKey.get(k)?.scope !== "each_answer") add([...at, "across", k], `"${k}" is not scored on each answer`);
+      }
+      t.bands?.forEach((b, j) => {
+        if (b.min > b.max) add([...at, "bands", j], "a band's min is above its max");
+        if (j > 0 && b.min <= t.bands![j - 1].max) add([...at, "bands", j], "bands go from the lowest to the highest, without overlap");
+      });
+    }
+  });
+  if (doc.headline !== undefined && !totalKeys.has(doc.headline)) add(["headline"], `no total "${doc.headline}"`);
+  if (doc.headline === undefined && doc.totals.length > 0) add(["headline"], "name the headline total (one of the totals' keys)");
+  return problems;
+}
+
+/**
+ * What a rubric cannot do with N answers per prompt: with one answer, nothing
+ * varies across answers, so a set-scoped or derived dimension asks the impossible.
+ */
+export function repetitionProblems(doc: RubricDocument, n: number): RubricProblem[] {
+  if (n > 1) return [];
+  const problems: RubricProblem[] = [];
+  doc.dimensions.forEach((d, i) => {
+    if (d.derived) problems.push({ path: `dimensions.${i}.derived`, message: `"${d.name}" is derived across the answers: it needs more than one answer per prompt` });
+    else if (d.scope === "set") problems.push({ path: `dimensions.${i}.scope`, message: `"${d.name}" is graded across the answers: it needs more than one answer per prompt` });
+  });
+  return problems;
+}
+
+export type ParsedRubric = { ok: true; rubric: RubricDocument } | { ok: false; problems: RubricProblem[] };
+
+/** Parses and checks a rubric document: every problem with its JSON path, or the rubric. */
+export function parseRubricDocument(input: unknown): ParsedRubric {
+  const parsed = RubricDocumentSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) };
+  const problems = rubricProblems(parsed.data);
+  return problems.length ? { ok: false, problems } : { ok: true, rubric: parsed.data };
+}

@@ -1,0 +1,171 @@
+import type { AcrossAnswers, RubricDimension, RubricDocument, RubricTotal } from "@/lib/rubrics/document";
+
+/**
+ * One grader's values for a set, for any rubric document: what the grader
+ * scored, turned into one value per dimension and one per total. The final
+ * scores of a set are built from these (lib/scoring/final-scores.ts).
+ */
+
+/** One stored answer to a dimension (repetition 0 = the whole set). */
+export interface RubricCell {
+  dimension: string;
+  repetition: number;
+  /** Ordinal: the level's value; nominal: its string value; criteria: 1 met, 0 not met; null with `na`. */
+  score: number | string | null;
+  na?: boolean;
+  /** Criteria dimensions: which of the question's criteria this cell marks. */
+  criterion?: string;
+}
+
+/** A question's criterion (HealthBench): met or not by an answer, worth signed points. */
+export interface Criterion {
+  id: string;
+  text: string;
+  points: number;
+}
+
+/** What a grader's value of one dimension is: a number, a nominal value, "not applicable", or missing. */
+export type DimensionValue = number | string | "N/A" | undefined;
+
+const NA = "N/A" as const;
+
+/** The repetitions a dimension is stored at: [1] for first-answer, 1..N for each-answer, [0] for set-level. */
+export function repetitionsOf(d: Pick<RubricDimension, "scope">, n: number): number[] {
+  if (d.scope === "set") return [0];
+  if (d.scope === "first_answer") return [1];
+  return Array.from({ length: n }, (_, i) => i + 1);
+}
+
+type CellIndex = Map<string, RubricCell>;
+const at = (dimension: string, repetition: number) => `${dimension}/${repetition}`;
+
+export function indexCells(cells: readonly RubricCell[]): CellIndex {
+  const index: CellIndex = new Map();
+  for (const c of cells) if (c.criterion === undefined) index.set(at(c.dimension, c.repetition), c);
+  return index;
+}
+
+function valueOf(c: RubricCell | undefined): DimensionValue {
+  if (!c) return undefined;
+  if (c.na) return NA;
+  return c.score ?? undefined;
+}
+
+/** The grader's values of one dimension at each repetition it is stored at (derived ones computed). */
+export function perAnswerValues(doc: RubricDocument, d: RubricDimension, index: CellIndex, n: number): DimensionValue[] {
+  if (d.derived) {
+    const source = doc.dimensions.find((x) => x.key === d.derived!.of)!;
+    const xs = repetitionsOf(source, n).map((r) => valueOf(index.get(at(source.key, r))));
+    if (xs.length === 0 || xs.some((x) => x === undefined)) return [undefined];
+    return [xs.every((x) => x === xs[0]) ? 1 : 0];
+  }
+  return repetitionsOf(d, n).map((r) => valueOf(index.get(at(d.key, r))));
+}
+
+function aggregate(xs: number[], how: AcrossAnswers): number {
+  if (how === "max") return Math.max(...xs);
+  if (how === "min") return Math.min(...xs);
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/**
+ * The grader's value of a dimension for the set: an ordinal dimension scored
+ * on each answer counts by `how` over its answers (the mean unless a total says
+ * otherwise), N/A answers left out (all N/A: N/A); a nominal one on each answer
+ * has a value only when it is the same for every answer. Missing if any answer
+ * is unscored.
+ */
+export function dimensionValue(doc: RubricDocument, d: RubricDimension, index: CellIndex, n: number, how: AcrossAnswers = "mean"): DimensionValue {
+  const xs = perAnswerValues(doc, d, index, n);
+  if (xs.some((x) => x === undefined)) return undefined;
+  if (xs.length === 1) return xs[0];
+  if (d.scale.kind === "nominal") return xs.every((x) => x === xs[0]) ? xs[0] : undefined;
+  const applicable = xs.filter((x): x is number => typeof x === "number");
+  return applicable.length ? aggregate(applicable, how) : NA;
+}
+
+/** Every dimension's value for the grader (criteria dimensions have their own score, see criteriaScore). */
+export function graderValues(doc: RubricDocument, cells: readonly RubricCell[], n: number): Record<string, DimensionValue> {
+  const index = indexCells(cells);
+  const out: Record<string, DimensionValue> = {};
+  for (const d of doc.dimensions) if (d.scale.kind !== "criteria") out[d.key] = dimensionValue(doc, d, index, n);
+  return out;
+}
+
+/**
+ * HealthBench's score of one answer: the points of the criteria met over the
+ * positive points available, clipped to 0-1. Null until every criterion is marked.
+ */
+export function criteriaScore(criteria: readonly Criterion[], met: ReadonlyMap<string, boolean>): number | null {
+  const possible = criteria.reduce((s, c) => s + Math.max(0, c.points), 0);
+  if (possible <= 0 || criteria.some((c) => !met.has(c.id))) return null;
+  const earned = criteria.reduce((s, c) => s + (met.get(c.id) ? c.points : 0), 0);
+  return Math.min(1, Math.max(0, earned / possible));
+}
+
+export interface TotalContext {
+  /** The set's question's criteria, for criteria dimensions. */
+  criteria?: readonly Criterion[];
+}
+
+/** The grader's value of a total; null while something it counts is missing. */
+export function graderTotal(doc: RubricDocument, t: RubricTotal, cells: readonly RubricCell[], n: number, ctx: TotalContext = {}): number | null {
+  const index = indexCells(cells);
+  const dim = (k: string) => doc.dimensions.find((d) => d.key === k)!;
+  if (t.method === "criteria_score") {
+    const d = dim(t.dimension);
+    const scores = repetitionsOf(d, n).map((r) => {
+      const met = new Map<string, boolean>();
+      for (const c of cells) if (c.dimension === d.key && c.repetition === r && c.criterion !== undefined) met.set(c.criterion, c.score === 1);
+      return criteriaScore(ctx.criteria ?? [], met);
+    });
+    return scores.some((s) => s === null) ? null : aggregate(scores as number[], "mean");
+  }
+  if (t.method === "sum") {
+    let total = 0;
+    for (const k of t.dimensions) {
+      const v = dimensionValue(doc, dim(k), index, n, t.across?.[k] ?? "mean");
+      if (typeof v !== "number") return null;
+      total += v;
+    }
+    return total;
+  }
+  // percent_applicable: each applicable item's share of its scale, over the items that apply.
+  let earned = 0;
+  let possible = 0;
+  for (const k of t.dimensions) {
+    const d = dim(k);
+    const v = dimensionValue(doc, d, index, n);
+    if (v === undefined) return null;
+    if (v === NA) continue;
+    const values = (d.scale.levels ?? []).map((l) => Number(l.value));
+    const min = Math.min(...values);
+    earned += (Number(v) - min) / (Math.max(...values) - min);
+    possible += 1;
+  }
+  return possible === 0 ? null : (100 * earned) / possible;
+}
+
+/** A total's range (its lowest and highest possible values), for axes, percentages and bands. */
+export function totalRange(doc: RubricDocument, t: RubricTotal): { min: number; max: number } {
+  if (t.method === "criteria_score") return { min: 0, max: 1 };
+  if (t.method === "percent_applicable") return { min: 0, max: 100 };
+  let min = 0;
+  let max = 0;
+  for (const k of t.dimensions) {
+    const values = (doc.dimensions.find((d) => d.key === k)!.scale.levels ?? []).map((l) => Number(l.value));
+    min += Math.min(...values);
+    max += Math.max(...values);
+  }
+  return { min, max };
+}
+
+/**
+ * The band a total falls in (DISCERN's "good"), if the total has bands: the
+ * highest band whose min it reaches, so a mean over graders between two bands'
+ * integer limits (38.5) belongs to the lower one.
+ */
+export function bandOf(t: RubricTotal, value: number): string | null {
+  if (t.method !== "sum" || !t.bands || value > t.bands[t.bands.length - 1].max) return null;
+  return [...t.bands].reverse().find((b) => value >= b.min)?.label ?? null;
+}
