@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { apiRequest } from "./api-client";
+import { parseSpecialtyList } from "./grader-specialties";
 import { describedBy, Field, FormMessage } from "./form-field";
 
 interface Added {
@@ -33,10 +34,7 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
     const form = event.currentTarget;
     const data = new FormData(form);
     const password = String(data.get("password") ?? "");
-    const specialties = String(data.get("specialties") ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const specialties = parseSpecialtyList(String(data.get("specialties") ?? ""));
     setPending(true);
     setFormError(null);
     setAdded(null);
@@ -45,7 +43,8 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
     const result = await apiRequest<Added>("POST", `/api/v1/studies/${studyId}/graders`, {
       email,
       name: String(data.get("name") ?? ""),
-      specialties,
+      // None typed: the grader starts with their account's own.
+      ...(specialties.length ? { specialties } : {}),
       ...(password ? { password } : {}),
     });
     setPending(false);
@@ -133,7 +132,7 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
             aria-describedby={describedBy("grader-name", true, err("name"))}
           />
         </Field>
-        <Field id="grader-specialties" label="Specialties" hint="Comma-separated, e.g. Ophthalmology, Anesthesia. Added to the account." error={specialtyError}>
+        <Field id="grader-specialties" label="Specialties" hint="In this study only; comma-separated, e.g. Ophthalmology, Anesthesia. Empty: the account's own." error={specialtyError}>
           <Input
             id="grader-specialties"
             name="specialties"

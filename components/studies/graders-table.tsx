@@ -8,6 +8,7 @@ import type { Page } from "@/components/data-table/search-params";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { apiRequest } from "./api-client";
+import { GraderSpecialtiesCell } from "./grader-specialties";
 import { formatDate } from "./labels";
 
 export interface GraderTableRow {
@@ -61,9 +62,12 @@ const columns = col.columns([
   col.accessor("name", { header: "Name", cell: (c) => <span className="font-medium">{c.getValue()}</span> }),
   col.accessor("email", { header: "Email" }),
   col.accessor("specialties", {
-    header: "Specialties",
+    header: "Specialties in this study",
     enableSorting: false,
-    cell: (c) => c.getValue().join(", ") || "—",
+    cell: (c) => {
+      const { studyId, userId, name } = c.row.original;
+      return <GraderSpecialtiesCell studyId={studyId} userId={userId} name={name} specialties={c.getValue()} />;
+    },
   }),
   col.accessor("assigned", {
     header: "Assigned",

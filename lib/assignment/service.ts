@@ -68,7 +68,7 @@ export async function assignGraders(
       });
       const members = await tx.studyMember.findMany({
         where: { studyId, role: "GRADER", active: true, user: { active: true } },
-        select: { user: { select: { id: true, name: true, specialties: { select: { specialtyId: true } } } } },
+        select: { user: { select: { id: true, name: true } }, specialties: { select: { specialtyId: true } } },
       });
       const onSet = new Map<string, string[]>();
       const primaryCount = new Map<string, number>();
@@ -82,7 +82,7 @@ export async function assignGraders(
       }
       const plan = planAssignments({
         sets: completeSets.map((s) => ({ id: s.id, specialtyId: s.specialtyId, graderIds: onSet.get(s.id) ?? [], primaryCount: primaryCount.get(s.id) ?? 0 })),
-        graders: members.map((m) => ({ id: m.user.id, specialtyIds: m.user.specialties.map((s) => s.specialtyId), load: load.get(m.user.id) ?? 0 })),
+        graders: members.map((m) => ({ id: m.user.id, specialtyIds: m.specialties.map((s) => s.specialtyId), load: load.get(m.user.id) ?? 0 })),
         gradersPerSet: study.gradersPerSet,
         seed,
         matchSpecialty,

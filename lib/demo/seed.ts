@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/server/errors";
 import { DEMO_ITEMS, DEMO_MODELS, DEMO_STUDY } from "./content";
 import { harmFor, simulatedForm } from "./pilot";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
+import { copyAccountSpecialties } from "@/lib/graders/specialties";
 
 /** The demo's people. Passwords are printed at every start: this is a demo, not a deployment. */
 export const DEMO_USERS = [
@@ -156,6 +157,7 @@ async function createStudyFromContent(slug: string, name: string, description: s
           role: u.role === "LEAD" ? ("LEAD" as const) : ("GRADER" as const),
         })),
       });
+      await copyAccountSpecialties(tx, study.id, users.filter((u) => u.role === "GRADER").map((u) => userIds.get(u.email)!));
       const modelIds = new Map<string, string>();
       for (const m of DEMO_MODELS) {
         const model = await tx.llmModel.create({

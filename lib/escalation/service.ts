@@ -49,9 +49,9 @@ export async function pickAdjudicator(tx: Sql, study: StudyForEscalation, setId:
       AND NOT EXISTS (SELECT 1 FROM "Assignment" x WHERE x."responseSetId" = ${setId}::uuid AND x."graderId" = m."userId" AND x.status <> 'CANCELLED')
       ${
         study.matchSpecialty
-          ? Prisma.sql`AND EXISTS (SELECT 1 FROM "UserSpecialty" us JOIN "QaItem" q ON q."specialtyId" = us."specialtyId"
+          ? Prisma.sql`AND EXISTS (SELECT 1 FROM "StudyMemberSpecialty" ms JOIN "QaItem" q ON q."specialtyId" = ms."specialtyId"
                                    JOIN "ResponseSet" rs ON rs."itemId" = q.id
-                        WHERE rs.id = ${setId}::uuid AND us."userId" = m."userId")`
+                        WHERE rs.id = ${setId}::uuid AND ms."studyId" = m."studyId" AND ms."userId" = m."userId")`
           : Prisma.empty
       }`);
   if (candidates.length === 0) return null;

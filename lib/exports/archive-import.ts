@@ -172,7 +172,6 @@ async function write(tx: Tx, doc: StudyArchive, actor: { id: string; requestId?:
         role: "GRADER",
         active: false,
         passwordHash: NO_PASSWORD,
-        specialties: { create: g.specialties.map((name) => ({ specialtyId: specialtyId.get(name)! })) },
       },
       select: { id: true },
     });
@@ -183,6 +182,11 @@ async function write(tx: Tx, doc: StudyArchive, actor: { id: string; requestId?:
   if (members.length) {
     await tx.studyMember.createMany({
       data: members.map((g) => ({ studyId: study.id, userId: userOf.get(g.id)!, role: "GRADER" as const, active: g.membership!.active, addedAt: d(g.membership!.addedAt) })),
+    });
+    // The archive's specialties are the grader's in this study only, never their account's.
+    await tx.studyMemberSpecialty.createMany({
+      data: members.flatMap((g) => g.specialties.map((name) => ({ studyId: study.id, userId: userOf.get(g.id)!, specialtyId: specialtyId.get(name)! }))),
+      skipDuplicates: true,
     });
   }
 

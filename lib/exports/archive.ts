@@ -47,8 +47,8 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
        UNION
        SELECT a."graderId" FROM "Assignment" a WHERE a."studyId" = $1::uuid)
      SELECT u.id, u.name, u.email, sm.active AS member_active, sm."addedAt" AS added_at,
-            COALESCE((SELECT array_agg(sp.name ORDER BY ${C("sp.name")}) FROM "UserSpecialty" us JOIN "Specialty" sp ON sp.id = us."specialtyId"
-                       WHERE us."userId" = u.id), '{}') AS specialties,
+            COALESCE((SELECT array_agg(sp.name ORDER BY ${C("sp.name")}) FROM "StudyMemberSpecialty" ms JOIN "Specialty" sp ON sp.id = ms."specialtyId"
+                       WHERE ms."studyId" = $1::uuid AND ms."userId" = u.id), '{}') AS specialties,
             (SELECT md5(string_agg(concat_ws('|', qi."externalId", m.name, a.kind, a.position, a.status, a."timeSpentMs", a."harmFlag", a."harmComment",
                                              ${ms('a."createdAt"')}, ${ms('a."updatedAt"')}, ${ms('a."startedAt"')}, ${ms('a."submittedAt"')},
                                              (SELECT string_agg(concat_ws(',', gr.rubric, gr.dimension, gr.repetition, gr.score, gr.comment, ${ms('gr."createdAt"')}, ${ms('gr."updatedAt"')}),
@@ -90,9 +90,9 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   const specialties = await q<{ name: string }>(
     `SELECT sp.name FROM "Specialty" sp
       WHERE sp.id IN (SELECT "specialtyId" FROM "QaItem" WHERE "studyId" = $1::uuid)
-         OR sp.id IN (SELECT us."specialtyId" FROM "UserSpecialty" us WHERE us."userId" = ANY($2::uuid[]))
+         OR sp.id IN (SELECT "specialtyId" FROM "StudyMemberSpecialty" WHERE "studyId" = $1::uuid)
       ORDER BY ${C("sp.name")}`,
-    [studyId, graders.map((g) => g.row.id)],
+    [studyId],
   );
   const models = await q<Record<string, unknown>>(
     `SELECT name, version, temperature, "topP", settings, "createdAt" FROM "LlmModel" WHERE "studyId" = $1::uuid ORDER BY ${C("name")}`,

@@ -8,6 +8,7 @@ export interface GraderRow {
   userId: string;
   name: string;
   email: string;
+  /** The grader's specialties in this study. */
   specialties: string[];
   /** Membership of this study (false once the lead took them off it). */
   active: boolean;
@@ -66,8 +67,8 @@ export async function listGraders(studyId: string, query: GraderListQuery): Prom
   ]);
 
   const specialties = rows.length
-    ? await db.userSpecialty.findMany({
-        where: { userId: { in: rows.map((r) => r.userId) } },
+    ? await db.studyMemberSpecialty.findMany({
+        where: { studyId, userId: { in: rows.map((r) => r.userId) } },
         select: { userId: true, specialty: { select: { name: true } } },
         orderBy: { specialty: { name: "asc" } },
       })

@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 
+const specialtyList = z
+  .array(
+    z
+      .string({ error: "each specialty must be text" })
+      .trim()
+      .min(1, { error: "a specialty cannot be blank" })
+      .max(100, { error: "a specialty is longer than 100 characters" }),
+    { error: "specialties must be a list of names" },
+  )
+  .max(20, { error: "at most 20 specialties" });
+
 /** Body of POST /api/v1/studies/{id}/graders. Pure zod, shared by the handler, the form and the OpenAPI document. */
 export const addGraderSchema = z.strictObject(
   {
@@ -16,18 +27,13 @@ export const addGraderSchema = z.strictObject(
       .min(1, { error: "name is required" })
       .max(200, { error: "name is longer than 200 characters" })
       .meta({ description: "Used only when a new account is created; an existing account keeps its name." }),
-    specialties: z
-      .array(
-        z
-          .string({ error: "each specialty must be text" })
-          .trim()
-          .min(1, { error: "a specialty cannot be blank" })
-          .max(100, { error: "a specialty is longer than 100 characters" }),
-        { error: "specialties must be a list of names" },
-      )
-      .max(20, { error: "at most 20 specialties" })
-      .default([])
-      .meta({ description: "Clinical specialties, added to the grader's account (never removed here)", example: ["Ophthalmology"] }),
+    specialties: specialtyList
+      .optional()
+      .meta({
+        description:
+          "The grader's clinical specialties in this study only (their account and other studies are untouched). Omitted: a grader joining the study starts with their account's own specialties (set by an administrator), and a returning one keeps theirs.",
+        example: ["Ophthalmology"],
+      }),
     password: z
       .string({ error: "password must be text" })
       .min(MIN_PASSWORD_LENGTH, { error: `password must have at least ${MIN_PASSWORD_LENGTH} characters` })
@@ -38,3 +44,15 @@ export const addGraderSchema = z.strictObject(
   { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "body must be a JSON object") },
 );
 export type AddGraderInput = z.output<typeof addGraderSchema>;
+
+/** Body of PATCH /api/v1/studies/{id}/graders/{userId}: the grader's specialties in this study, replaced whole. */
+export const setGraderSpecialtiesSchema = z.strictObject(
+  {
+    specialties: specialtyList.meta({
+      description: "The grader's clinical specialties in this study only, replacing the ones it had here (an empty list: none)",
+      example: ["Ophthalmology", "Anesthesia"],
+    }),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "body must be a JSON object") },
+);
+export type SetGraderSpecialtiesInput = z.output<typeof setGraderSpecialtiesSchema>;

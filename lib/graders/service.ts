@@ -1,11 +1,11 @@
 import { recordAudit } from "@/lib/audit/record";
 import { hashPassword } from "@/lib/auth/password";
-import { getDb, type Tx } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/server/errors";
 import { generateInitialPassword } from "./initial-password";
-import type { AddGraderInput } from "./schema";
-import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
+import type { AddGraderInput, SetGraderSpecialtiesInput } from "./schema";
+import { copyAccountSpecialties, setStudySpecialties, studySpecialtyNames } from "./specialties";
 
 export interface Actor {
   id: string;
@@ -22,92 +22,88 @@ export interface AddGraderResult {
   initialPassword?: string;
 }
 
-async function addSpecialties(tx: Tx, userId: string, names: readonly string[]): Promise<string[]> {
-  const ids = await specialtyIdsFor(tx, names);
-  const added: string[] = [];
-  for (const name of new Set(names.map((n) => n.trim()))) {
-    const specialtyId = ids.get(specialtyKey(name));
-    if (!specialtyId) continue;
-    const { count } = await tx.userSpecialty.createMany({ data: [{ userId, specialtyId }], skipDuplicates: true });
-    if (count) added.push(name);
-  }
-  return added;
-}
+/**
+ * The one answer to an email whose account cannot be a grader here, whatever the
+ * reason (another role, deactivated): the lead learns nothing about the account
+ * beyond what adding it would show, and an administrator can tell them more.
+ */
+const CANNOT_ADD = "this email cannot be added as a grader; ask an administrator";
+
+const alreadyMember = (email: string) => new ApiError(409, `${email} is already a grader of this study`, { email });
 
 /**
  * Adds a grader to a study: creates the account when the email is new
  * (with the given or a generated initial password), or adds the existing
- * grader account; a grader may belong to several studies. Account, specialties,
- * membership and their audit events land in one transaction.
+ * grader account; a grader may belong to several studies. The specialties
+ * given are the grader's in this study only (see ./specialties). Account,
+ * membership, specialties and their audit events land in one transaction.
  */
 export async function addGrader(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
-  const db = getDb();
-  const existing = await db.user.findUnique({
-    where: { email: input.email },
-    select: { id: true, role: true, active: true, memberships: { where: { studyId }, select: { active: true, role: true } } },
-  });
+  const existing = await getDb().user.findUnique({ where: { email: input.email }, select: { id: true } });
+  return existing ? addExistingAccount(actor, studyId, existing.id, input) : addNewAccount(actor, studyId, input);
+}
 
-  if (existing) {
-    if (existing.role !== "GRADER") {
-      throw new ApiError(409, `${input.email} belongs to a ${existing.role} account, not a grader; use another email for the grader account`, {
-        email: input.email,
-        role: existing.role,
-      });
-    }
-    if (!existing.active) {
-      throw new ApiError(409, `the account ${input.email} is deactivated; an administrator must reactivate it first`, { email: input.email });
-    }
-    if (input.password !== undefined) {
-      throw new ApiError(422, "invalid input", [
-        { path: "password", message: "this email already has an account; its password is not changed here (leave password empty)" },
-      ]);
-    }
-    const membership = existing.memberships[0];
-    if (membership?.active) throw new ApiError(409, `${input.email} is already a grader of this study`, { email: input.email });
-
-    await db
-      .$transaction(async (tx) => {
-      const added = await addSpecialties(tx, existing.id, input.specialties);
+async function addExistingAccount(actor: Actor, studyId: string, userId: string, input: AddGraderInput): Promise<AddGraderResult> {
+  const reactivated = await getDb()
+    .$transaction(async (tx) => {
+      // The account's row is held until the end, so an administrator cannot deactivate it while it joins.
+      const [account] = await tx.$queryRaw<{ role: string; active: boolean }[]>`SELECT role::text, active FROM "User" WHERE id = ${userId}::uuid FOR SHARE`;
+      // Every refusal is one query and one answer, so neither the body, the status nor the time tells them apart.
+      if (!account || account.role !== "GRADER" || !account.active) throw new ApiError(409, CANNOT_ADD);
+      if (input.password !== undefined) {
+        throw new ApiError(422, "invalid input", [
+          { path: "password", message: "this email already has an account; its password is not changed here (leave password empty)" },
+        ]);
+      }
+      const membership = await tx.studyMember.findUnique({ where: { studyId_userId: { studyId, userId } }, select: { active: true } });
       if (membership) {
-        await tx.studyMember.update({ where: { studyId_userId: { studyId, userId: existing.id } }, data: { active: true } });
+        // Conditional, so two requests cannot both reactivate (and audit) it.
+        const { count } = await tx.studyMember.updateMany({ where: { studyId, userId, role: "GRADER", active: false }, data: { active: true } });
+        if (count === 0) throw alreadyMember(input.email);
       } else {
-        await tx.studyMember.create({ data: { studyId, userId: existing.id, role: "GRADER" } });
+        await tx.studyMember.create({ data: { studyId, userId, role: "GRADER" } });
+      }
+      let specialties: string[];
+      if (input.specialties) specialties = await setStudySpecialties(tx, studyId, userId, input.specialties);
+      else {
+        if (!membership) await copyAccountSpecialties(tx, studyId, [userId]);
+        specialties = await studySpecialtyNames(tx, studyId, userId);
       }
       await recordAudit(tx, {
         actorId: actor.id,
         action: membership ? "study.grader.reactivate" : "study.grader.add",
         entityType: "StudyMember",
-        entityId: existing.id,
+        entityId: userId,
         studyId,
         before: membership ? { active: false } : null,
-        after: { userId: existing.id, email: input.email, role: "GRADER", active: true, specialtiesAdded: added },
+        after: { userId, email: input.email, role: "GRADER", active: true, specialties },
         requestId: actor.requestId,
       });
+      return Boolean(membership);
     })
-      .catch((err: unknown) => {
-        // The same grader was added by another request between our read and our insert.
-        if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-          throw new ApiError(409, `${input.email} is already a grader of this study`, { email: input.email });
-        }
-        throw err;
-      });
-    return { userId: existing.id, accountCreated: false, reactivated: Boolean(membership) };
-  }
+    .catch((err: unknown) => {
+      // The same grader was added by another request between our read and our insert.
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw alreadyMember(input.email);
+      throw err;
+    });
+  return { userId, accountCreated: false, reactivated };
+}
 
+async function addNewAccount(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
   const generated = input.password === undefined ? generateInitialPassword() : undefined;
   const passwordHash = await hashPassword(input.password ?? generated!);
   try {
-    const userId = await db.$transaction(async (tx) => {
+    const userId = await getDb().$transaction(async (tx) => {
       const user = await tx.user.create({ data: { email: input.email, name: input.name, role: "GRADER", passwordHash } });
-      const added = await addSpecialties(tx, user.id, input.specialties);
       await tx.studyMember.create({ data: { studyId, userId: user.id, role: "GRADER" } });
+      const specialties = await setStudySpecialties(tx, studyId, user.id, input.specialties ?? []);
       await recordAudit(tx, {
         actorId: actor.id,
         action: "user.create",
         entityType: "User",
         entityId: user.id,
         studyId,
-        after: { email: user.email, name: user.name, role: "GRADER", specialties: added, passwordGenerated: Boolean(generated) },
+        after: { email: user.email, name: user.name, role: "GRADER", passwordGenerated: Boolean(generated) },
         requestId: actor.requestId,
       });
       await recordAudit(tx, {
@@ -116,7 +112,7 @@ export async function addGrader(actor: Actor, studyId: string, input: AddGraderI
         entityType: "StudyMember",
         entityId: user.id,
         studyId,
-        after: { userId: user.id, email: user.email, role: "GRADER", active: true },
+        after: { userId: user.id, email: user.email, role: "GRADER", active: true, specialties },
         requestId: actor.requestId,
       });
       return user.id;
@@ -129,6 +125,39 @@ export async function addGrader(actor: Actor, studyId: string, input: AddGraderI
     }
     throw err;
   }
+}
+
+/**
+ * Replaces a grader's specialties in this study (a removed grader's too, for
+ * when they come back); their account and other studies are untouched.
+ */
+export async function setGraderSpecialties(
+  actor: Actor,
+  studyId: string,
+  userId: string,
+  input: SetGraderSpecialtiesInput,
+): Promise<{ userId: string; specialties: string[] }> {
+  return getDb().$transaction(async (tx) => {
+    // The membership's row is locked first, so two changes apply one after the other.
+    const [member] = await tx.$queryRaw<{ role: string }[]>`
+      SELECT role::text FROM "StudyMember" WHERE "studyId" = ${studyId}::uuid AND "userId" = ${userId}::uuid FOR UPDATE`;
+    if (!member || member.role !== "GRADER") throw new ApiError(404, "no grader with that id in this study");
+    const before = await studySpecialtyNames(tx, studyId, userId);
+    const specialties = await setStudySpecialties(tx, studyId, userId, input.specialties);
+    if (JSON.stringify(before) !== JSON.stringify(specialties)) {
+      await recordAudit(tx, {
+        actorId: actor.id,
+        action: "study.grader.specialties",
+        entityType: "StudyMember",
+        entityId: userId,
+        studyId,
+        before: { specialties: before },
+        after: { specialties },
+        requestId: actor.requestId,
+      });
+    }
+    return { userId, specialties };
+  });
 }
 
 /**

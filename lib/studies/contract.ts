@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
-import { addGraderSchema } from "@/lib/graders/schema";
+import { addGraderSchema, setGraderSpecialtiesSchema } from "@/lib/graders/schema";
 import { graderListQuerySchema, itemListQuerySchema, studyListQuerySchema } from "./list-params";
 import { createStudySchema, RUBRICS, SAFE_LLM_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
 
@@ -23,6 +23,10 @@ export const UpdateStudyBody = registry.register(
   updateStudySchema.meta({ description: "Settings to change (only those sent) and/or a status" }),
 );
 export const AddGraderBody = registry.register("AddGrader", addGraderSchema.meta({ description: "A grader to add to the study" }));
+export const SetGraderSpecialtiesBody = registry.register(
+  "SetGraderSpecialties",
+  setGraderSpecialtiesSchema.meta({ description: "A grader's specialties in this study" }),
+);
 
 const StudyIdParams = z.object({ id: z.uuid().meta({ description: "Study id" }) });
 const GraderParams = z.object({
@@ -144,7 +148,7 @@ export const GraderPage = registry.register(
         userId: z.uuid(),
         name: z.string(),
         email: z.email(),
-        specialties: z.array(z.string()),
+        specialties: z.array(z.string()).meta({ description: "The grader's specialties in this study" }),
         active: z.boolean().meta({ description: "Membership of this study" }),
         accountActive: z.boolean(),
         addedAt: dateTime(),
@@ -167,6 +171,11 @@ export const AddedGrader = registry.register(
       .optional()
       .meta({ description: "Present only when generated: shown this once, never stored in plain text. Hand it over securely." }),
   }),
+);
+
+export const GraderSpecialties = registry.register(
+  "GraderSpecialties",
+  z.object({ userId: z.uuid(), specialties: z.array(z.string()).meta({ description: "The grader's specialties in this study, as stored" }) }),
 );
 
 export const DeactivatedGrader = registry.register(
@@ -238,7 +247,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/graders",
   summary: "Create a grader account for the study, or add an existing grader by email",
   description:
-    "A new account gets the given password or a generated one, returned once as initialPassword. An existing account must be a GRADER (else 409). Re-adding a deactivated member reactivates the membership (200).",
+    "A new account gets the given password or a generated one, returned once as initialPassword. An existing account must be an active grader: any other (another role, deactivated) gets the same 409, which does not say why. Re-adding a deactivated member reactivates the membership (200). Specialties are the grader's in this study only.",
   tags: ["Graders"],
   request: { params: StudyIdParams, body: { required: true, content: { "application/json": { schema: AddGraderBody } } } },
   responses: {
@@ -246,6 +255,15 @@ registry.registerPath({
     200: json(AddedGrader, "An earlier membership was reactivated"),
     ...errorResponses(400, 401, 403, 404, 409, 413, 422),
   },
+});
+
+registry.registerPath({
+  method: "patch",
+  path: "/api/v1/studies/{id}/graders/{userId}",
+  summary: "Set a grader's specialties in this study (their account and other studies are untouched)",
+  tags: ["Graders"],
+  request: { params: GraderParams, body: { required: true, content: { "application/json": { schema: SetGraderSpecialtiesBody } } } },
+  responses: { 200: json(GraderSpecialties, "The grader's specialties in this study"), ...errorResponses(400, 401, 403, 404, 413, 422) },
 });
 
 registry.registerPath({

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listGraders, POST as addGrader } from "@/app/api/v1/studies/[id]/graders/route";
-import { DELETE as removeGrader } from "@/app/api/v1/studies/[id]/graders/[userId]/route";
+import { DELETE as removeGrader, PATCH as setSpecialties } from "@/app/api/v1/studies/[id]/graders/[userId]/route";
 import { authenticate } from "@/lib/auth/login";
 import { getDb } from "@/lib/db/client";
 import { INITIAL_PASSWORD_PATTERN } from "@/lib/graders/initial-password";
+import { setUserActive } from "@/lib/users/service";
 import { bearer, call, makeStudy, makeUser, PASSWORD } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 
@@ -19,6 +20,18 @@ const add = (token: string | null, id: string, body: unknown) => call(addGrader,
 const list = (token: string | null, id: string, query = "") => call(listGraders, `/api/v1/studies/${id}/graders${query}`, send(token, "GET"), { id });
 const remove = (token: string | null, id: string, userId: string) =>
   call(removeGrader, `/api/v1/studies/${id}/graders/${userId}`, send(token, "DELETE"), { id, userId });
+const patch = (token: string | null, id: string, userId: string, body: unknown) =>
+  call(setSpecialties, `/api/v1/studies/${id}/graders/${userId}`, send(token, "PATCH", body), { id, userId });
+
+/** The account's own specialties, and the grader's in each study. */
+async function specialtiesOf(userId: string) {
+  const db = getDb();
+  const account = await db.userSpecialty.findMany({ where: { userId }, select: { specialty: { select: { name: true } } } });
+  const studies = await db.studyMemberSpecialty.findMany({ where: { userId }, select: { studyId: true, specialty: { select: { name: true } } } });
+  const byStudy: Record<string, string[]> = {};
+  for (const s of studies) byStudy[s.studyId] = [...(byStudy[s.studyId] ?? []), s.specialty.name].sort();
+  return { account: account.map((s) => s.specialty.name).sort(), byStudy };
+}
 
 let lead: User, otherLead: User, admin: User, grader: User;
 let studyId: string;
@@ -70,12 +83,13 @@ describe("POST /api/v1/studies/{id}/graders", () => {
     const db = getDb();
     const user = await db.user.findUniqueOrThrow({
       where: { id: r.body.userId as string },
-      include: { specialties: { include: { specialty: true } }, memberships: true },
+      include: { memberships: true },
     });
     expect(user).toMatchObject({ email: "new.grader@hospital.example", name: "Dr. New", role: "GRADER", active: true });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     expect(user.passwordHash).not.toContain(password);
-    expect(user.specialties.map((s) => s.specialty.name).sort()).toEqual(["Anesthesia", "Ophthalmology"]);
+    // The specialties are the grader's in this study; the account gets none from a lead.
+    expect(await specialtiesOf(user.id)).toEqual({ account: [], byStudy: { [studyId]: ["Anesthesia", "Ophthalmology"] } });
     expect(user.memberships).toEqual([expect.objectContaining({ studyId, role: "GRADER", active: true })]);
 
     const login = await authenticate({ email: "new.grader@hospital.example", password, ip: "10.0.0.1" });
@@ -87,6 +101,7 @@ describe("POST /api/v1/studies/{id}/graders", () => {
     expect(events[0].actorId).toBe(lead.id);
     expect(JSON.stringify(events.map((e) => [e.before, e.after]))).not.toContain(password);
     expect(events[0].after).toMatchObject({ email: "new.grader@hospital.example", role: "GRADER", passwordGenerated: true });
+    expect(events[1].after).toMatchObject({ specialties: ["Anesthesia", "Ophthalmology"] });
   });
 
   it("uses a password the lead gives, and returns none", async () => {
@@ -96,30 +111,51 @@ describe("POST /api/v1/studies/{id}/graders", () => {
     expect((await authenticate({ email: "chosen@hospital.example", password: "a-chosen-password-123", ip: "10.0.0.2" })).ok).toBe(true);
   });
 
-  it("adds an existing grader account (which may belong to several studies) and adds the given specialties", async () => {
+  it("adds an existing grader account (which may belong to several studies); the given specialties are theirs in that study only", async () => {
+    const db = getDb();
+    const cardiology = await db.specialty.upsert({ where: { name: "Cardiology" }, create: { name: "Cardiology" }, update: {} });
+    await db.userSpecialty.create({ data: { userId: grader.id, specialtyId: cardiology.id } }); // set by an administrator
     const otherStudy = await makeStudy(lead.id, "Second study");
     const r = await add(lead.token, otherStudy.id, { email: grader.email, name: "ignored", specialties: ["Medication"] });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ userId: grader.id, accountCreated: false, reactivated: false });
+    // None given: the grader starts with the account's own.
     const again = await add(lead.token, studyId, { email: grader.email.toUpperCase(), name: "ignored" });
     expect(again.status).toBe(201);
-    const db = getDb();
     expect(await db.studyMember.count({ where: { userId: grader.id, role: "GRADER", active: true } })).toBe(2);
-    const user = await db.user.findUniqueOrThrow({ where: { id: grader.id }, include: { specialties: { include: { specialty: true } } } });
+    expect(await specialtiesOf(grader.id)).toEqual({ account: ["Cardiology"], byStudy: { [otherStudy.id]: ["Medication"], [studyId]: ["Cardiology"] } });
+    const user = await db.user.findUniqueOrThrow({ where: { id: grader.id } });
     expect(user.name).toBe("grader");
-    expect(user.specialties.map((s) => s.specialty.name)).toEqual(["Medication"]);
     // The login still works with the account's own password.
     expect((await authenticate({ email: grader.email, password: PASSWORD, ip: "10.0.0.3" })).ok).toBe(true);
   });
 
-  it("answers 409 when the email belongs to a lead or admin, or the grader is already on the study", async () => {
-    const asLead = await add(lead.token, studyId, { email: otherLead.email, name: "x" });
-    expect(asLead.status).toBe(409);
-    expect(asLead.body.error).toMatch(/belongs to a LEAD account, not a grader/);
-    expect((await add(lead.token, studyId, { email: admin.email, name: "x" })).status).toBe(409);
+  it("answers one and the same 409 to an admin's, a lead's and a deactivated account's email, naming neither role nor status, and writes nothing", async () => {
+    const db = getDb();
+    const study = (await makeStudy(lead.id, "Refusals")).id;
+    const gone = await makeUser("GRADER", "gone");
+    const goneMember = await makeUser("GRADER", "gone-member");
+    expect((await add(lead.token, study, { email: goneMember.email, name: "x" })).status).toBe(201);
+    const deactivatedAdmin = await makeUser("ADMIN", "gone-admin");
+    for (const u of [gone, goneMember, deactivatedAdmin]) await setUserActive(u.id, false);
+    const eventsBefore = await db.auditEvent.count();
+
+    const bodies = new Set<string>();
+    for (const email of [admin.email, otherLead.email, gone.email, goneMember.email, deactivatedAdmin.email]) {
+      for (const extra of [{}, { password: "a-long-new-password" }, { specialties: ["Cardiology"] }]) {
+        const r = await add(lead.token, study, { email, name: "x", ...extra });
+        expect(r.status, `${email} ${JSON.stringify(extra)}`).toBe(409);
+        bodies.add(JSON.stringify(r.body));
+      }
+    }
+    expect([...bodies]).toEqual([JSON.stringify({ error: "this email cannot be added as a grader; ask an administrator" })]);
+    expect(await db.studyMember.count({ where: { studyId: study, userId: { in: [admin.id, otherLead.id, gone.id, deactivatedAdmin.id] } } })).toBe(0);
+    expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: study, userId: goneMember.id } } })).toMatchObject({ active: true });
+    expect(await db.auditEvent.count()).toBe(eventsBefore);
+
+    // A grader already on the study is told so: the lead sees them in the study's list anyway.
     const twice = await add(lead.token, studyId, { email: grader.email, name: "x" });
     expect(twice).toMatchObject({ status: 409, body: { error: `${grader.email} is already a grader of this study` } });
-    expect(await getDb().studyMember.count({ where: { studyId, userId: otherLead.id } })).toBe(0);
   });
 
   it("answers 422 naming the bad fields", async () => {
@@ -167,6 +203,58 @@ describe("GET /api/v1/studies/{id}/graders", () => {
     expect((search.body.graders as { name: string }[]).map((g) => g.name)).toEqual(["Dr. Half"]);
     expect((await list(admin.token, study, "?sort=submitted")).status).toBe(200);
     expect((await list(lead.token, study, "?sort=password")).status).toBe(422);
+  });
+});
+
+describe("PATCH /api/v1/studies/{id}/graders/{userId}", () => {
+  it("replaces the grader's specialties in this study only (not the account's, not another study's), audited when they change", async () => {
+    const db = getDb();
+    const here = (await makeStudy(lead.id, "Specialties here")).id;
+    const elsewhere = (await makeStudy(otherLead.id, "Specialties elsewhere")).id;
+    const g = await makeUser("GRADER", "specialist");
+    expect((await add(lead.token, here, { email: g.email, name: "x", specialties: ["Ophthalmology"] })).status).toBe(201);
+    expect((await add(otherLead.token, elsewhere, { email: g.email, name: "x", specialties: ["Medication"] })).status).toBe(201);
+
+    const r = await patch(lead.token, here, g.id, { specialties: ["anesthesia", " Cardiology ", "ANESTHESIA"] });
+    expect(r).toMatchObject({ status: 200, body: { userId: g.id, specialties: ["Anesthesia", "Cardiology"] } });
+    expect(await specialtiesOf(g.id)).toEqual({ account: [], byStudy: { [here]: ["Anesthesia", "Cardiology"], [elsewhere]: ["Medication"] } });
+    const listed = await list(lead.token, here);
+    expect(listed.body.graders).toEqual([expect.objectContaining({ userId: g.id, specialties: ["Anesthesia", "Cardiology"] })]);
+
+    // The same list again changes nothing and records nothing; an empty list clears them.
+    expect((await patch(lead.token, here, g.id, { specialties: ["Cardiology", "Anesthesia"] })).status).toBe(200);
+    expect((await patch(lead.token, here, g.id, { specialties: [] })).body).toEqual({ userId: g.id, specialties: [] });
+    const events = await db.auditEvent.findMany({ where: { studyId: here, action: "study.grader.specialties" }, orderBy: { id: "asc" } });
+    expect(events.map((e) => [e.actorId, e.before, e.after])).toEqual([
+      [lead.id, { specialties: ["Ophthalmology"] }, { specialties: ["Anesthesia", "Cardiology"] }],
+      [lead.id, { specialties: ["Anesthesia", "Cardiology"] }, { specialties: [] }],
+    ]);
+    expect(await specialtiesOf(g.id)).toEqual({ account: [], byStudy: { [elsewhere]: ["Medication"] } });
+
+    // A removed grader keeps theirs, which a lead may still change, for when they come back.
+    expect((await patch(lead.token, here, g.id, { specialties: ["Ophthalmology"] })).status).toBe(200);
+    await remove(lead.token, here, g.id);
+    expect((await patch(lead.token, here, g.id, { specialties: ["Ophthalmology", "Medication"] })).status).toBe(200);
+    const back = await add(lead.token, here, { email: g.email, name: "x" });
+    expect(back).toMatchObject({ status: 200, body: { reactivated: true } });
+    expect((await specialtiesOf(g.id)).byStudy[here]).toEqual(["Medication", "Ophthalmology"]);
+  });
+
+  it("answers 404 to the lead of another study and for someone who is not a grader here, 422 to a bad list", async () => {
+    const here = (await makeStudy(lead.id, "Specialties checks")).id;
+    const g = await makeUser("GRADER", "checked");
+    await add(lead.token, here, { email: g.email, name: "x" });
+    expect((await patch(otherLead.token, here, g.id, { specialties: ["X"] })).status).toBe(404);
+    expect((await patch(grader.token, here, g.id, { specialties: ["X"] })).status).toBe(403);
+    expect((await patch(lead.token, here, grader.id, { specialties: ["X"] })).status).toBe(404);
+    expect((await patch(lead.token, here, lead.id, { specialties: ["X"] })).status).toBe(404); // the lead's own LEAD membership
+    expect((await patch(lead.token, here, "00000000-0000-4000-8000-00000000000z", { specialties: ["X"] })).status).toBe(404);
+    const bad = await patch(lead.token, here, g.id, { specialties: ["", "x".repeat(101)], extra: 1 });
+    expect(bad.status).toBe(422);
+    expect((bad.body.details as { path: string }[]).map((d) => d.path)).toEqual(expect.arrayContaining(["specialties.0", "specialties.1", ""]));
+    expect((await patch(lead.token, here, g.id, {})).status).toBe(422);
+    expect((await patch(lead.token, here, g.id, { specialties: Array.from({ length: 21 }, (_, i) => `S${i}`) })).status).toBe(422);
+    expect(await getDb().specialty.count({ where: { name: "X" } })).toBe(0);
   });
 });
 

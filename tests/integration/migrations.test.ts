@@ -124,4 +124,57 @@ describe("migration runner", () => {
     expect(await query(db.url, `SELECT s.name FROM "UserSpecialty" us JOIN "Specialty" s ON s.id = us."specialtyId" ORDER BY 1`)).toEqual([{ name: "CARDIOLOGY" }, { name: "Nephrology" }]);
     await expect(query(db.url, `INSERT INTO "Specialty" (id, name) VALUES (gen_random_uuid(), 'nephrology')`)).rejects.toThrow(/Specialty_name_lower_key/);
   });
+
+  it("20261201110000_study_member_specialty gives every grader membership the account's specialties, leaving the accounts' lists as they were", async () => {
+    const db = await blankDatabase();
+    cleanups.push(db.drop);
+    const before = await mkdtemp(path.join(os.tmpdir(), "migs-"));
+    for (const m of await listMigrations()) {
+      if (m.name >= "20261201110000_study_member_specialty") continue;
+      await cp(path.resolve("prisma/migrations", m.name), path.join(before, m.name), { recursive: true });
+    }
+    await applyMigrations(db.url, before);
+    // Two studies; grader 1 in both (removed from the second), grader 2 in the first, grader 3 in none; the lead has a specialty too.
+    await query(
+      db.url,
+      `INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES
+         ('00000000-0000-4000-8000-000000000001', 'lead@x.org', 'Lead', '-', 'LEAD', now()),
+         ('00000000-0000-4000-8000-000000000002', 'g1@x.org', 'G1', '-', 'GRADER', now()),
+         ('00000000-0000-4000-8000-000000000003', 'g2@x.org', 'G2', '-', 'GRADER', now()),
+         ('00000000-0000-4000-8000-000000000004', 'g3@x.org', 'G3', '-', 'GRADER', now());
+       INSERT INTO "Specialty" (id, name) VALUES
+         ('00000000-0000-4000-8000-0000000000a1', 'Cardiology'), ('00000000-0000-4000-8000-0000000000a2', 'Nephrology');
+       INSERT INTO "UserSpecialty" ("userId", "specialtyId") VALUES
+         ('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-0000000000a1'),
+         ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-0000000000a1'),
+         ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-0000000000a2'),
+         ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-0000000000a2'),
+         ('00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-0000000000a1');
+       INSERT INTO "Study" (id, name, slug, thresholds, "createdById", "updatedAt") VALUES
+         ('00000000-0000-4000-8000-0000000000c1', 'S1', 's1', '{}', '00000000-0000-4000-8000-000000000001', now()),
+         ('00000000-0000-4000-8000-0000000000c2', 'S2', 's2', '{}', '00000000-0000-4000-8000-000000000001', now());
+       INSERT INTO "StudyMember" ("studyId", "userId", role, active) VALUES
+         ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-000000000001', 'LEAD', true),
+         ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-000000000002', 'GRADER', true),
+         ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-000000000003', 'GRADER', true),
+         ('00000000-0000-4000-8000-0000000000c2', '00000000-0000-4000-8000-000000000002', 'GRADER', false);`,
+    );
+    const accounts = `SELECT "userId", "specialtyId" FROM "UserSpecialty" ORDER BY 1, 2`;
+    const accountsBefore = await query(db.url, accounts);
+
+    const { applied } = await applyMigrations(db.url);
+    expect(applied).toContain("20261201110000_study_member_specialty");
+    expect(await query(db.url, `SELECT "studyId", "userId", "specialtyId" FROM "StudyMemberSpecialty" ORDER BY 1, 2, 3`)).toEqual([
+      { studyId: "00000000-0000-4000-8000-0000000000c1", userId: "00000000-0000-4000-8000-000000000002", specialtyId: "00000000-0000-4000-8000-0000000000a1" },
+      { studyId: "00000000-0000-4000-8000-0000000000c1", userId: "00000000-0000-4000-8000-000000000002", specialtyId: "00000000-0000-4000-8000-0000000000a2" },
+      { studyId: "00000000-0000-4000-8000-0000000000c1", userId: "00000000-0000-4000-8000-000000000003", specialtyId: "00000000-0000-4000-8000-0000000000a2" },
+      { studyId: "00000000-0000-4000-8000-0000000000c2", userId: "00000000-0000-4000-8000-000000000002", specialtyId: "00000000-0000-4000-8000-0000000000a1" },
+      { studyId: "00000000-0000-4000-8000-0000000000c2", userId: "00000000-0000-4000-8000-000000000002", specialtyId: "00000000-0000-4000-8000-0000000000a2" },
+    ]);
+    expect(await query(db.url, accounts)).toEqual(accountsBefore);
+    // A study-level row needs its membership and its specialty.
+    await expect(
+      query(db.url, `INSERT INTO "StudyMemberSpecialty" VALUES ('00000000-0000-4000-8000-0000000000c2', '00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-0000000000a1')`),
+    ).rejects.toThrow(/StudyMemberSpecialty_studyId_userId_fkey/);
+  });
 });

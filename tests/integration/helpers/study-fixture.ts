@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db/client";
+import { copyAccountSpecialties } from "@/lib/graders/specialties";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { makeUser } from "./fixtures";
 
@@ -49,6 +50,7 @@ export async function makeGradableStudy(opts: {
       members: { create: [{ userId: lead.id, role: "LEAD" }, ...graders.map((g) => ({ userId: g.id, role: "GRADER" as const }))] },
     },
   });
+  await copyAccountSpecialties(db, study.id, graders.map((g) => g.id));
   const models = [];
   for (let m = 0; m < (opts.models ?? 3); m++) {
     models.push(await db.llmModel.create({ data: { studyId: study.id, name: MODEL_NAMES[m], version: MODEL_VERSIONS[m], temperature: 0.7, topP: 0.95 } }));
