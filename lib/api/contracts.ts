@@ -6,3 +6,4 @@ import "@/lib/grading/contract";
 import "@/lib/escalation/contract";
 import "@/lib/exports/contract";
 import "@/lib/analytics/contract";
+import "@/lib/rubrics/contract";

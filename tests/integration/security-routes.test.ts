@@ -37,6 +37,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/users": "admin",
   "POST /api/v1/users": "admin",
   "PATCH /api/v1/users/[id]": "admin",
+  "GET /api/v1/rubric-templates": "leads",
   "GET /api/v1/studies": "leads",
   "POST /api/v1/studies": "leads",
   "POST /api/v1/study-archives": "leads",
