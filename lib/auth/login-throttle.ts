@@ -7,8 +7,8 @@ import { decideThrottle, throttleConfigFromEnv, type ThrottleConfig } from "./th
  * The LoginAttempt table's side of sign-in throttling (the policy itself is
  * lib/auth/throttle-policy.ts). An attempt is reserved, counted as a failure,
  * before its password is checked, and the count and the reservation happen
- * under locks on the account and the address: N parallel attempts see the
- * counts 0..N-1, so no more than the limit ever reach the password check.
+ * under a lock on the address: N parallel attempts from one address see the
+ * counts 0..N-1, so no more than the limits ever reach the password check.
  */
 export type Reservation =
   | { action: "allow"; attemptId: string; delayMs: number }
@@ -23,9 +23,8 @@ interface Counts {
   oldestAddress: Date | null;
 }
 
-// Two-key advisory locks, one class per kind of key, so an email and an address never share a lock.
-const ACCOUNT_LOCK = 1;
-const ADDRESS_LOCK = 2;
+/** Sign-in locks are (this, hash of the address): the two-key form keeps them apart from the app's other advisory locks. */
+const ADDRESS_LOCK_CLASS = 1;
 /** Expired attempts deleted at most per reservation: enough to keep up, since each reservation adds one. */
 const CLEANUP_BATCH = 100;
 
@@ -33,10 +32,11 @@ const windowStart = (config: ThrottleConfig) => Prisma.sql`now() - ${config.wind
 
 export async function reserveAttempt(email: string, address: string, config: ThrottleConfig): Promise<Reservation> {
   const reservation = await sqlTransaction(async (tx): Promise<Reservation> => {
-    // Always the account's lock first, then the address's: two attempts never wait on each other in a cycle.
-    await tx.rows(Prisma.sql`SELECT pg_advisory_xact_lock(${ACCOUNT_LOCK}::int, hashtext(${email}))`);
-    await tx.rows(Prisma.sql`SELECT pg_advisory_xact_lock(${ADDRESS_LOCK}::int, hashtext(${address}))`);
-    // A statement after the locks: under READ COMMITTED it sees every attempt reserved before them.
+    // The address's lock covers both refusals (a pair includes its address). None is taken on the
+    // account, whose count only slows down: attempts on one account from many addresses must not
+    // queue behind each other, or a flood of them would keep the real user waiting.
+    await tx.rows(Prisma.sql`SELECT pg_advisory_xact_lock(${ADDRESS_LOCK_CLASS}::int, hashtext(${address}))`);
+    // A statement after the lock: under READ COMMITTED it sees every attempt reserved before it.
     const [c] = await tx.rows<Counts>(Prisma.sql`
       SELECT now() AS now,
              count(*) FILTER (WHERE email = ${email})::int AS account,

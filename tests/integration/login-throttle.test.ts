@@ -7,18 +7,24 @@ import { peerAddressStamper } from "@/lib/server/client-address";
 import { bearer, call, makeUser, PASSWORD } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 
-/** How many attempts reached the password check (argon2), real or against the dummy hash. */
-const checks = vi.hoisted(() => ({ count: 0 }));
+/**
+ * How many attempts reached the password check (argon2), real or against the
+ * dummy hash; the first `hold` checks wait for `release`, to keep attempts in flight.
+ */
+const checks = vi.hoisted(() => ({ count: 0, hold: 0, gate: Promise.resolve(), release: () => {} }));
 vi.mock("@/lib/auth/password", async (importOriginal) => {
   const real = await importOriginal<typeof import("@/lib/auth/password")>();
+  const reached = async () => {
+    if (checks.count++ < checks.hold) await checks.gate;
+  };
   return {
     ...real,
-    verifyPassword: (hash: string, password: string) => {
-      checks.count++;
+    verifyPassword: async (hash: string, password: string) => {
+      await reached();
       return real.verifyPassword(hash, password);
     },
-    verifyAgainstDummy: (password: string) => {
-      checks.count++;
+    verifyAgainstDummy: async (password: string) => {
+      await reached();
       return real.verifyAgainstDummy(password);
     },
   };
@@ -28,7 +34,7 @@ useIsolatedDatabase();
 
 const ENV_KEYS = ["TRUSTED_PROXIES", "CLINGRADE_PEER_HEADER"];
 beforeEach(() => {
-  checks.count = 0;
+  Object.assign(checks, { count: 0, hold: 0 });
   // Refusals only, no slow-down, unless a test says otherwise.
   Object.assign(process.env, { LOGIN_REFUSE_AFTER: "10", LOGIN_IP_REFUSE_AFTER: "1000", LOGIN_SLOW_AFTER: "100000" });
 });
@@ -59,19 +65,24 @@ describe("parallel sign-in attempts", () => {
     }
   });
 
-  it("40 parallel attempts with the right password among them, after the limit: none signs in from that address", async () => {
+  it("40 parallel attempts with the right password among them, while 10 wrong ones are still being checked: none is checked", async () => {
     for (let round = 0; round < 5; round++) {
       const u = await makeUser("LEAD");
       const ip = address();
-      await Promise.all(Array.from({ length: 12 }, (_, i) => wrong(u.email, ip, i)));
-      checks.count = 0;
+      Object.assign(checks, { count: 0, hold: 10, gate: new Promise<void>((r) => (checks.release = r)) });
+      const first = Array.from({ length: 10 }, (_, i) => wrong(u.email, ip, i));
+      while (checks.count < 10) await new Promise((r) => setTimeout(r, 10));
       const right = round * 7; // a different position each round
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) => authenticate({ email: u.email, password: i === right ? PASSWORD : `wrong-password-${i}`, ip })),
       );
+      checks.release();
+      expect(tally(await Promise.all(first)), `round ${round}`).toEqual({ ok: 0, invalid: 10, throttled: 0 });
       expect(tally(results), `round ${round}`).toEqual({ ok: 0, invalid: 0, throttled: 40 });
-      expect(checks.count).toBe(0);
+      expect(checks.count).toBe(10);
       expect(await getDb().authSession.count({ where: { userId: u.id } })).toBe(0);
+      // and once they have failed, the right password is still refused from that address
+      expect(await authenticate({ email: u.email, password: PASSWORD, ip })).toMatchObject({ reason: "throttled" });
     }
   });
 
