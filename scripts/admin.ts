@@ -5,6 +5,7 @@
  *   npm run admin -- create-token --email E [--name LABEL] [--expires-days D]
  *   npm run admin -- revoke-token --id TOKEN_ID
  *   npm run admin -- deactivate-user --email E | activate-user --email E
+ *   npm run admin -- unlock-user --email E      (clears the account's sign-in throttling)
  *   npm run admin -- list-users
  *
  * Uses DATABASE_URL, else the embedded database (shared with a running app).

@@ -18,6 +18,7 @@ import net from "node:net";
 import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
+import { peerAddressStamper } from "@/lib/server/client-address";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const seedDemo = process.argv.includes("--seed-demo");
@@ -34,6 +35,7 @@ function portIsFree(p: number): Promise<boolean> {
 
 async function main() {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new StartupError(`PORT=${process.env.PORT} is not a valid port number.`);
+  const stampPeerAddress = peerAddressStamper();
   if (!(await portIsFree(port))) {
     throw new StartupError(`Port ${port} is already in use. Stop what is using it or start with another port: PORT=3001 npm ${mode === "dev" ? "run dev" : seedDemo ? "run demo" : "start"}`);
   }
@@ -83,7 +85,10 @@ async function main() {
     if (/production build/.test(message)) throw new StartupError("There is no production build yet. Run `npm run build` first (or `npm run demo`, which builds).");
     throw err;
   }
-  const server = http.createServer((req, res) => void handle(req, res));
+  const server = http.createServer((req, res) => {
+    stampPeerAddress(req);
+    void handle(req, res);
+  });
   server.keepAliveTimeout = 65_000; // longer than a load balancer's idle timeout
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -2,7 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { authenticate } from "./login";
 import { revokeSession, SESSION_MAX_AGE_S } from "./sessions";
-import { clientAddress } from "@/lib/server/request";
+import { clientAddress } from "@/lib/server/client-address";
 
 /**
  * next-auth v4 with the Credentials provider. Credentials sign-in only works with

@@ -1,5 +1,5 @@
 import { createApiToken, revokeApiToken } from "@/lib/auth/tokens";
-import { createUser, findUserByEmail, setUserActive, UserError } from "./service";
+import { createUser, findUserByEmail, setUserActive, unlockUser, UserError } from "./service";
 import { listUsers } from "./queries";
 
 export class AdminUsageError extends Error {
@@ -19,7 +19,7 @@ export interface AdminArgs {
   "expires-days"?: string;
 }
 
-const USAGE = "commands: create-user, create-token, revoke-token, deactivate-user, activate-user, list-users (see scripts/admin.ts)";
+const USAGE = "commands: create-user, create-token, revoke-token, deactivate-user, activate-user, unlock-user, list-users (see scripts/admin.ts)";
 
 function need(args: AdminArgs, key: keyof AdminArgs, command: string): string {
   const v = args[key];
@@ -71,6 +71,11 @@ export async function runAdminCommand(command: string | undefined, args: AdminAr
       const user = await userByEmail(need(args, "email", command));
       await setUserActive(user.id, command === "activate-user");
       return [`${command === "activate-user" ? "Activated" : "Deactivated"} ${user.email}.`];
+    }
+    case "unlock-user": {
+      const user = await userByEmail(need(args, "email", command));
+      const cleared = await unlockUser(user.id);
+      return [`Unlocked ${user.email}: forgot ${cleared} failed sign-in${cleared === 1 ? "" : "s"}.`];
     }
     case "list-users": {
       const users = await listUsers();

@@ -66,3 +66,15 @@ registry.registerPath({
   request: { params: z.object({ id: z.uuid() }), body: { content: { "application/json": { schema: setActiveBody } } } },
   responses: { 200: { description: "Updated", content: { "application/json": { schema: z.object({ id: z.uuid(), active: z.boolean() }) } } }, ...errorResponses(400, 401, 403, 404, 422) },
 });
+export const UnlockUserParams = z.object({ id: z.uuid() });
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/users/{id}/unlock",
+  summary: "Clear a user's sign-in throttling (admins): forgets the account's failed sign-ins from every address; audited",
+  tags: ["Account"],
+  request: { params: UnlockUserParams },
+  responses: {
+    200: { description: "Unlocked", content: { "application/json": { schema: z.object({ id: z.uuid(), clearedFailures: z.int() }) } } },
+    ...errorResponses(401, 403, 404),
+  },
+});

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { recordAudit } from "@/lib/audit/record";
 import { MIN_PASSWORD_LENGTH, hashPassword } from "@/lib/auth/password";
 import { normaliseEmail } from "@/lib/auth/login";
+import { clearLoginFailures } from "@/lib/auth/login-throttle";
 import { revokeAllSessions } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -82,4 +83,19 @@ export async function setUserActive(userId: string, active: boolean, actorId: st
 
 export async function findUserByEmail(email: string) {
   return getDb().user.findUnique({ where: { email: normaliseEmail(email) } });
+}
+
+/**
+ * Clears an account's sign-in throttling (its failed attempts from every
+ * address), audited, for a user an attacker has slowed down. Returns how many
+ * attempts were forgotten.
+ */
+export async function unlockUser(userId: string, actorId: string | null = null): Promise<number> {
+  return getDb().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+    if (!user) throw new UserError("no such user", "not_found");
+    const cleared = await clearLoginFailures(tx, user.email);
+    await recordAudit(tx, { actorId, action: "user.unlock", entityType: "User", entityId: userId, before: { failedSignIns: cleared }, after: { failedSignIns: 0 } });
+    return cleared;
+  });
 }

@@ -84,4 +84,20 @@ describe("npm run admin", () => {
     expect(events).toHaveLength(1);
     expect(events[0].before).toEqual({ active: true });
   });
+
+  it("unlock-user clears the account's sign-in throttling from every address, audited", async () => {
+    process.env.LOGIN_SLOW_AFTER = "100"; // no slow-down: the test is about refusal
+    try {
+      for (let i = 0; i < 10; i++) await authenticate({ email: "lead.one@example.org", password: "wrong-password", ip: "192.0.2.9" });
+    } finally {
+      delete process.env.LOGIN_SLOW_AFTER;
+    }
+    expect(await authenticate({ email: "lead.one@example.org", password: "a-good-password-1", ip: "192.0.2.9" })).toMatchObject({ reason: "throttled" });
+    const r = await admin(["unlock-user", "--email", "Lead.One@example.org"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("Unlocked lead.one@example.org: forgot 10 failed sign-ins.");
+    expect(await authenticate({ email: "lead.one@example.org", password: "a-good-password-1", ip: "192.0.2.9" })).toMatchObject({ ok: true });
+    expect(await getDb().auditEvent.count({ where: { action: "user.unlock", actorId: null } })).toBe(1);
+    expect((await admin(["unlock-user"])).stderr).toMatch(/unlock-user needs --email/);
+  });
 });

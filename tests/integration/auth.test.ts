@@ -1,5 +1,5 @@
 import { encode } from "next-auth/jwt";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/auth/login";
 import { resolveSession, revokeSession } from "@/lib/auth/sessions";
 import { createApiToken, resolveApiToken, revokeApiToken } from "@/lib/auth/tokens";
@@ -10,10 +10,6 @@ import { makeUser, PASSWORD } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 
 useIsolatedDatabase();
-
-afterEach(() => {
-  for (const k of Object.keys(process.env)) if (k.startsWith("LOGIN_")) delete process.env[k];
-});
 
 async function cookieFor(sessionId: string) {
   const jwt = await encode({ token: { sub: "x", sid: sessionId }, secret: process.env.AUTH_SECRET! });
@@ -37,32 +33,6 @@ describe("sign-in", () => {
     expect(await authenticate({ email: "nobody@test.clingrade.org", password: PASSWORD, ip: "203.0.113.2" })).toEqual({ ok: false, reason: "invalid" });
     await setUserActive(u.id, false);
     expect(await authenticate({ email: u.email, password: PASSWORD, ip: "203.0.113.2" })).toEqual({ ok: false, reason: "invalid" });
-  });
-
-  it("slows down repeated failures for one account, then refuses even the right password", async () => {
-    Object.assign(process.env, { LOGIN_SLOW_AFTER: "2", LOGIN_REFUSE_AFTER: "5", LOGIN_BASE_DELAY_MS: "150", LOGIN_MAX_DELAY_MS: "150" });
-    const u = await makeUser("GRADER");
-    const timings: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = Date.now();
-      expect(await authenticate({ email: u.email, password: "wrong-password!", ip: `198.51.100.${i}` })).toMatchObject({ ok: false, reason: "invalid" });
-      timings.push(Date.now() - t0);
-    }
-    // attempts 3..5 waited at least the configured delay; the first two did not have to
-    expect(Math.min(...timings.slice(2))).toBeGreaterThanOrEqual(140);
-    const refused = await authenticate({ email: u.email, password: PASSWORD, ip: "198.51.100.99" });
-    expect(refused).toMatchObject({ ok: false, reason: "throttled" });
-    if (!refused.ok && refused.reason === "throttled") expect(refused.retryAfterMs).toBeGreaterThan(60_000);
-    // the count lives in PostgreSQL, where every app instance reads it
-    expect(await getDb().loginAttempt.count({ where: { key: `email:${u.email}`, success: false } })).toBe(5);
-  });
-
-  it("refuses an address that fails across many accounts, but not other addresses", async () => {
-    Object.assign(process.env, { LOGIN_IP_REFUSE_AFTER: "4", LOGIN_SLOW_AFTER: "100" });
-    const victim = await makeUser("LEAD");
-    for (let i = 0; i < 4; i++) await authenticate({ email: `guess${i}@test.clingrade.org`, password: "x-wrong-pass", ip: "192.0.2.66" });
-    expect(await authenticate({ email: victim.email, password: PASSWORD, ip: "192.0.2.66" })).toMatchObject({ reason: "throttled" });
-    expect(await authenticate({ email: victim.email, password: PASSWORD, ip: "192.0.2.67" })).toMatchObject({ ok: true });
   });
 });
 

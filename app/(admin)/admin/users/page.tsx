@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import { CreateUserForm } from "@/components/admin/create-user-form";
+import { UnlockUserButton } from "@/components/admin/unlock-user-button";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { loginFailuresByEmail } from "@/lib/auth/login-throttle";
+import { throttleConfigFromEnv } from "@/lib/auth/throttle-policy";
 import { ADMIN_ROLES, requireUser } from "@/lib/server/page-guard";
 import { listUsers } from "@/lib/users/queries";
 
@@ -10,6 +13,8 @@ export const metadata: Metadata = { title: "Users" };
 export default async function UsersPage() {
   await requireUser(ADMIN_ROLES);
   const users = await listUsers();
+  const failures = await loginFailuresByEmail(users.map((u) => u.email));
+  const windowMinutes = Math.round(throttleConfigFromEnv().windowMs / 60_000);
   return (
     <section className="flex flex-col gap-4">
       <div>
@@ -27,6 +32,7 @@ export default async function UsersPage() {
             <TableHead>Role</TableHead>
             <TableHead>Specialties</TableHead>
             <TableHead>Status</TableHead>
+            <TableHead>Failed sign-ins ({windowMinutes} min)</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -38,6 +44,16 @@ export default async function UsersPage() {
               <TableCell>{u.specialties.join(", ") || "—"}</TableCell>
               <TableCell>
                 <Badge variant={u.active ? "success" : "secondary"}>{u.active ? "active" : "deactivated"}</Badge>
+              </TableCell>
+              <TableCell>
+                {failures.get(u.email) ? (
+                  <span className="inline-flex items-center gap-2">
+                    <Badge variant="warning">{failures.get(u.email)}</Badge>
+                    <UnlockUserButton userId={u.id} email={u.email} />
+                  </span>
+                ) : (
+                  "—"
+                )}
               </TableCell>
             </TableRow>
           ))}
