@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_MODELS } from "../lib/demo/content";
 import { PILOT_GRADERS } from "../lib/demo/seed";
-import { adminCli, demo } from "./fixtures";
+import { adminCli, demo, signIn } from "./fixtures";
 
 /**
  * Signs a grader in through the real form (as fixtures.signIn does) once the
@@ -31,6 +31,8 @@ async function tokenFor(email: string): Promise<string> {
   return out.stdout.trim().split("\n").pop()!;
 }
 
+let studyId = "";
+
 test.beforeAll(async ({ request }) => {
   const headers = { authorization: `Bearer ${await tokenFor(demo.lead.email)}` };
   const list = await request.get("/api/v1/studies", { headers });
@@ -38,6 +40,7 @@ test.beforeAll(async ({ request }) => {
   const { studies } = (await list.json()) as { studies: { id: string; slug: string }[] };
   const study = studies.find((s) => s.slug === "demo-clinical-qa");
   expect(study, "the demo study is seeded").toBeTruthy();
+  studyId = study!.id;
   const run = await request.post(`/api/v1/studies/${study!.id}/assignments`, { headers, data: { seed: "e2e-grading" } });
   expect(run.status(), await run.text()).toBe(200);
 });
@@ -211,6 +214,27 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await expect(page.getByRole("button", { name: "Update submitted grades" }).first()).toBeVisible();
   await checked(page, "SAFE_LLM/accuracy/2", 0);
   await expect(page.getByRole("textbox", { name: /What is the potential harm/ })).toHaveValue(/angle-closure/);
+});
+
+test("the lead finds the grader's potential-harm flag from the study list and resolves it with a note", async ({ page }) => {
+  await signIn(page, demo.lead);
+  await page.goto("/studies");
+  const studyRow = page.getByRole("row").filter({ has: page.locator(`a[href="/studies/${studyId}"]`) });
+  await studyRow.getByRole("link", { name: /\d+ to review/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/studies/${studyId}/harm\\?review=OPEN$`));
+  const flag = page.getByRole("row").filter({ hasText: "angle-closure" });
+  await expect(flag).toContainText("Accuracy (answer 2): 0");
+  await flag.getByRole("combobox", { name: /Review of the flag/ }).selectOption("RESOLVED");
+  await flag.getByRole("button", { name: "Save review" }).click();
+  await expect(flag.getByRole("alert")).toContainText("note");
+  await flag.getByRole("textbox", { name: /Note on the flag/ }).fill("Reviewed with the ophthalmology lead: the answer would delay emergency care.");
+  await flag.getByRole("button", { name: "Save review" }).click();
+  await expect(flag).toContainText("resolved");
+  await expect(flag).toContainText(demo.lead.name);
+  await page.goto(`/studies/${studyId}/harm?review=RESOLVED`);
+  await expect(page.getByRole("row").filter({ hasText: "angle-closure" })).toHaveCount(1);
+  await page.goto(`/studies/${studyId}/harm?review=OPEN`);
+  await expect(page.getByRole("row").filter({ hasText: "angle-closure" })).toHaveCount(0);
 });
 
 test("the grading form has no serious or critical accessibility violation", async ({ page }) => {

@@ -18,6 +18,8 @@ export interface StudyTableRow {
   items: number;
   responseSets: number;
   createdAt: string;
+  /** Potential-harm flags not yet reviewed. */
+  openHarmFlags: number;
 }
 
 const col = dataTableColumns<StudyTableRow>();
@@ -50,6 +52,19 @@ const columns = col.columns([
     header: () => <span title="answers per prompt (N) × primary graders per set (k)">N × k</span>,
     meta: { className: "whitespace-nowrap text-right tabular-nums" },
     cell: (c) => `${c.row.original.repetitions} × ${c.row.original.gradersPerSet}`,
+  }),
+  col.accessor("openHarmFlags", {
+    header: "Harm flags",
+    enableSorting: false,
+    meta: { className: "whitespace-nowrap text-right tabular-nums" },
+    cell: (c) =>
+      c.getValue() > 0 ? (
+        <Link href={`/studies/${c.row.original.id}/harm?review=OPEN`} className="underline-offset-4 hover:underline">
+          <Badge variant="warning">{c.getValue()} to review</Badge>
+        </Link>
+      ) : (
+        <span className="text-muted-foreground">none open</span>
+      ),
   }),
   col.accessor("createdAt", { header: "Created", sortDescFirst: true, meta: { className: "whitespace-nowrap" }, cell: (c) => formatDate(c.getValue()) }),
 ]);

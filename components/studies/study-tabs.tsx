@@ -19,6 +19,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/import`, label: "Import" },
     { href: `${base}/assignments`, label: "Assignments" },
     { href: `${base}/escalations`, label: "Escalations" },
+    { href: `${base}/harm`, label: "Harm flags" },
     { href: `${base}/results`, label: "Results" },
     { href: `${base}/dashboard`, label: "Dashboard" },
     { href: `${base}/exports`, label: "Exports" },

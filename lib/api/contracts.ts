@@ -7,3 +7,4 @@ import "@/lib/escalation/contract";
 import "@/lib/exports/contract";
 import "@/lib/analytics/contract";
 import "@/lib/rubrics/contract";
+import "@/lib/harm/contract";

@@ -37,6 +37,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/users": "admin",
   "POST /api/v1/users": "admin",
   "PATCH /api/v1/users/[id]": "admin",
+  "POST /api/v1/users/[id]/unlock": "admin",
   "GET /api/v1/rubric-templates": "leads",
   "GET /api/v1/studies": "leads",
   "POST /api/v1/studies": "leads",
@@ -53,6 +54,8 @@ const AUDIENCE: Record<string, Audience> = {
   "PATCH /api/v1/studies/[id]/graders/[userId]": "study",
   "DELETE /api/v1/studies/[id]/graders/[userId]": "study",
   "POST /api/v1/studies/[id]/import": "study",
+  "GET /api/v1/studies/[id]/harm-flags": "study",
+  "PATCH /api/v1/studies/[id]/harm-flags/[assignmentId]": "study",
   "GET /api/v1/studies/[id]/items": "study",
   "GET /api/v1/studies/[id]/sets": "study",
   "GET /api/v1/studies/[id]/stats": "study",
@@ -98,6 +101,7 @@ describe("every API route has a declared audience and enforces it", () => {
       "/api/v1/escalations/[id]": { id: escalation.id },
       "/api/v1/studies/[id]/graders/[userId]": { id: f.study.id, userId: spare.id },
       "/api/v1/users/[id]": { id: spare.id },
+      "/api/v1/studies/[id]/harm-flags/[assignmentId]": { id: f.study.id, assignmentId: a2.id },
     };
   });
 

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { LEAD_ROLES, requireUser } from "@/lib/server/page-guard";
 import { studyListQuerySchema } from "@/lib/studies/list-params";
 import { listStudiesPage } from "@/lib/studies/queries";
+import { openHarmFlagCounts } from "@/lib/harm/service";
 
 export const metadata: Metadata = { title: "Studies" };
 
@@ -17,7 +18,8 @@ export default async function StudiesPage({ searchParams }: { searchParams: Sear
   // A hand-edited URL with a bad value still shows the table, with that value at its default.
   const { data: query } = parseTableParams(studyListQuerySchema, await searchParams);
   const page = await listStudiesPage(user, query);
-  const rows = page.rows.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() }));
+  const openFlags = await openHarmFlagCounts(page.rows.map((s) => s.id));
+  const rows = page.rows.map((s) => ({ ...s, createdAt: s.createdAt.toISOString(), openHarmFlags: openFlags.get(s.id) ?? 0 }));
   return (
     <section className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">

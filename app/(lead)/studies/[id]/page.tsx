@@ -6,6 +6,7 @@ import { StudyStatusActions } from "@/components/studies/study-status-actions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { studyDetail } from "@/lib/studies/service";
+import { openHarmFlagCounts } from "@/lib/harm/service";
 import { DIMENSIONS } from "@/lib/studies/settings";
 
 export const metadata: Metadata = { title: "Study overview" };
@@ -32,7 +33,8 @@ function Setting({ label, children }: { label: string; children: React.ReactNode
 export default async function StudyOverviewPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
-  const detail = await studyDetail(study.id);
+  const [detail, openFlags] = await Promise.all([studyDetail(study.id), openHarmFlagCounts([study.id])]);
+  const openHarmFlags = openFlags.get(study.id) ?? 0;
   if (!detail) notFound();
   const { counts } = detail;
   const base = `/studies/${detail.id}`;
@@ -51,6 +53,15 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
               <Stat label="Complete answer sets" value={`${counts.completeResponseSets} / ${counts.responseSets}`} detail={`sets with all ${detail.repetitions} answers`} />
               <Stat label="Graders" value={counts.activeGraders} detail={counts.graders > counts.activeGraders ? `${counts.graders - counts.activeGraders} removed` : undefined} />
               <Stat label="Assignments submitted" value={`${counts.submittedAssignments} / ${counts.assignments}`} />
+              <Stat
+                label="Harm flags to review"
+                value={
+                  <Link href={`${base}/harm?review=OPEN`} className={openHarmFlags > 0 ? "text-warning underline-offset-4 hover:underline" : "underline-offset-4 hover:underline"}>
+                    {openHarmFlags}
+                  </Link>
+                }
+                detail="flags graders raised that no one has reviewed"
+              />
             </dl>
             <p className="mt-4 flex flex-wrap gap-4 text-sm">
               <Link href={`${base}/import`} className="text-primary underline-offset-4 hover:underline">
