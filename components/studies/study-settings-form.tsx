@@ -42,6 +42,7 @@ export function StudySettingsForm({
 }) {
   const router = useRouter();
   const [name, setName] = useState(initial.name);
+  const [graderTitle, setGraderTitle] = useState(initial.graderTitle);
   const [description, setDescription] = useState(initial.description);
   const [rubrics, setRubrics] = useState<RubricKey[]>(initial.rubrics);
   const [repetitions, setRepetitions] = useState(String(initial.repetitions));
@@ -62,6 +63,7 @@ export function StudySettingsForm({
   function body(): Record<string, unknown> {
     const candidate = {
       name,
+      graderTitle,
       description,
       rubrics: RUBRICS.filter((r) => rubrics.includes(r)),
       repetitions: num(repetitions),
@@ -137,6 +139,24 @@ export function StudySettingsForm({
           maxLength={LIMITS.name}
           aria-invalid={Boolean(err("name"))}
           aria-describedby={describedBy("study-name", undefined, err("name"))}
+        />
+      </Field>
+
+      <Field
+        id="study-grader-title"
+        label="Title shown to graders"
+        hint="Graders never see the name above, which may name a model. Leave empty for a neutral title (e.g. Study 3F9A); never name a model or its maker here."
+        error={err("graderTitle")}
+      >
+        <Input
+          id="study-grader-title"
+          name="graderTitle"
+          value={graderTitle}
+          onChange={(e) => setGraderTitle(e.target.value)}
+          maxLength={LIMITS.graderTitle}
+          placeholder="Neutral title"
+          aria-invalid={Boolean(err("graderTitle"))}
+          aria-describedby={describedBy("study-grader-title", true, err("graderTitle"))}
         />
       </Field>
 

@@ -2,6 +2,7 @@ import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
+import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricKey } from "@/lib/rubrics/definitions";
 import { ApiError } from "@/lib/server/errors";
@@ -48,7 +49,7 @@ export interface MyAssignment {
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
   return sql.rows<MyAssignment>(Prisma.sql`
     WITH mine AS (${mineSql(graderId)})
-    SELECT a.id, a."responseSetId", a.kind::text AS kind, mine.status, mine.position, st.name AS "studyName",
+    SELECT a.id, a."responseSetId", a.kind::text AS kind, mine.status, mine.position, ${graderFacingTitleSql("st")} AS "studyName",
            sp.name AS specialty, q.question, mine.study_status = 'OPEN' AS "studyOpen"
     FROM mine
     JOIN "Assignment" a ON a.id = mine.id
@@ -128,7 +129,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
       SELECT a.id, a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
-             a."responseSetId", st.name AS "studyName", st.rubrics::text[] AS rubrics, st.repetitions, st."showReferenceAnswer",
+             a."responseSetId", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics::text[] AS rubrics, st.repetitions, st."showReferenceAnswer",
              st.status::text AS "studyStatus", q.question, q."referenceAnswer", sp.name AS specialty
       FROM "Assignment" a
       JOIN "ResponseSet" rs ON rs.id = a."responseSetId"

@@ -83,6 +83,8 @@ export const StudyDetail = registry.register(
     id: z.uuid(),
     slug: z.string(),
     name: z.string(),
+    graderTitle: z.string().meta({ description: "What graders see instead of the name; empty: a neutral title" }),
+    graderFacingTitle: z.string().meta({ description: "The title graders actually see" }),
     description: z.string(),
     status,
     rubrics: z.array(rubric),

@@ -1,4 +1,5 @@
 import { recordAudit } from "@/lib/audit/record";
+import { graderFacingTitle } from "./grader-title";
 import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Study } from "@/lib/generated/prisma/client";
@@ -20,6 +21,7 @@ export interface Actor {
 
 const SETTING_KEYS = [
   "name",
+  "graderTitle",
   "description",
   "rubrics",
   "repetitions",
@@ -34,6 +36,7 @@ type SettingKey = (typeof SETTING_KEYS)[number];
 export function settingsOf(study: Study): StudySettings {
   return {
     name: study.name,
+    graderTitle: study.graderTitle,
     description: study.description,
     rubrics: canonicalRubrics(study.rubrics),
     repetitions: study.repetitions,
@@ -69,6 +72,7 @@ export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ i
         const study = await tx.study.create({
           data: {
             name: input.name,
+            graderTitle: input.graderTitle,
             slug,
             description: input.description,
             rubrics,
@@ -139,6 +143,7 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
 
     const next: Partial<StudySettings> = {};
     if (patch.name !== undefined) next.name = patch.name;
+    if (patch.graderTitle !== undefined) next.graderTitle = patch.graderTitle;
     if (patch.description !== undefined) next.description = patch.description;
     if (patch.rubrics !== undefined) next.rubrics = canonicalRubrics(patch.rubrics);
     if (patch.repetitions !== undefined) next.repetitions = patch.repetitions;
@@ -207,6 +212,8 @@ export interface StudyCounts {
 export interface StudyDetail extends StudySettings {
   id: string;
   slug: string;
+  /** The title graders see (lib/studies/grader-title.ts). */
+  graderFacingTitle: string;
   status: Study["status"];
   createdAt: Date;
   updatedAt: Date;
@@ -244,6 +251,7 @@ export async function studyDetail(studyId: string): Promise<StudyDetail | null> 
     slug: study.slug,
     status: study.status,
     ...settingsOf(study),
+    graderFacingTitle: graderFacingTitle(study),
     createdAt: study.createdAt,
     updatedAt: study.updatedAt,
     openedAt: study.openedAt,

@@ -17,6 +17,7 @@ export type StudyStatusKey = (typeof STUDY_STATUSES)[number];
 /** Bounds of the numeric settings. Both papers use N = 3 answers per prompt and k = 2 primary graders. */
 export const LIMITS = {
   name: 200,
+  graderTitle: 120,
   description: 5000,
   repetitions: { min: 1, max: 10, default: 3 },
   gradersPerSet: { min: 1, max: 5, default: 2 },
@@ -114,6 +115,8 @@ export function storedThresholds(json: unknown): Thresholds {
 /** A study's settings as the forms and the detail endpoint see them (thresholds complete). */
 export interface StudySettings {
   name: string;
+  /** Empty: graders see a neutral title. */
+  graderTitle: string;
   description: string;
   rubrics: RubricKey[];
   repetitions: number;
@@ -127,6 +130,7 @@ export interface StudySettings {
 /** What a new study starts with: both papers' N = 3 and k = 2, the default thresholds. */
 export const DEFAULT_SETTINGS: StudySettings = {
   name: "",
+  graderTitle: "",
   description: "",
   rubrics: ["SCORE", "SAFE_LLM"],
   repetitions: LIMITS.repetitions.default,
@@ -154,6 +158,11 @@ const name = z
   .trim()
   .min(1, { error: "name is required" })
   .max(LIMITS.name, { error: `name is longer than ${LIMITS.name} characters` });
+const graderTitle = z
+  .string({ error: "graderTitle must be text" })
+  .trim()
+  .max(LIMITS.graderTitle, { error: `graderTitle is longer than ${LIMITS.graderTitle} characters` })
+  .meta({ description: "What graders see instead of the study's name (which may name a model); empty: a neutral title" });
 const description = z
   .string({ error: "description must be text" })
   .trim()
@@ -173,6 +182,7 @@ export const createStudySchema = z
   .strictObject(
     {
       name: name.meta({ example: "Ophthalmology QA 2026" }),
+      graderTitle: graderTitle.default(""),
       description: description.default(""),
       rubrics: rubricsSchema,
       repetitions: repetitions.default(LIMITS.repetitions.default).meta({ description: "N: answers per prompt and model" }),
@@ -200,6 +210,7 @@ export const updateStudySchema = z
   .strictObject(
     {
       name: name.optional(),
+      graderTitle: graderTitle.optional(),
       description: description.optional(),
       rubrics: rubricsSchema.optional(),
       repetitions: repetitions.optional(),

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { GET as getAssignment } from "@/app/api/v1/assignments/[id]/route";
 import { PUT as putGrades } from "@/app/api/v1/assignments/[id]/grades/route";
 import { GET as myAssignments } from "@/app/api/v1/me/assignments/route";
+import { PATCH as patchStudy } from "@/app/api/v1/studies/[id]/route";
 import { GET as progress, POST as assign } from "@/app/api/v1/studies/[id]/assignments/route";
 import { getDb } from "@/lib/db/client";
+import { graderFacingTitle } from "@/lib/studies/grader-title";
 import { bearer, call } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { form, GOOD_SAFE, makeGradableStudy, MODEL_NAMES, MODEL_VERSIONS } from "./helpers/study-fixture";
@@ -248,8 +250,11 @@ describe("grading through the API", () => {
 describe("blinding", () => {
   it("nothing a grader can reach through the API names a model, its version, id or settings, or another grader", async () => {
     const f = await makeGradableStudy({ items: 3, graders: 3 });
+    // Leads name studies after the system under test: graders must not see the name.
+    const studyName = `${MODEL_NAMES[0]} against ${MODEL_NAMES[1]}, internal`;
+    await getDb().study.update({ where: { id: f.study.id }, data: { name: studyName } });
     await assignAll(f.lead, f.study.id);
-    const forbidden = [...MODEL_NAMES, ...MODEL_VERSIONS, ...f.models.map((m) => m.id), "temperature", "topP", "0.95"];
+    const forbidden = [...MODEL_NAMES, ...MODEL_VERSIONS, ...f.models.map((m) => m.id), "temperature", "topP", "0.95", studyName, "internal"];
     for (const g of f.graders) {
       const others = f.graders.filter((o) => o.id !== g.id).flatMap((o) => [o.id, o.email, o.name]);
       const bodies: string[] = [];
@@ -266,6 +271,22 @@ describe("blinding", () => {
       }
       const all = bodies.join("\n");
       for (const word of [...forbidden, ...others]) expect(all, `grader ${g.name} saw "${word}"`).not.toContain(word);
+      // What they see instead: the neutral title, the same one the lead's overview announces.
+      const seen = await call(getAssignment, "/x", bearer(g.token), { id: (list.body.assignments as { id: string }[])[0].id });
+      expect((seen.body.study as { name: string }).name).toBe(graderFacingTitle({ id: f.study.id, graderTitle: "" }));
     }
+  });
+
+  it("graders see the title the lead chose for them, never the study's name", async () => {
+    const f = await makeGradableStudy({ items: 1, graders: 2, rubrics: ["SCORE"] });
+    await assignAll(f.lead, f.study.id);
+    const patched = await call(patchStudy, "/x", bearer(f.lead.token, { method: "PATCH", body: JSON.stringify({ graderTitle: "  Eye questions, round 2  " }) }), { id: f.study.id });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const [a] = await queueOf(f.graders[0].token);
+    const one = await call(getAssignment, "/x", bearer(f.graders[0].token), { id: a.id });
+    expect((one.body.study as { name: string }).name).toBe("Eye questions, round 2");
+    expect(JSON.stringify(one.body)).not.toContain(f.study.name);
+    const tooLong = await call(patchStudy, "/x", bearer(f.lead.token, { method: "PATCH", body: JSON.stringify({ graderTitle: "x".repeat(121) }) }), { id: f.study.id });
+    expect(tooLong.status).toBe(422);
   });
 });

@@ -18,6 +18,7 @@ describe("createStudySchema", () => {
     const r = createStudySchema.parse({ name: "  Ophthalmology  ", rubrics: ["SCORE"] });
     expect(r).toEqual({
       name: "Ophthalmology",
+      graderTitle: "",
       description: "",
       rubrics: ["SCORE"],
       repetitions: 3,

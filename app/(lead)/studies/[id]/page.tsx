@@ -89,6 +89,10 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           </CardHeader>
           <CardContent>
             <dl className="divide-y divide-border">
+              <Setting label="Graders see it as">
+                {detail.graderFacingTitle}
+                {detail.graderTitle ? null : <span className="text-muted-foreground"> (neutral: no title set)</span>}
+              </Setting>
               {detail.description ? <Setting label="Description">{detail.description}</Setting> : null}
               <Setting label="Rubrics">{detail.rubrics.map((r) => RUBRIC_LABEL[r]).join(" + ")}</Setting>
               <Setting label="Answers per prompt (N)">{detail.repetitions}</Setting>

@@ -12,14 +12,14 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
   const { study } = await loadStudyForPage(id);
   const detail = await studyDetail(study.id);
   if (!detail) notFound();
-  const { name, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring } = detail;
+  const { name, graderTitle, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring } = detail;
   return (
     <div className="flex flex-col gap-4">
       <h2 className="text-lg font-semibold">Settings</h2>
       <StudySettingsForm
         mode="edit"
         studyId={detail.id}
-        initial={{ name, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring }}
+        initial={{ name, graderTitle, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring }}
         locks={settingsLockedFor(detail.gradingStarted)}
       />
     </div>
