@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { ImportResult } from "@/lib/import/service";
+import { ModelMentions } from "./model-mentions";
 
 
 interface Problem {
@@ -34,10 +35,13 @@ function contentType(file: File): string {
   return /\.json$/i.test(file.name) || file.type === "application/json" ? "application/json" : "text/csv";
 }
 
-async function upload(studyId: string, file: File, dryRun: boolean): Promise<State> {
+async function upload(studyId: string, file: File, dryRun: boolean, terms: string): Promise<State> {
   let res: Response;
+  const query = new URLSearchParams();
+  if (dryRun) query.set("dryRun", "1");
+  if (terms.trim()) query.set("terms", terms.trim());
   try {
-    res = await fetch(`/api/v1/studies/${studyId}/import${dryRun ? "?dryRun=1" : ""}`, {
+    res = await fetch(`/api/v1/studies/${studyId}/import${query.size ? `?${query}` : ""}`, {
       method: "POST",
       body: file,
       headers: { "content-type": contentType(file) },
@@ -168,7 +172,9 @@ function Problems({ state }: { state: Extract<State, { phase: "problems" }> }) {
  */
 export function ImportPanel({ studyId, studyHref, repetitions, maxBytes }: { studyId: string; studyHref: string; repetitions: number; maxBytes: number }) {
   const [state, setState] = useState<State>({ phase: "idle" });
+  const [terms, setTerms] = useState("");
   const inputId = useId();
+  const termsId = useId();
   const busy = state.phase === "checking" || state.phase === "importing";
 
   async function check(file: File) {
@@ -177,12 +183,12 @@ export function ImportPanel({ studyId, studyHref, repetitions, maxBytes }: { stu
       return;
     }
     setState({ phase: "checking", file });
-    setState(await upload(studyId, file, true));
+    setState(await upload(studyId, file, true, terms));
   }
 
   async function importFile(file: File) {
     setState({ phase: "importing", file });
-    setState(await upload(studyId, file, false));
+    setState(await upload(studyId, file, false, terms));
   }
 
   const file = "file" in state ? state.file : null;
@@ -193,6 +199,20 @@ export function ImportPanel({ studyId, studyHref, repetitions, maxBytes }: { stu
         <CardDescription>It is checked in full before anything is written; you then see what it holds and every problem in it.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
+        <div className="flex flex-col gap-1">
+          <Label htmlFor={termsId}>Words that would reveal a model (optional)</Label>
+          <input
+            id={termsId}
+            type="text"
+            value={terms}
+            disabled={busy}
+            maxLength={2000}
+            onChange={(e) => setTerms(e.target.value)}
+            placeholder="e.g. a product or database name, comma-separated"
+            className="h-9 max-w-xl rounded-md border border-border bg-background px-2 text-sm"
+          />
+          <p className="text-xs text-muted-foreground">The answers are also searched for the models&apos; names and versions.</p>
+        </div>
         <div className="flex flex-wrap items-center gap-3">
           <Label htmlFor={inputId}>CSV or JSON file</Label>
           <input
@@ -222,6 +242,7 @@ export function ImportPanel({ studyId, studyHref, repetitions, maxBytes }: { stu
               </p>
               <Counts result={state.result} done={false} />
               <Incomplete result={state.result} />
+              <ModelMentions result={state.result} />
               {state.result.duplicateRows > 0 ? (
                 <p className="text-sm text-muted-foreground">{plural(state.result.duplicateRows, "row repeats", "rows repeat")} an earlier row exactly and counts once.</p>
               ) : null}
@@ -249,6 +270,7 @@ export function ImportPanel({ studyId, studyHref, repetitions, maxBytes }: { stu
               </p>
               <Counts result={state.result} done />
               <Incomplete result={state.result} />
+              <ModelMentions result={state.result} />
               <p className="text-sm">
                 <Link href={studyHref} className="text-primary underline-offset-4 hover:underline">
                   Back to the study

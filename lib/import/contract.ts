@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
+import { MAX_EXTRA_TERMS } from "./model-mentions";
 
 /** POST /api/v1/studies/{id}/import: questions and model answers from CSV or a JSON array. */
 
@@ -10,6 +11,14 @@ export const ImportQuery = z.object({
     .enum(["0", "1", "true", "false"])
     .optional()
     .openapi({ description: "1: check the file and report what an import would do, writing nothing" }),
+  terms: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform((v) => (v ?? "").split(",").map((t) => t.trim()).filter(Boolean))
+    .refine((ts) => ts.length <= MAX_EXTRA_TERMS, { error: `at most ${MAX_EXTRA_TERMS} terms` })
+    .refine((ts) => ts.every((t) => t.length <= 100), { error: "a term is at most 100 characters" })
+    .openapi({ description: "Comma-separated words that would tell graders which model wrote an answer (a product, a database), looked for besides the model names and versions" }),
 });
 
 const text = (description: string) => z.string().openapi({ description });
@@ -81,6 +90,19 @@ export const ImportResult = registry.register(
         examples: z.array(z.object({ itemId: z.string(), model: z.string(), repetitions: z.array(z.int()) })),
       })
       .openapi({ description: "Sets of the file without all N answers; they are not offered for grading until completed" }),
+    modelMentions: z
+      .object({
+        answers: z.int(),
+        terms: z.array(z.string()),
+        byModel: z.array(
+          z.object({
+            model: z.string(),
+            answers: z.int(),
+            examples: z.array(z.object({ itemId: z.string(), repetition: z.int(), found: z.string(), excerpt: z.string() })),
+          }),
+        ),
+      })
+      .openapi({ description: "The study's answers that name a model, its version or one of the terms: graders would be unblinded by them" }),
     repetitions: z.int().openapi({ description: "The study's N" }),
   }),
 );

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { scanModelMentions, type ModelMentions } from "./model-mentions";
 import { performance } from "node:perf_hooks";
 import { finished } from "node:stream/promises";
 import pg from "pg";
@@ -46,6 +47,8 @@ export interface ImportOptions {
   contentLength?: number | null;
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
   dryRun?: boolean;
+  /** Words that would unblind graders, besides the study's model names and versions. */
+  mentionTerms?: readonly string[];
   /** Defaults to IMPORT_MAX_BYTES (50 MB). */
   maxBytes?: number;
   /** Told how long each phase took (read, check, write, commit), for logs and the benchmark. */
@@ -78,6 +81,8 @@ export interface ImportResult {
   duplicateRows: number;
   /** Sets of this file that still lack some of the N answers: not offered for grading until completed. */
   incompleteSets: { count: number; examples: IncompleteSet[] };
+  /** The study's answers (after this import) that name a model, its version or a word the lead gave. */
+  modelMentions: ModelMentions;
   repetitions: number;
 }
 
@@ -810,6 +815,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     }
 
     const incompleteSets = await apply(ctx);
+    const modelMentions = await scanModelMentions((text, values) => client.query(text, values), study.id, o.mentionTerms);
     lap("write");
     const result: ImportResult = {
       kind,
@@ -824,6 +830,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
       specialtiesCreated: writer.counts.specialtiesCreated,
       duplicateRows: checked.duplicateRows,
       incompleteSets,
+      modelMentions,
       repetitions: study.repetitions,
     };
     if (dryRun) {
@@ -831,11 +838,11 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     } else {
       // The audit keeps the counts, not the file. Written here rather than with
       // recordAudit (Prisma) because it must share this connection's transaction.
-      const { incompleteSets: incomplete, ...counts } = result;
+      const { incompleteSets: incomplete, modelMentions: mentions, ...counts } = result;
       await client.query(
         `INSERT INTO "AuditEvent" ("studyId", "actorId", action, "entityType", "entityId", after, "requestId")
          VALUES ($1::uuid, $2::uuid, 'study.import', 'Study', $1::text, $3::jsonb, $4)`,
-        [study.id, o.actorId, JSON.stringify({ ...counts, incompleteSets: incomplete.count, rows: summary.rows }), o.requestId ?? null],
+        [study.id, o.actorId, JSON.stringify({ ...counts, incompleteSets: incomplete.count, modelMentions: mentions.answers, rows: summary.rows }), o.requestId ?? null],
       );
       await client.query("COMMIT");
     }

@@ -232,3 +232,59 @@ describe("POST /api/v1/studies/{id}/import", () => {
     expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "422"]);
   });
 });
+
+describe("answers that name a model", () => {
+  const row = (item: string, model: string, rep: number, text: string) => `${item},Cardiology,"Question ${item}?",Reference,${model},${rep},"${text}"`;
+  const header = "item_id,specialty,question,reference_answer,model,repetition,response";
+
+  it("are counted per model with examples, the model's name, version and the lead's words matched as whole words, in the dry run too", async () => {
+    const lead = await makeUser("LEAD");
+    const study = await makeStudy(lead.id);
+    const csv = [
+      header + ",model_version",
+      row("Q1", "CardioBot", 1, "As CardioBot, I recommend a beta-blocker.") + ",cb-2.1",
+      row("Q2", "CardioBot", 1, "Sources: the MedFacts database, 2024.") + ",cb-2.1",
+      row("Q3", "CardioBot", 1, "Model cb-2.1 answers: rest and fluids.") + ",cb-2.1",
+      row("Q1", "Helix", 1, "CardioBots are not used here; nothing names me.") + ",",
+      row("Q2", "Helix", 1, "See your doctor.") + ",",
+      row("Q3", "Helix", 1, "Unlike cardiobot, Helix suggests rest.") + ",",
+    ].join("\n");
+    // N = 3 by default: set it to 1 for one answer per model.
+    await getDb().study.update({ where: { id: study.id }, data: { repetitions: 1 } });
+    const dry = await post(study.id, lead.token, csv, "text/csv", "?dryRun=1&terms=MedFacts,%20%20,xy");
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    const mentions = dry.body.modelMentions as { answers: number; terms: string[]; byModel: { model: string; answers: number; examples: { itemId: string; found: string; excerpt: string }[] }[] };
+    expect(mentions.terms.sort()).toEqual(["CardioBot", "Helix", "MedFacts", "cb-2.1"].sort());
+    expect(mentions.answers).toBe(4);
+    expect(mentions.byModel).toEqual([
+      {
+        model: "CardioBot",
+        answers: 3,
+        examples: [
+          { itemId: "Q1", repetition: 1, found: "CardioBot", excerpt: "As CardioBot, I recommend a beta-blocker." },
+          { itemId: "Q2", repetition: 1, found: "MedFacts", excerpt: "Sources: the MedFacts database, 2024." },
+          { itemId: "Q3", repetition: 1, found: "cb-2.1", excerpt: "Model cb-2.1 answers: rest and fluids." },
+        ],
+      },
+      // "CardioBots" is another word; "cardiobot" in another case is the name.
+      { model: "Helix", answers: 1, examples: [{ itemId: "Q3", repetition: 1, found: "cardiobot", excerpt: "Unlike cardiobot, Helix suggests rest." }] },
+    ]);
+    expect(await answers(study.id)).toBe(0);
+    const done = await post(study.id, lead.token, csv, "text/csv", "?terms=MedFacts");
+    expect(done.status).toBe(200);
+    expect((done.body.modelMentions as { answers: number }).answers).toBe(4);
+    const audit = await getDb().auditEvent.findFirstOrThrow({ where: { action: "study.import", studyId: study.id } });
+    expect(audit.after).toMatchObject({ modelMentions: 4 });
+  });
+
+  it("refuses more than 20 terms, or one longer than 100 characters, naming the problem", async () => {
+    const lead = await makeUser("LEAD");
+    const study = await makeStudy(lead.id);
+    const many = Array.from({ length: 21 }, (_, i) => `term${i}`).join(",");
+    const r = await post(study.id, lead.token, CSV, "text/csv", `?dryRun=1&terms=${many}`);
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.body)).toMatch(/at most 20 terms/);
+    const long = await post(study.id, lead.token, CSV, "text/csv", `?dryRun=1&terms=${"x".repeat(101)}`);
+    expect(JSON.stringify(long.body)).toMatch(/at most 100 characters/);
+  });
+});

@@ -25,6 +25,7 @@ export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, par
     contentLength: length === null || !/^\d+$/.test(length) ? null : Number(length),
     body: req.body,
     dryRun,
+    mentionTerms: query.data.terms,
   });
   log.info({ studyId: study.id, dryRun, kind: result.kind, created: result.created, updated: result.updated, ms: Date.now() - started }, "import");
   return ImportResult.parse(result);

@@ -1,0 +1,96 @@
+/**
+ * Answers that name a model can unblind graders: in a real study 145 of 150
+ * answers of one system named its own database. After an import (or its dry
+ * run) the study's answers are scanned, in the import's own transaction, for
+ * the study's model names and versions and the words the lead adds; the lead
+ * sees how many answers of each model name one, with examples, before
+ * committing, and may redact them (lib/import/redaction.ts).
+ */
+
+export interface MentionExample {
+  itemId: string;
+  repetition: number;
+  /** The term found, as written in the answer. */
+  found: string;
+  /** Up to 60 characters either side of it. */
+  excerpt: string;
+}
+
+export interface ModelMentions {
+  /** Answers naming any term, over the whole study. */
+  answers: number;
+  terms: string[];
+  byModel: { model: string; answers: number; examples: MentionExample[] }[];
+}
+
+/** Words shorter than this match too much ordinary text to be worth flagging. */
+const MIN_TERM = 3;
+export const MAX_EXTRA_TERMS = 20;
+const EXAMPLES_PER_MODEL = 3;
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The distinct terms to look for: model names, versions and the lead's words, longest first. */
+export function mentionTerms(models: { name: string; version: string | null }[], extra: readonly string[] = []): string[] {
+  const all = [...models.flatMap((m) => [m.name, m.version ?? ""]), ...extra].map((t) => t.trim()).filter((t) => t.length >= MIN_TERM);
+  const seen = new Map<string, string>();
+  for (const t of all) if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
+  return [...seen.values()].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A term as a PostgreSQL regular expression matching it case-insensitively
+ * as a whole word (so "Gemini" does not match "Geminid"); the JavaScript
+ * excerpt uses the same boundaries.
+ */
+export function termPattern(term: string): string {
+  return `(?<![[:alnum:]_])${escapeRegex(term)}(?![[:alnum:]_])`;
+}
+
+export function excerptOf(text: string, terms: readonly string[]): { found: string; excerpt: string } | null {
+  for (const term of terms) {
+    const m = new RegExp(`(^|[^\\p{L}\\p{N}_])(${escapeRegex(term)})(?=$|[^\\p{L}\\p{N}_])`, "iu").exec(text);
+    if (!m) continue;
+    const at = m.index + m[1].length;
+    const start = Math.max(0, at - 60);
+    const end = Math.min(text.length, at + m[2].length + 60);
+    return { found: m[2], excerpt: `${start > 0 ? "…" : ""}${text.slice(start, end).replace(/\s+/g, " ")}${end < text.length ? "…" : ""}` };
+  }
+  return null;
+}
+
+type Query = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** Scans the study's answers (as the caller's transaction sees them). */
+export async function scanModelMentions(query: Query, studyId: string, extraTerms: readonly string[] = []): Promise<ModelMentions> {
+  const models = (await query(`SELECT name, version FROM "LlmModel" WHERE "studyId" = $1::uuid`, [studyId])).rows as { name: string; version: string | null }[];
+  const terms = mentionTerms(models, extraTerms);
+  if (terms.length === 0) return { answers: 0, terms, byModel: [] };
+  const sql = `
+    WITH hit AS (
+      SELECT r.text, r.repetition, q."externalId" AS "itemId", m.name AS model,
+             row_number() OVER (PARTITION BY m.id ORDER BY q."externalId", r.repetition) AS n
+      FROM "Response" r
+      JOIN "ResponseSet" rs ON rs.id = r."responseSetId"
+      JOIN "QaItem" q ON q.id = rs."itemId"
+      JOIN "LlmModel" m ON m.id = rs."modelId"
+      WHERE rs."studyId" = $1::uuid AND r.text ~* ANY($2::text[]))
+    SELECT model, count(*)::int AS answers,
+           json_agg(json_build_object('itemId', "itemId", 'repetition', repetition, 'text', text) ORDER BY n) FILTER (WHERE n <= $3) AS examples
+    FROM hit GROUP BY model ORDER BY count(*) DESC, model`;
+  const { rows } = (await query(sql, [studyId, terms.map(termPattern), EXAMPLES_PER_MODEL])) as {
+    rows: { model: string; answers: number; examples: { itemId: string; repetition: number; text: string }[] | null }[];
+  };
+  return {
+    answers: rows.reduce((s, r) => s + r.answers, 0),
+    terms,
+    byModel: rows.map((r) => ({
+      model: r.model,
+      answers: r.answers,
+      examples: (r.examples ?? []).flatMap((e) => {
+        const x = excerptOf(e.text, terms);
+        return x ? [{ itemId: e.itemId, repetition: e.repetition, ...x }] : [];
+      }),
+    })),
+  };
+}
