@@ -9,25 +9,49 @@ interface Problem {
   message?: string;
 }
 
-/** Uploads a study archive (the `study` export of any Clingrade instance): it becomes a new study that you lead. */
-export function ArchiveImportForm() {
+/** `G1 = ana@example.org` (or `G1: <user id>`), one per line. */
+const MAP_LINE = /^\s*([^:=\s]+)\s*[:=]\s*(\S+)\s*$/;
+
+/**
+ * Uploads a study archive (the `study` export of any Clingrade instance): it
+ * becomes a new study that you lead. An admin may also bind the archive's
+ * graders to existing grader accounts (the server refuses it to anyone else).
+ */
+export function ArchiveImportForm({ canMap = false }: { canMap?: boolean }) {
   const inputId = useId();
+  const mapId = useId();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<{ message: string; problems: Problem[] } | null>(null);
   const [created, setCreated] = useState<{ id: string; slug: string } | null>(null);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const file = new FormData(event.currentTarget).get("archive");
+    const data = new FormData(event.currentTarget);
+    const file = data.get("archive");
     if (!(file instanceof File) || file.size === 0) {
       setError({ message: "Choose a study archive (.json) first.", problems: [] });
       return;
     }
+    const lines = String(data.get("map") ?? "")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    const wrong = lines.filter((l) => !MAP_LINE.test(l));
+    if (wrong.length) {
+      setError({ message: `Write each binding as "G1 = email": ${wrong.map((l) => `"${l.trim()}"`).join(", ")}.`, problems: [] });
+      return;
+    }
+    const query = new URLSearchParams(
+      lines.map((l) => {
+        const [, grader, account] = MAP_LINE.exec(l)!;
+        return ["map", `${grader}:${account}`];
+      }),
+    );
     setPending(true);
     setError(null);
     setCreated(null);
     try {
-      const res = await fetch("/api/v1/study-archives", { method: "POST", headers: { "content-type": "application/json" }, body: file, credentials: "same-origin" });
+      const url = `/api/v1/study-archives${lines.length ? `?${query}` : ""}`;
+      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: file, credentials: "same-origin" });
       const payload = (await res.json().catch(() => null)) as { id?: string; slug?: string; error?: string; details?: unknown } | null;
       if (res.status === 201 && payload?.id) {
         setCreated({ id: payload.id, slug: payload.slug ?? "" });
@@ -54,6 +78,25 @@ export function ArchiveImportForm() {
           {pending ? "Importing…" : "Import as a new study"}
         </Button>
       </div>
+      {canMap ? (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={mapId} className="font-medium">
+            Bind graders to existing accounts (admins only, optional)
+          </label>
+          <textarea
+            id={mapId}
+            name="map"
+            rows={3}
+            placeholder="G1 = ana@example.org"
+            className="max-w-md rounded-md border border-input bg-transparent px-3 py-2 font-mono text-sm"
+            aria-describedby={`${mapId}-hint`}
+          />
+          <p id={`${mapId}-hint`} className="text-muted-foreground">
+            One per line: the archive&apos;s grader id (G1, G2, ...) and a grader account&apos;s email. Those graders&apos; work is then theirs; the audit log
+            records each binding. Everyone else becomes a new, deactivated, pseudonymous grader.
+          </p>
+        </div>
+      ) : null}
       {created ? (
         <p role="status" className="rounded-md border border-green-200 bg-green-50 p-3 text-green-950">
           Imported as a new study ({created.slug}).{" "}

@@ -1,309 +1,391 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { recordAudit } from "@/lib/audit/record";
+import pg from "pg";
+import { auditInsertSql } from "@/lib/audit/record";
 import { normaliseEmail } from "@/lib/auth/login";
-import { getDb, type Tx } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import { databaseUrl } from "@/lib/db/client";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { chunksOf, coalesce, decodeUtf8, formatBytes, limitBytes } from "@/lib/import/source";
 import { ApiError } from "@/lib/server/errors";
 import { canonicalRubrics } from "@/lib/studies/settings";
 import { pickUniqueSlug, randomSlugSuffix } from "@/lib/studies/slug";
-import type { StudyArchive } from "./contract";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
+import { ArchiveChecker, MAX_PROBLEMS, type ArchiveHead, type ArchiveSink } from "./archive-check";
+import { archiveEvents } from "./archive-read";
+import { Batch, batches, onConnection, T } from "./archive-rows";
+import type { ArchiveAssignment, StudyArchive } from "./contract";
 
 /**
  * POST /api/v1/study-archives: a `study` document (lib/exports/archive.ts)
  * becomes a new study owned by the caller, with new ids, in ONE transaction.
+ * The document streams in: each element is checked (archive-check.ts) and
+ * written in batches as it arrives; any problem stops the writing, the rest
+ * is still checked so that every problem is listed, and the transaction is
+ * rolled back: nothing of a refused document is ever visible. It runs on a
+ * connection of its own with plain pg, as the CSV import does: rows go in by
+ * INSERT ... SELECT FROM unnest(arrays), and Prisma's raw queries would keep
+ * every batch's parameters in its query plan cache.
+ *
+ * Graders are never bound to existing accounts by what the document says:
+ * anyone who can export can edit an email. Each grader becomes a new,
+ * deactivated, pseudonymous grader account with no password, so the grades
+ * are kept for analysis but belong to nobody real. Only an admin may bind a
+ * grader to an existing grader account, by naming it in the request (`map`);
+ * the audit event lists every binding.
+ *
  * Timestamps of everything below the study are kept (so a re-export matches);
- * the study itself is created now. Graders: with identities, matched to
- * accounts by email (an unknown email gets a deactivated grader account with
- * that email and name); without, each gets a deactivated placeholder account.
- * The audit section, if any, is not replayed: the new study's trail starts
- * with one "study.import_archive" event.
+ * the study itself is created now. The audit section, if any, is not
+ * replayed: the new study's trail starts with one "study.import_archive" event.
  */
-export interface ArchiveProblem {
-  path: string;
-  message: string;
+
+/** Largest document accepted: ARCHIVE_MAX_BYTES, default 256 MB. */
+export function maxArchiveBytes(): number {
+  const configured = Number(process.env.ARCHIVE_MAX_BYTES);
+  return Number.isFinite(configured) && configured > 0 ? Math.floor(configured) : 256 * 1024 * 1024;
 }
 
-const MAX_PROBLEMS = 200;
-const CHUNK = 4000;
+const archiveTooLarge = (max: number) => new ApiError(413, `the archive is larger than the limit of ${formatBytes(max)} (ARCHIVE_MAX_BYTES)`);
+
+/** Rows gathered before they are sent, and characters of text. */
+const CHUNK = 5000;
+const FLUSH_CHARS = 4 * 1024 * 1024;
 /** Not an Argon2 hash, so no password can ever match it (verifyPassword treats a malformed hash as a mismatch). */
 const NO_PASSWORD = "!archived-account-without-password";
-const setKey = (item: string, model: string) => `${item}\u0000${model}`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function checkArchive(doc: StudyArchive): ArchiveProblem[] {
-  const problems: ArchiveProblem[] = [];
-  const add = (path: string, message: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push({ path, message });
-  };
-  const rubrics = new Set(doc.study.rubrics);
-  if (rubrics.size !== doc.study.rubrics.length) add("study.rubrics", "rubrics must not repeat");
-  const unique = <T>(list: T[], key: (x: T) => string, path: string, what: string) => {
-    const seen = new Set<string>();
-    list.forEach((x, i) => {
-      const k = key(x);
-      if (seen.has(k)) add(`${path}[${i}]`, `${what} appears twice`);
-      seen.add(k);
-    });
-    return seen;
-  };
-  const items = unique(doc.items, (i) => i.id, "items", "this item id");
-  const models = unique(doc.models, (m) => m.name, "models", "this model name");
-  const graders = unique(doc.graders, (g) => g.id, "graders", "this grader id");
-  unique(doc.graders.filter((g) => g.email), (g) => normaliseEmail(g.email!), "graders", "this grader email");
-  if (doc.identities) doc.graders.forEach((g, i) => !g.email && add(`graders[${i}].email`, "identities is true, so every grader needs an email"));
-  const sets = unique(doc.sets, (s) => setKey(s.item, s.model), "sets", "this (item, model) set");
-  doc.sets.forEach((s, i) => {
-    if (!items.has(s.item)) add(`sets[${i}].item`, `no item ${s.item} in items`);
-    if (!models.has(s.model)) add(`sets[${i}].model`, `no model ${s.model} in models`);
-    unique(s.answers, (a) => String(a.repetition), `sets[${i}].answers`, "this repetition");
-  });
-  const assignments = new Map<string, string>();
-  doc.assignments.forEach((a, i) => {
-    const at = `assignments[${i}]`;
-    if (!sets.has(setKey(a.item, a.model))) add(at, `no set for item ${a.item} and model ${a.model}`);
-    if (!graders.has(a.grader)) add(`${at}.grader`, `no grader ${a.grader} in graders`);
-    const k = `${a.grader}\u0000${setKey(a.item, a.model)}`;
-    if (assignments.has(k)) add(at, "a grader has one assignment per set");
-    assignments.set(k, a.kind);
-    if (a.harmFlag && !a.harmComment?.trim()) add(`${at}.harmComment`, "a harm flag needs a comment");
-    const cells = new Set<string>();
-    a.grades.forEach((g, j) => {
-      const gp = `${at}.grades[${j}]`;
-      const def = RUBRICS[g.rubric as RubricKey].dimensions.find((d) => d.key === g.dimension);
-      if (!rubrics.has(g.rubric)) add(gp, `the study does not use the rubric ${g.rubric}`);
-      if (!def) return add(gp, `${g.dimension} is not a dimension of ${g.rubric}`);
-      if (g.score < def.min || g.score > def.max) add(`${gp}.score`, `${g.rubric} ${g.dimension} scores are ${def.min}..${def.max}`);
-      if ((g.repetition === 0) !== (def.scope === "set")) add(`${gp}.repetition`, def.scope === "set" ? "must be 0 (graded once for the set)" : "must be 1..N");
-      const c = `${g.rubric}/${g.dimension}/${g.repetition}`;
-      if (cells.has(c)) add(gp, "this score appears twice");
-      cells.add(c);
-    });
-  });
-  unique(doc.escalations, (e) => setKey(e.item, e.model), "escalations", "an escalation of this set");
-  doc.escalations.forEach((e, i) => {
-    if (!sets.has(setKey(e.item, e.model))) add(`escalations[${i}]`, `no set for item ${e.item} and model ${e.model}`);
-    if (e.adjudicator && assignments.get(`${e.adjudicator}\u0000${setKey(e.item, e.model)}`) !== "ADJUDICATOR") {
-      add(`escalations[${i}].adjudicator`, `grader ${e.adjudicator} has no ADJUDICATOR assignment on this set`);
-    }
-  });
-  return problems;
+/** A time of the document as PostgreSQL takes it (milliseconds, as the columns keep). */
+const d = (s: string) => new Date(s).toISOString();
+const dn = (s: string | null) => (s === null ? null : d(s));
+
+export interface ArchiveImportOptions {
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
+  contentLength?: number | null;
+  maxBytes?: number;
+  actor: { id: string; role: Role; requestId?: string | null };
+  /** Admins only: the document's grader `grader` is the existing account `account` (an email or a user id). */
+  map?: { grader: string; account: string }[];
 }
-
-function chunks<T>(rows: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
-  return out;
-}
-
-const d = (s: string) => new Date(s);
-const dn = (s: string | null) => (s === null ? null : new Date(s));
-const json = (v: unknown) => (v === null || v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
 export interface ImportedArchive {
   id: string;
   slug: string;
-  placeholders: number;
-  matchedAccounts: number;
+  pseudonymous: number;
+  mapped: number;
 }
 
-export async function importArchive(doc: StudyArchive, actor: { id: string; requestId?: string | null }): Promise<ImportedArchive> {
-  const problems = checkArchive(doc);
-  if (problems.length) throw new ApiError(422, `${problems.length >= MAX_PROBLEMS ? `${MAX_PROBLEMS}+` : problems.length} problems in the document; nothing was imported`, { problems });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await getDb().$transaction((tx) => write(tx, doc, actor, attempt), { timeout: 15 * 60_000, maxWait: 30_000 });
-    } catch (err) {
-      const slugClash = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002" && JSON.stringify(err.meta ?? {}).includes("slug");
-      if (slugClash && attempt < 2) continue;
-      throw err;
+export async function importArchive(o: ArchiveImportOptions): Promise<ImportedArchive> {
+  if (o.map?.length && o.actor.role !== "ADMIN") throw new ApiError(403, "only an admin can bind an archive's graders to existing accounts (map)");
+  if (!o.body) throw new ApiError(400, "the request has no body: send the study archive (JSON)");
+  const maxBytes = o.maxBytes ?? maxArchiveBytes();
+  if (o.contentLength && o.contentLength > maxBytes) throw archiveTooLarge(maxBytes);
+  const body = o.body;
+  const client = new pg.Client({ connectionString: databaseUrl(), application_name: "clingrade-archive-import" });
+  // A connection killed from outside (database restart) must not crash the process.
+  client.on("error", () => undefined);
+  await client.connect();
+  let open = false;
+  try {
+    await client.query("BEGIN");
+    open = true;
+    // A stalled upload must not hold its locks (the specialty names') for ever.
+    await client.query("SET LOCAL idle_in_transaction_session_timeout = '10min'");
+    const writer = new ArchiveWriter(client, o);
+    const checker = new ArchiveChecker(writer);
+    writer.checker = checker;
+    const text = decodeUtf8(coalesce(limitBytes(chunksOf(body), maxBytes, o.contentLength, archiveTooLarge)));
+    for await (const events of archiveEvents(text)) {
+      for (const e of events) if (checker.accept(e)) await writer.open();
+      await writer.flush(false);
     }
+    if (checker.finish()) await writer.open();
+    if (checker.failed) {
+      const n = checker.total;
+      throw new ApiError(422, `${n.toLocaleString("en")} problem${n === 1 ? "" : "s"} in the document; nothing was imported`, {
+        problems: checker.problems,
+        total: n,
+        ...(n > MAX_PROBLEMS ? { note: `the first ${MAX_PROBLEMS} are listed` } : {}),
+      });
+    }
+    await writer.flush(true);
+    const imported = await writer.finish();
+    await client.query("COMMIT");
+    open = false;
+    return imported;
+  } finally {
+    if (open) await client.query("ROLLBACK").catch(() => undefined);
+    await client.end().catch(() => undefined);
   }
 }
 
-async function write(tx: Tx, doc: StudyArchive, actor: { id: string; requestId?: string | null }, attempt: number): Promise<ImportedArchive> {
-  const s = doc.study;
-  const taken = await tx.study.findMany({ where: { slug: { startsWith: s.slug } }, select: { slug: true } });
-  const slug = attempt < 1 ? pickUniqueSlug(s.slug, taken.map((t) => t.slug)) : randomSlugSuffix(s.slug);
-  const study = await tx.study.create({
-    data: {
-      name: s.name,
-      slug,
-      description: s.description,
-      rubrics: canonicalRubrics(s.rubrics),
-      repetitions: s.repetitions,
-      gradersPerSet: s.gradersPerSet,
-      thresholds: s.thresholds,
-      showReferenceAnswer: s.showReferenceAnswer,
-      matchSpecialty: s.matchSpecialty,
-      safeLlmScoring: s.safeLlmScoring,
-      assignmentSeed: s.assignmentSeed,
-      status: s.status,
-      openedAt: dn(s.openedAt),
-      closedAt: dn(s.closedAt),
-      createdById: actor.id,
-      members: { create: { userId: actor.id, role: "LEAD" } },
-    },
-  });
+class ArchiveWriter implements ArchiveSink {
+  checker!: ArchiveChecker;
+  private head: ArchiveHead | null = null;
+  private studyId = "";
+  private base = "";
+  private writing = false;
+  private pending = batches();
+  /** The specialty of each item in pending.items, resolved to ids when they are written. */
+  private itemSpecialties: string[] = [];
+  private pendingRows = 0;
+  private pendingChars = 0;
+  private readonly specialtyIds = new Map<string, string>();
+  private modelIds: string[] = [];
+  private userIds: string[] = [];
+  private readonly itemIds: string[] = [];
+  private readonly setIds: string[] = [];
+  private readonly adjudicationIds = new Map<number, string>();
+  private mapped: { grader: string; userId: string; email: string }[] = [];
+  private readonly counts = { items: 0, models: 0, sets: 0, answers: 0, graders: 0, assignments: 0, grades: 0, escalations: 0 };
 
-  // Specialties are shared by the whole instance: matched by name, whatever its case.
-  const specialtyNames = [...new Set([...doc.specialties, ...doc.items.map((i) => i.specialty), ...doc.graders.flatMap((g) => g.specialties)])];
-  const idsByKey = await specialtyIdsFor(tx, specialtyNames);
-  const specialtyId = new Map(specialtyNames.map((name) => [name, idsByKey.get(specialtyKey(name))!]));
+  constructor(
+    private readonly client: pg.ClientBase,
+    private readonly o: ArchiveImportOptions,
+  ) {}
 
-  // Graders: accounts by email, else deactivated placeholders.
-  const userOf = new Map<string, string>();
-  let placeholders = 0;
-  let matchedAccounts = 0;
-  const emails = doc.graders.filter((g) => g.email).map((g) => normaliseEmail(g.email!));
-  const existing = new Map((await tx.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } })).map((u) => [u.email, u.id]));
-  for (const g of doc.graders) {
-    const email = g.email ? normaliseEmail(g.email) : null;
-    const found = email ? existing.get(email) : undefined;
-    if (found) {
-      userOf.set(g.id, found);
-      matchedAccounts++;
-      continue;
+  /** The head is read: check the admin's bindings, then write the study, its graders and models. */
+  async open(): Promise<void> {
+    const bound = await this.bindings();
+    const head = this.checker.headOf();
+    if (!head || this.checker.failed) return;
+    this.head = head;
+    const s = head.study;
+    this.base = s.slug;
+    // Another slug until the end (finish): a slug held by an open transaction would stall anyone creating that slug meanwhile.
+    const studyId = (this.studyId = randomUUID());
+    await this.client.query(
+      `INSERT INTO "Study" (id, name, slug, description, rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
+                            "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5::"Rubric"[], $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, now())`,
+      [
+        studyId,
+        s.name,
+        `importing-${randomBytes(8).toString("hex")}`,
+        s.description,
+        canonicalRubrics(s.rubrics),
+        s.repetitions,
+        s.gradersPerSet,
+        JSON.stringify(s.thresholds),
+        s.showReferenceAnswer,
+        s.matchSpecialty,
+        s.safeLlmScoring,
+        s.assignmentSeed,
+        s.status,
+        dn(s.openedAt),
+        dn(s.closedAt),
+        this.o.actor.id,
+      ],
+    );
+    await this.client.query(`INSERT INTO "StudyMember" ("studyId", "userId", role) VALUES ($1, $2, 'LEAD')`, [studyId, this.o.actor.id]);
+    await this.specialties([...head.specialties, ...head.graders.flatMap((g) => g.specialties)]);
+
+    // Graders: new pseudonymous accounts, numbered in the document's order so a re-export with identities keeps it.
+    const tag = randomBytes(6).toString("hex");
+    const fresh = head.graders.flatMap((g, i) =>
+      bound.has(g.id)
+        ? []
+        : [{ id: randomUUID(), email: `archived-${tag}-${String(i + 1).padStart(6, "0")}@placeholder.invalid`, name: `Archived grader ${g.id} (${head.source.slug})`, grader: g }],
+    );
+    const now = new Date().toISOString();
+    const users = new Batch("User", [["id", "uuid"], ["email", "text"], ["name", "text"], ["passwordHash", "text"], ["role", '"Role"'], ["active", "bool"], ["updatedAt", T]]);
+    for (const u of fresh) users.push(u.id, u.email, u.name, NO_PASSWORD, "GRADER", false, now);
+    await users.write(this.client);
+    const freshId = new Map(fresh.map((u) => [u.grader.id, u.id]));
+    this.userIds = head.graders.map((g) => bound.get(g.id)?.id ?? freshId.get(g.id)!);
+    this.mapped = head.graders.flatMap((g) => {
+      const b = bound.get(g.id);
+      return b ? [{ grader: g.id, userId: b.id, email: b.email }] : [];
+    });
+    const members = new Batch("StudyMember", [["studyId", "uuid"], ["userId", "uuid"], ["role", '"StudyRole"'], ["active", "bool"], ["addedAt", T]]);
+    // The archive's specialties are each grader's in this study only, never their account's.
+    const memberSpecialties = new Batch("StudyMemberSpecialty", [["studyId", "uuid"], ["userId", "uuid"], ["specialtyId", "uuid"]]);
+    head.graders.forEach((g, i) => {
+      if (!g.membership) return;
+      members.push(studyId, this.userIds[i], "GRADER", g.membership.active, d(g.membership.addedAt));
+      for (const id of new Set(g.specialties.map((n) => this.specialtyIds.get(specialtyKey(n))!))) memberSpecialties.push(studyId, this.userIds[i], id);
+    });
+    await members.write(this.client);
+    await memberSpecialties.write(this.client);
+    this.counts.graders = head.graders.length;
+
+    this.modelIds = head.models.map(() => randomUUID());
+    const models = new Batch("LlmModel", [["id", "uuid"], ["studyId", "uuid"], ["name", "text"], ["version", "text"], ["temperature", "float8"], ["topP", "float8"], ["settings", "jsonb"], ["createdAt", T]]);
+    head.models.forEach((m, i) => models.push(this.modelIds[i], studyId, m.name, m.version, m.temperature, m.topP, m.settings === null ? null : JSON.stringify(m.settings), d(m.createdAt)));
+    await models.write(this.client);
+    this.counts.models = head.models.length;
+    this.writing = true;
+  }
+
+  /**
+   * The admin's bindings of document graders to existing grader accounts,
+   * checked (each problem added to the checker's list).
+   */
+  private async bindings(): Promise<Map<string, { id: string; email: string }>> {
+    const bound = new Map<string, { id: string; email: string }>();
+    const map = this.o.map ?? [];
+    if (!map.length) return bound;
+    const ids = map.filter((m) => UUID.test(m.account)).map((m) => m.account.toLowerCase());
+    const emails = map.filter((m) => !UUID.test(m.account)).map((m) => normaliseEmail(m.account));
+    const { rows: accounts } = await this.client.query<{ id: string; email: string; role: Role }>(
+      `SELECT id::text, email, role::text FROM "User" WHERE id = ANY($1::uuid[]) OR email = ANY($2::text[])`,
+      [ids, emails],
+    );
+    const used = new Map<string, string>();
+    const graders = new Set<string>();
+    map.forEach((m, i) => {
+      const at = `map[${i}]`;
+      const account = UUID.test(m.account) ? accounts.find((a) => a.id === m.account.toLowerCase()) : accounts.find((a) => a.email === normaliseEmail(m.account));
+      if (!this.checker.graderIds.has(m.grader)) return this.checker.add(at, `no grader ${m.grader} in the document's graders`);
+      if (graders.has(m.grader)) return this.checker.add(at, `grader ${m.grader} is mapped twice`);
+      graders.add(m.grader);
+      if (!account) return this.checker.add(at, `no account ${m.account}`);
+      if (account.role !== "GRADER") return this.checker.add(at, `${m.account} is not a grader account`);
+      if (used.has(account.id)) return this.checker.add(at, `${m.account} is already mapped to ${used.get(account.id)}`);
+      used.set(account.id, m.grader);
+      bound.set(m.grader, { id: account.id, email: account.email });
+    });
+    return bound;
+  }
+
+  /** Ids of specialties by name, created when new (shared by the whole instance, matched whatever their case). */
+  private async specialties(names: string[]): Promise<void> {
+    const missing = [...new Set(names.map(specialtyKey))].filter((k) => !this.specialtyIds.has(k));
+    if (!missing.length) return;
+    const found = await specialtyIdsFor(onConnection(this.client), names.filter((n) => missing.includes(specialtyKey(n))));
+    for (const [k, id] of found) this.specialtyIds.set(k, id);
+  }
+
+  private more(rows: number, chars: number): void {
+    this.pendingRows += rows;
+    this.pendingChars += chars;
+  }
+
+  item(index: number, i: ItemDoc): void {
+    if (!this.writing) return;
+    const id = (this.itemIds[index] = randomUUID());
+    this.pending.items.push(id, this.studyId, i.id, i.question, i.referenceAnswer, null, d(i.createdAt), d(i.updatedAt));
+    this.itemSpecialties.push(i.specialty);
+    this.counts.items++;
+    this.more(1, i.question.length + i.referenceAnswer.length);
+  }
+
+  set(index: number, item: number, model: number, x: SetDoc): void {
+    if (!this.writing) return;
+    const id = (this.setIds[index] = randomUUID());
+    this.pending.sets.push(id, this.studyId, this.itemIds[item], this.modelIds[model], x.status, d(x.createdAt), d(x.updatedAt));
+    let chars = 0;
+    for (const a of x.answers) {
+      this.pending.answers.push(randomUUID(), id, a.repetition, a.text, d(a.createdAt), d(a.updatedAt));
+      chars += a.text.length;
     }
-    const user = await tx.user.create({
-      data: {
-        email: email ?? `archived-${randomBytes(8).toString("hex")}@placeholder.invalid`,
-        name: g.name ?? `Archived grader ${g.id} (${slug})`,
-        role: "GRADER",
-        active: false,
-        passwordHash: NO_PASSWORD,
-      },
-      select: { id: true },
-    });
-    userOf.set(g.id, user.id);
-    placeholders++;
-  }
-  const members = doc.graders.filter((g) => g.membership && userOf.get(g.id) !== actor.id);
-  if (members.length) {
-    await tx.studyMember.createMany({
-      data: members.map((g) => ({ studyId: study.id, userId: userOf.get(g.id)!, role: "GRADER" as const, active: g.membership!.active, addedAt: d(g.membership!.addedAt) })),
-    });
-    // The archive's specialties are the grader's in this study only, never their account's.
-    await tx.studyMemberSpecialty.createMany({
-      data: members.flatMap((g) => g.specialties.map((name) => ({ studyId: study.id, userId: userOf.get(g.id)!, specialtyId: specialtyId.get(name)! }))),
-      skipDuplicates: true,
-    });
+    this.counts.sets++;
+    this.counts.answers += x.answers.length;
+    this.more(1 + x.answers.length, chars);
   }
 
-  const modelId = new Map(doc.models.map((m) => [m.name, randomUUID()]));
-  await tx.llmModel.createMany({
-    data: doc.models.map((m) => ({
-      id: modelId.get(m.name)!,
-      studyId: study.id,
-      name: m.name,
-      version: m.version,
-      temperature: m.temperature,
-      topP: m.topP,
-      settings: json(m.settings),
-      createdAt: d(m.createdAt),
-    })),
-  });
-  const itemId = new Map(doc.items.map((i) => [i.id, randomUUID()]));
-  for (const part of chunks(doc.items)) {
-    await tx.qaItem.createMany({
-      data: part.map((i) => ({
-        id: itemId.get(i.id)!,
-        studyId: study.id,
-        externalId: i.id,
-        question: i.question,
-        referenceAnswer: i.referenceAnswer,
-        specialtyId: specialtyId.get(i.specialty)!,
-        createdAt: d(i.createdAt),
-        updatedAt: d(i.updatedAt),
-      })),
-    });
-  }
-  const setId = new Map(doc.sets.map((x) => [setKey(x.item, x.model), randomUUID()]));
-  for (const part of chunks(doc.sets)) {
-    await tx.responseSet.createMany({
-      data: part.map((x) => ({
-        id: setId.get(setKey(x.item, x.model))!,
-        studyId: study.id,
-        itemId: itemId.get(x.item)!,
-        modelId: modelId.get(x.model)!,
-        status: x.status,
-        createdAt: d(x.createdAt),
-        updatedAt: d(x.updatedAt),
-      })),
-    });
-  }
-  const answers = doc.sets.flatMap((x) => x.answers.map((a) => ({ responseSetId: setId.get(setKey(x.item, x.model))!, repetition: a.repetition, text: a.text, createdAt: d(a.createdAt), updatedAt: d(a.updatedAt) })));
-  for (const part of chunks(answers)) await tx.response.createMany({ data: part });
-
-  const assignmentId = new Map<string, string>();
-  const assignmentRows = doc.assignments.map((a) => {
+  assignment(key: number, set: number, grader: number, a: ArchiveAssignment): void {
+    if (!this.writing) return;
     const id = randomUUID();
-    assignmentId.set(`${a.grader}\u0000${setKey(a.item, a.model)}`, id);
-    return {
+    if (a.kind === "ADJUDICATOR") this.adjudicationIds.set(key, id);
+    this.pending.assignments.push(
       id,
-      responseSetId: setId.get(setKey(a.item, a.model))!,
-      studyId: study.id,
-      graderId: userOf.get(a.grader)!,
-      kind: a.kind,
-      position: a.position,
-      status: a.status,
-      timeSpentMs: a.timeSpentMs,
-      harmFlag: a.harmFlag,
-      harmComment: a.harmComment,
-      createdAt: d(a.createdAt),
-      updatedAt: d(a.updatedAt),
-      startedAt: dn(a.startedAt),
-      submittedAt: dn(a.submittedAt),
-    };
-  });
-  for (const part of chunks(assignmentRows)) await tx.assignment.createMany({ data: part });
-  const grades = doc.assignments.flatMap((a, i) =>
-    a.grades.map((g) => ({
-      assignmentId: assignmentRows[i].id,
-      rubric: g.rubric,
-      dimension: g.dimension,
-      repetition: g.repetition,
-      score: g.score,
-      comment: g.comment,
-      createdAt: d(g.createdAt),
-      updatedAt: d(g.updatedAt),
-    })),
-  );
-  for (const part of chunks(grades)) await tx.grade.createMany({ data: part });
-
-  const toUser = (docId: string) => userOf.get(docId) ?? docId;
-  for (const part of chunks(doc.escalations)) {
-    await tx.escalation.createMany({
-      data: part.map((e) => ({
-        responseSetId: setId.get(setKey(e.item, e.model))!,
-        status: e.status,
-        dimensions: e.dimensions.map((dim) =>
-          dim.values ? { ...dim, values: Object.fromEntries(Object.entries(dim.values).map(([k, v]) => [toUser(k), v])) } : dim,
-        ) as Prisma.InputJsonValue,
-        adjudicatorAssignmentId: e.adjudicator ? assignmentId.get(`${e.adjudicator}\u0000${setKey(e.item, e.model)}`)! : null,
-        createdAt: d(e.createdAt),
-        updatedAt: d(e.updatedAt),
-        resolvedAt: dn(e.resolvedAt),
-      })),
-    });
+      this.setIds[set],
+      this.studyId,
+      this.userIds[grader],
+      a.kind,
+      a.position,
+      a.status,
+      a.timeSpentMs,
+      a.harmFlag,
+      a.harmComment,
+      d(a.createdAt),
+      d(a.updatedAt),
+      dn(a.startedAt),
+      dn(a.submittedAt),
+    );
+    let chars = a.harmComment?.length ?? 0;
+    for (const g of a.grades) {
+      this.pending.grades.push(randomUUID(), id, g.rubric, g.dimension, g.repetition, g.score, g.comment, d(g.createdAt), d(g.updatedAt));
+      chars += g.comment?.length ?? 0;
+    }
+    this.counts.assignments++;
+    this.counts.grades += a.grades.length;
+    this.more(1 + a.grades.length, chars);
   }
 
-  await recordAudit(tx, {
-    actorId: actor.id,
-    action: "study.import_archive",
-    entityType: "Study",
-    entityId: study.id,
-    studyId: study.id,
-    after: {
-      slug,
-      source: doc.source,
-      exportedAt: doc.exportedAt,
-      identities: doc.identities,
-      counts: { items: doc.items.length, models: doc.models.length, sets: doc.sets.length, answers: answers.length, graders: doc.graders.length, assignments: doc.assignments.length, grades: grades.length, escalations: doc.escalations.length },
-      placeholderAccounts: placeholders,
-      matchedAccounts,
-    },
-    requestId: actor.requestId,
-  });
-  return { id: study.id, slug, placeholders, matchedAccounts };
+  escalation(set: number, adjudicatorKey: number | null, e: EscalationDoc): void {
+    if (!this.writing) return;
+    const graders = this.checker.graderIds;
+    // Each grader's value is keyed by their account here, by their document id in the archive.
+    const dimensions = e.dimensions.map((dim) => ({ ...dim, values: Object.fromEntries(Object.entries(dim.values).map(([k, v]) => [this.userIds[graders.get(k)!], v])) }));
+    const adjudication = adjudicatorKey === null ? null : this.adjudicationIds.get(adjudicatorKey)!;
+    this.pending.escalations.push(randomUUID(), this.setIds[set], e.status, JSON.stringify(dimensions), adjudication, d(e.createdAt), d(e.updatedAt), dn(e.resolvedAt));
+    this.counts.escalations++;
+    this.more(1, 0);
+  }
+
+  /** Sends what has gathered (all of it with `force`); once the document shows a problem, drops it instead. */
+  async flush(force: boolean): Promise<void> {
+    if (!this.writing || this.checker.failed) {
+      this.writing = false;
+      this.pending = batches();
+      this.itemSpecialties = [];
+      return;
+    }
+    if (!force && this.pendingRows < CHUNK && this.pendingChars < FLUSH_CHARS) return;
+    this.pendingRows = 0;
+    this.pendingChars = 0;
+    const p = this.pending;
+    if (p.items.length) {
+      const names = this.itemSpecialties;
+      this.itemSpecialties = [];
+      await this.specialties(names);
+      const ids = p.items.column("specialtyId");
+      names.forEach((n, i) => (ids[i] = this.specialtyIds.get(specialtyKey(n))!));
+    }
+    // In the order of their foreign keys.
+    for (const b of [p.items, p.sets, p.answers, p.assignments, p.grades, p.escalations]) await b.write(this.client);
+  }
+
+  /** The study's own slug (the next free one), then the audit event. */
+  async finish(): Promise<ImportedArchive> {
+    const head = this.head!;
+    const { rows: taken } = await this.client.query<{ slug: string }>(`SELECT slug FROM "Study" WHERE starts_with(slug, $1)`, [this.base]);
+    let slug = pickUniqueSlug(this.base, taken.map((t) => t.slug));
+    // A study created meanwhile by another transaction may take the same slug: fall back to a random suffix.
+    const rename = (to: string) => this.client.query(`UPDATE "Study" SET slug = $2, "updatedAt" = now() WHERE id = $1`, [this.studyId, to]);
+    await this.client.query("SAVEPOINT archive_slug");
+    try {
+      await rename(slug);
+    } catch (err) {
+      if ((err as { code?: string }).code !== "23505") throw err;
+      await this.client.query("ROLLBACK TO SAVEPOINT archive_slug");
+      slug = randomSlugSuffix(this.base);
+      await rename(slug);
+    }
+    await this.client.query("RELEASE SAVEPOINT archive_slug");
+    const pseudonymous = head.graders.length - this.mapped.length;
+    const audit = auditInsertSql({
+      actorId: this.o.actor.id,
+      action: "study.import_archive",
+      entityType: "Study",
+      entityId: this.studyId,
+      studyId: this.studyId,
+      after: {
+        slug,
+        source: head.source,
+        exportedAt: head.exportedAt,
+        identities: head.identities,
+        counts: this.counts,
+        pseudonymousAccounts: pseudonymous,
+        mappedAccounts: this.mapped,
+      },
+      requestId: this.o.actor.requestId,
+    });
+    await this.client.query(audit.text, audit.values as unknown[]);
+    return { id: this.studyId, slug, pseudonymous, mapped: this.mapped.length };
+  }
 }
+
+type ItemDoc = StudyArchive["items"][number];
+type SetDoc = StudyArchive["sets"][number];
+type EscalationDoc = StudyArchive["escalations"][number];
+

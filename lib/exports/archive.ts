@@ -16,14 +16,16 @@ import type { ExportSession } from "./session";
  * item_id, models by name, sets by (item, model), graders by document ids
  * G1..Gn, an adjudication by (set, grader). Orders are fixed (byte order,
  * COLLATE "C", independent of the server's locale), and graders are numbered
- * by a key that survives an import (email with identities; else when they
+ * by a key that survives an import (email with identities, which the import's
+ * pseudonymous accounts number in the document's order; else when they
  * joined, their specialties and a digest of their work). So importing a
  * document (lib/exports/archive-import.ts) and exporting the new study again
  * gives the same document except: exportedAt, source (the study id and slug
  * it came from), study.createdAt and study.updatedAt (the import creates the
- * study), study.slug if the slug was taken on the target instance, and each
- * grader's pseudonym (derived from the study and user ids). The optional
- * audit section is informative and is not imported.
+ * study), study.slug if the slug was taken on the target instance, each
+ * grader's pseudonym (derived from the study and user ids) and, with
+ * identities, each grader's name and email (the import's accounts are
+ * pseudonymous). The optional audit section is informative and is not imported.
  */
 
 const ms = (expr: string) => `(extract(epoch from ${expr}) * 1000)::bigint`;

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { DIMENSION_KEYS, RUBRIC_KEYS } from "@/lib/grading/contract-schemas";
-import { LIMITS } from "@/lib/studies/settings";
+import { MAX_COMMENT } from "@/lib/grading/contract-schemas";
+import { MAX_NAME, MAX_TEXT } from "@/lib/import/validate";
+import { LIMITS, thresholdsInputSchema } from "@/lib/studies/settings";
 
 /**
  * The exports contract: GET /api/v1/studies/{id}/export (every dataset, CSV or
@@ -38,79 +40,117 @@ export const isOn = (v: string | undefined) => v === "1" || v === "true";
 export const ARCHIVE_FORMAT = "clingrade-study-archive";
 export const ARCHIVE_VERSION = 1;
 
-const iso = z.iso.datetime({ message: "must be an ISO 8601 time in UTC, e.g. 2026-01-31T12:00:00.000Z" });
-const text = z.string();
-const ref = z.string().min(1);
+/**
+ * Limits: the CSV import's for what it shares with the archive (names of
+ * items, models and specialties up to 200 characters, questions and answers
+ * up to 1,000,000), the grading form's for comments, PostgreSQL's int4 for
+ * counters; texts must be storable (no NUL, no lone surrogate). Repetitions
+ * within the study's N are checked by the import, which knows N.
+ */
+export const ARCHIVE_LIMITS = { name: MAX_NAME, text: MAX_TEXT, comment: MAX_COMMENT, graders: 10_000, specialties: 10_000, models: 65_536, int: 2_147_483_647 } as const;
 
-const ArchiveGrade = z.strictObject({
+const storable = (s: string) => !s.includes("\0") && s.isWellFormed();
+const UNSTORABLE = "contains a NUL character or a lone surrogate, which cannot be stored";
+const text = (max: number) => z.string().max(max, `is longer than ${max.toLocaleString("en")} characters`).refine(storable, UNSTORABLE);
+const ref = z.string().min(1, "is empty").max(MAX_NAME, `is longer than ${MAX_NAME} characters`).refine(storable, UNSTORABLE);
+const specialty = ref.refine((s) => s.trim() !== "", "is blank");
+const count = z.int().min(0).max(ARCHIVE_LIMITS.int);
+const iso = z.iso
+  .datetime({ message: "must be an ISO 8601 time in UTC, e.g. 2026-01-31T12:00:00.000Z" })
+  .refine((s) => {
+    const d = new Date(s);
+    return d.getUTCFullYear() >= 1970 && d.toISOString().slice(0, 10) === s.slice(0, 10);
+  }, "must be a real date after 1970");
+
+/** Any JSON value stored as jsonb: PostgreSQL refuses \u0000 and lone surrogates in it. */
+function storableJson(v: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (typeof v === "string") return storable(v);
+  if (Array.isArray(v)) return v.every((x) => storableJson(x, depth + 1));
+  if (v && typeof v === "object") return Object.entries(v).every(([k, x]) => storable(k) && storableJson(x, depth + 1));
+  return true;
+}
+
+export const ArchiveGrade = z.strictObject({
   rubric: z.enum(RUBRIC_KEYS),
   dimension: z.enum(DIMENSION_KEYS),
-  repetition: z.int().min(0).meta({ description: "1..N, or 0 for a dimension graded once for the whole set" }),
-  score: z.int(),
-  comment: text.nullable(),
+  repetition: z.int().min(0).max(LIMITS.repetitions.max).meta({ description: "1..N, or 0 for a dimension graded once for the whole set" }),
+  score: z.int().min(0).max(5),
+  comment: text(MAX_COMMENT).nullable(),
   createdAt: iso,
   updatedAt: iso,
 });
 
-const ArchiveAssignment = z.strictObject({
+export const ArchiveAssignment = z.strictObject({
   item: ref.meta({ description: "The item's id (item_id)" }),
   model: ref.meta({ description: "The model's name" }),
   grader: ref.meta({ description: "A grader id of this document (graders[].id)" }),
   kind: z.enum(["PRIMARY", "ADJUDICATOR"]),
-  position: z.int().min(0),
+  position: count,
   status: z.enum(["PENDING", "IN_PROGRESS", "SUBMITTED", "CANCELLED"]),
-  timeSpentMs: z.int().min(0),
+  timeSpentMs: z.int().min(0).meta({ description: "milliseconds (a 64-bit count)" }),
   harmFlag: z.boolean(),
-  harmComment: text.nullable(),
+  harmComment: text(MAX_COMMENT).nullable(),
   createdAt: iso,
   updatedAt: iso,
   startedAt: iso.nullable(),
   submittedAt: iso.nullable(),
-  grades: z.array(ArchiveGrade),
+  grades: z.array(ArchiveGrade).max(1000),
 });
 
-const ArchiveGrader = z.strictObject({
+export const ArchiveGrader = z.strictObject({
   id: ref.meta({ description: "Stable within the document: G1, G2, ..." }),
-  pseudonym: text.meta({ description: "The grader's pseudonym in the exported study (as in the other exports); informative only" }),
-  name: text.nullable().meta({ description: "Only when exported with identities=1" }),
-  email: text.nullable().meta({ description: "Only when exported with identities=1; the import maps graders to accounts by it" }),
-  specialties: z.array(text),
+  pseudonym: text(MAX_NAME).meta({ description: "The grader's pseudonym in the exported study (as in the other exports); informative only" }),
+  name: text(MAX_NAME).nullable().meta({ description: "Only when exported with identities=1; informative only, never imported" }),
+  email: text(320).nullable().meta({ description: "Only when exported with identities=1; informative only: the import never matches accounts by it" }),
+  specialties: z.array(specialty).max(1000),
   membership: z.strictObject({ active: z.boolean(), addedAt: iso }).nullable(),
 });
 
-const ArchiveModel = z.strictObject({
+export const ArchiveModel = z.strictObject({
   name: ref,
-  version: text,
-  temperature: z.number().nullable(),
-  topP: z.number().nullable(),
-  settings: z.unknown().nullable(),
+  version: text(MAX_NAME),
+  temperature: z.number().min(0).max(10).nullable(),
+  topP: z.number().min(0).max(1).nullable(),
+  settings: z.unknown().refine(storableJson, UNSTORABLE).nullable(),
   createdAt: iso,
 });
 
-const ArchiveItem = z.strictObject({
+export const ArchiveItem = z.strictObject({
   id: ref.meta({ description: "item_id: the lead's own id of the question" }),
-  specialty: ref,
-  question: text,
-  referenceAnswer: text,
+  specialty,
+  question: text(MAX_TEXT),
+  referenceAnswer: text(MAX_TEXT),
   createdAt: iso,
   updatedAt: iso,
 });
 
-const ArchiveSet = z.strictObject({
+export const ArchiveSet = z.strictObject({
   item: ref,
   model: ref,
   status: z.enum(["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"]),
   createdAt: iso,
   updatedAt: iso,
-  answers: z.array(z.strictObject({ repetition: z.int().min(1), text, createdAt: iso, updatedAt: iso })),
+  answers: z
+    .array(z.strictObject({ repetition: z.int().min(1).max(LIMITS.repetitions.max), text: text(MAX_TEXT), createdAt: iso, updatedAt: iso }))
+    .max(LIMITS.repetitions.max),
 });
 
-const ArchiveEscalation = z.strictObject({
+export const ArchiveEscalation = z.strictObject({
   item: ref,
   model: ref,
   status: z.enum(["NEEDS_GRADER", "ASSIGNED", "RESOLVED", "CANCELLED"]),
   dimensions: z
-    .array(z.looseObject({ values: z.record(z.string(), z.number()).optional() }))
+    .array(
+      z.strictObject({
+        rubric: z.enum(RUBRIC_KEYS),
+        dimension: z.enum(DIMENSION_KEYS),
+        spread: z.number(),
+        threshold: z.number(),
+        values: z.record(ref, z.number()),
+      }),
+    )
+    .max(DIMENSION_KEYS.length)
     .meta({ description: "What disagreed; each grader's value keyed by the document's grader id" }),
   adjudicator: ref.nullable().meta({ description: "The adjudicating grader (graders[].id): their ADJUDICATOR assignment on the set" }),
   createdAt: iso,
@@ -118,18 +158,18 @@ const ArchiveEscalation = z.strictObject({
   resolvedAt: iso.nullable(),
 });
 
-const ArchiveStudy = z.strictObject({
-  name: z.string().trim().min(1).max(LIMITS.name),
-  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
-  description: z.string().max(LIMITS.description),
+export const ArchiveStudy = z.strictObject({
+  name: z.string().trim().min(1).max(LIMITS.name).refine(storable, UNSTORABLE),
+  slug: z.string().max(100).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
+  description: text(LIMITS.description),
   rubrics: z.array(z.enum(RUBRIC_KEYS)).min(1).max(2),
   repetitions: z.int().min(LIMITS.repetitions.min).max(LIMITS.repetitions.max),
   gradersPerSet: z.int().min(LIMITS.gradersPerSet.min).max(LIMITS.gradersPerSet.max),
-  thresholds: z.record(z.string(), z.record(z.string(), z.number())),
+  thresholds: thresholdsInputSchema,
   showReferenceAnswer: z.boolean(),
   matchSpecialty: z.boolean(),
   safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
-  assignmentSeed: text.nullable(),
+  assignmentSeed: text(MAX_NAME).nullable(),
   status: z.enum(["DRAFT", "OPEN", "CLOSED"]),
   createdAt: iso,
   updatedAt: iso,
@@ -137,19 +177,24 @@ const ArchiveStudy = z.strictObject({
   closedAt: iso.nullable(),
 });
 
+/** The members of the document before its big sections, each with its schema (arrays: of one element). */
+export const ARCHIVE_HEAD = {
+  format: z.literal(ARCHIVE_FORMAT, { error: `format must be "${ARCHIVE_FORMAT}"` }),
+  version: z.literal(ARCHIVE_VERSION, { error: `version must be ${ARCHIVE_VERSION}` }),
+  exportedAt: iso,
+  source: z.strictObject({ studyId: z.uuid(), slug: text(MAX_NAME) }),
+  identities: z.boolean().meta({ description: "Whether grader names and emails are in the document" }),
+  study: ArchiveStudy,
+} as const;
+
 export const StudyArchive = registry.register(
   "StudyArchive",
   z
     .strictObject({
-      format: z.literal(ARCHIVE_FORMAT),
-      version: z.literal(ARCHIVE_VERSION),
-      exportedAt: iso,
-      source: z.strictObject({ studyId: z.uuid(), slug: text }),
-      identities: z.boolean().meta({ description: "Whether grader names and emails are in the document" }),
-      study: ArchiveStudy,
-      specialties: z.array(text),
-      graders: z.array(ArchiveGrader),
-      models: z.array(ArchiveModel),
+      ...ARCHIVE_HEAD,
+      specialties: z.array(specialty).max(ARCHIVE_LIMITS.specialties),
+      graders: z.array(ArchiveGrader).max(ARCHIVE_LIMITS.graders),
+      models: z.array(ArchiveModel).max(ARCHIVE_LIMITS.models),
       items: z.array(ArchiveItem),
       sets: z.array(ArchiveSet),
       assignments: z.array(ArchiveAssignment),
@@ -158,12 +203,35 @@ export const StudyArchive = registry.register(
     })
     .meta({
       description:
-        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId.",
+        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, audit.",
     }),
 );
 export type StudyArchive = z.output<typeof StudyArchive>;
 export type ArchiveGrader = z.output<typeof ArchiveGrader>;
 export type ArchiveAssignment = z.output<typeof ArchiveAssignment>;
+
+/** `G1:<email or user id>`: the document's grader G1 is that existing grader account. */
+const MAP_ENTRY = /^([^:]+):(.+)$/;
+
+export const ArchiveImportQuery = z.strictObject(
+  {
+    map: z
+      .array(z.string().regex(MAP_ENTRY, "map must be <grader id>:<email or user id>, e.g. G1:ana@example.org"))
+      .max(ARCHIVE_LIMITS.graders)
+      .optional()
+      .meta({
+        description:
+          "Admins only, repeatable: G1:<email or user id> binds the document's grader G1 (and their grades) to that existing GRADER account instead of a new pseudonymous one; recorded in the audit log",
+      }),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.join(", ")}` : "invalid query") },
+);
+export type ArchiveImportQuery = z.output<typeof ArchiveImportQuery>;
+
+export function parseMapEntry(entry: string): { grader: string; account: string } {
+  const m = MAP_ENTRY.exec(entry)!;
+  return { grader: m[1], account: m[2] };
+}
 
 export const ArchiveImported = registry.register("ArchiveImported", z.object({ id: z.uuid(), slug: z.string() }));
 
@@ -198,9 +266,9 @@ registry.registerPath({
   path: "/api/v1/study-archives",
   summary: "Import a study document (the `study` export) as a new study owned by the caller",
   description:
-    "Everything is created in one transaction with new ids. Graders are matched to accounts by email when the document has identities; otherwise (and for unknown emails) deactivated placeholder grader accounts are created.",
+    "Everything is created in one transaction with new ids; the document is read as a stream (body limit ARCHIVE_MAX_BYTES, 256 MB by default) and any problem in it (every one is listed, 422) writes nothing. Each grader of the document becomes a new, deactivated, pseudonymous grader account without a password: names and emails in the document are never matched to existing accounts. Only an admin may bind graders to existing grader accounts, with `map`; each binding is listed in the import's audit event.",
   tags: ["Exports"],
-  request: { body: { content: { "application/json": { schema: StudyArchive } } } },
+  request: { query: ArchiveImportQuery, body: { content: { "application/json": { schema: StudyArchive } } } },
   responses: {
     201: { description: "Imported", content: { "application/json": { schema: ArchiveImported } } },
     ...errorResponses(400, 401, 403, 413, 422),

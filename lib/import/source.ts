@@ -79,11 +79,12 @@ export async function* limitBytes(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes: number,
   contentLength?: number | null,
+  overLimit: (maxBytes: number) => ApiError = tooLarge,
 ): AsyncGenerator<Uint8Array> {
   let total = 0;
   for await (const chunk of chunks) {
     total += chunk.byteLength;
-    if (total > maxBytes) throw tooLarge(maxBytes);
+    if (total > maxBytes) throw overLimit(maxBytes);
     yield chunk;
   }
   if (contentLength && total < contentLength) {

@@ -12,8 +12,8 @@ import { ALL_COLUMNS, type ColumnName, type ImportKind, type RowError } from "./
  */
 
 export const MAX_ERRORS = 1000;
-const MAX_NAME = 200;
-const MAX_TEXT = 1_000_000;
+export const MAX_NAME = 200;
+export const MAX_TEXT = 1_000_000;
 /** Models per file; bounds the numeric key of an item x model x repetition. */
 const MAX_MODELS = 65_536;
 

@@ -441,18 +441,22 @@ describe("study archive", () => {
       const grades = csv(await text(importer.token, id, "dataset=grades")).rows.map(({ grader: _g, ...r }) => r);
       expect(sortRows(grades)).toEqual(sortRows(gradesNoGrader));
 
-      // with identities: graders become (deactivated) accounts with their emails; importing again maps them by email
+      // with identities: graders still become new pseudonymous accounts, never matched or named by the document's
+      // emails; a re-export with identities keeps their order (and so G1..Gn) and everything else
       const first = await post(withIdentities);
       expect(first.status).toBe(201);
       const copy1 = (await first.json()) as { id: string; slug: string };
       expect(copy1.slug).toBe(`${f.study.slug}-2`);
       const reexported = JSON.parse(await text(importer.token, copy1.id, "dataset=study&identities=1"));
-      expect(modIdsAndTimestamps({ ...reexported, study: { ...reexported.study, slug: f.study.slug } })).toEqual(modIdsAndTimestamps(withIdentities));
+      const anonymous = (doc: Record<string, any>) => ({ ...doc, graders: doc.graders.map(({ name: _n, email: _e, ...g }: Record<string, unknown>) => g) }); // eslint-disable-line @typescript-eslint/no-explicit-any
+      expect(modIdsAndTimestamps(anonymous({ ...reexported, study: { ...reexported.study, slug: f.study.slug } }))).toEqual(modIdsAndTimestamps(anonymous(withIdentities)));
+      expect(reexported.graders.map((g: { email: string }) => g.email)).toEqual(expect.arrayContaining([expect.stringMatching(/^archived-[0-9a-f]+-00000[123]@placeholder\.invalid$/)]));
       const second = await post(withIdentities);
       const copy2 = (await second.json()) as { id: string };
-      expect(await getDb().user.count({ where: { email: { in: f.graders.map((g) => g.email) } } })).toBe(3);
+      expect(await getDb().user.count({ where: { email: { in: f.graders.map((g) => g.email) } } })).toBe(0);
+      expect(await getDb().user.count({ where: { role: "GRADER" } })).toBe(9);
       const imported = await getDb().auditEvent.findFirstOrThrow({ where: { studyId: copy2.id, action: "study.import_archive" } });
-      expect(imported.after).toMatchObject({ matchedAccounts: 3, placeholderAccounts: 0 });
+      expect(imported.after).toMatchObject({ mappedAccounts: [], pseudonymousAccounts: 3 });
 
       // a broken document is refused whole: 422 naming the problem, nothing written
       const studies = await getDb().study.count();

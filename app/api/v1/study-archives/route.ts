@@ -1,19 +1,26 @@
 import { LEAD_ROLES } from "@/lib/auth/roles";
 import { importArchive } from "@/lib/exports/archive-import";
-import { StudyArchive } from "@/lib/exports/contract";
-import { apiRoute, json, readJson } from "@/lib/server/api-route";
+import { ArchiveImportQuery, parseMapEntry } from "@/lib/exports/contract";
+import { apiRoute, json, zodDetails } from "@/lib/server/api-route";
+import { ApiError } from "@/lib/server/errors";
 
+// The body is read as a stream by the import itself, never buffered whole.
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** Largest document accepted (ARCHIVE_MAX_BYTES, default 256 MB): the import reads the whole document before writing anything. */
-const maxBytes = () => Number(process.env.ARCHIVE_MAX_BYTES ?? 256 * 1024 * 1024);
-
 /** POST /api/v1/study-archives: a `study` export becomes a new study owned by the caller. */
 export const POST = apiRoute(LEAD_ROLES, async ({ req, user, requestId, log }) => {
-  const doc = await readJson(req, StudyArchive, maxBytes());
+  const params = new URL(req.url).searchParams;
+  const query = ArchiveImportQuery.safeParse({ ...Object.fromEntries(params), ...(params.has("map") ? { map: params.getAll("map") } : {}) });
+  if (!query.success) throw new ApiError(422, "invalid query", zodDetails(query.error));
+  const length = req.headers.get("content-length");
   const started = Date.now();
-  const imported = await importArchive(doc, { id: user.id, requestId });
-  log.info({ studyId: imported.id, source: doc.source, placeholders: imported.placeholders, ms: Date.now() - started }, "study archive imported");
+  const imported = await importArchive({
+    body: req.body,
+    contentLength: length === null || !/^\d+$/.test(length) ? null : Number(length),
+    actor: { id: user.id, role: user.role, requestId },
+    map: query.data.map?.map(parseMapEntry),
+  });
+  log.info({ studyId: imported.id, pseudonymous: imported.pseudonymous, mapped: imported.mapped, ms: Date.now() - started }, "study archive imported");
   return json({ id: imported.id, slug: imported.slug }, { status: 201 });
 });

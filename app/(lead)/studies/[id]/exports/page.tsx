@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: "Exports" };
 
 export default async function StudyExportsPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { study } = await loadStudyForPage(id);
+  const { user, study } = await loadStudyForPage(id);
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1">
@@ -23,12 +23,13 @@ export default async function StudyExportsPage({ params }: { params: Promise<{ i
         <CardHeader>
           <CardTitle className="text-base">Import a study archive</CardTitle>
           <CardDescription>
-            A whole-study archive (the JSON above, from this or another Clingrade instance) becomes a new study that you lead, with all its grades. Graders
-            are matched to accounts by email if the archive includes identities; otherwise each becomes a deactivated placeholder account.
+            A whole-study archive (the JSON above, from this or another Clingrade instance) becomes a new study that you lead, with all its grades. Each
+            grader becomes a new, deactivated, pseudonymous account that cannot sign in: names and emails in the archive are never matched to existing
+            accounts.
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <ArchiveImportForm />
+          <ArchiveImportForm canMap={user.role === "ADMIN"} />
         </CardContent>
       </Card>
     </div>

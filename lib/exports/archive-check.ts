@@ -1,0 +1,349 @@
+import type { z } from "zod";
+import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import type { ArchiveEvent } from "./archive-read";
+import {
+  ARCHIVE_HEAD,
+  ARCHIVE_LIMITS,
+  ArchiveAssignment,
+  ArchiveEscalation,
+  ArchiveGrader,
+  ArchiveItem,
+  ArchiveModel,
+  ArchiveSet,
+  StudyArchive,
+  type ArchiveStudy,
+} from "./contract";
+
+/**
+ * Checks a study archive as it streams in (lib/exports/archive-read.ts),
+ * element by element, with the contract's schemas and against what came
+ * before: every reference resolves, nothing repeats, scores and repetitions
+ * are within the rubric and the study's N. It keeps compact maps (ids to
+ * indexes), never the elements, and hands each element that passed to the
+ * sink, which writes it. Every problem is listed, up to MAX_PROBLEMS.
+ *
+ * One pass means an order: the small members (format ... graders, models)
+ * come before items, then sets, assignments and escalations, as the export
+ * writes them.
+ */
+
+export interface ArchiveProblem {
+  path: string;
+  message: string;
+}
+
+export const MAX_PROBLEMS = 200;
+
+type Item = z.output<typeof ArchiveItem>;
+type Model = z.output<typeof ArchiveModel>;
+type Grader = z.output<typeof ArchiveGrader>;
+type Set_ = z.output<typeof ArchiveSet>;
+type Assignment = z.output<typeof ArchiveAssignment>;
+type Escalation = z.output<typeof ArchiveEscalation>;
+
+export interface ArchiveHead {
+  exportedAt: string;
+  source: { studyId: string; slug: string };
+  identities: boolean;
+  study: z.output<typeof ArchiveStudy>;
+  specialties: string[];
+  graders: Grader[];
+  models: Model[];
+}
+
+export interface ArchiveSink {
+  item(index: number, item: Item): void;
+  set(index: number, item: number, model: number, set: Set_): void;
+  /** `key` names the assignment by set and grader (assignmentKey); `grader` indexes head.graders. */
+  assignment(key: number, set: number, grader: number, assignment: Assignment): void;
+  escalation(set: number, adjudicatorKey: number | null, escalation: Escalation): void;
+}
+
+const HEAD_VALUES = ["format", "version", "exportedAt", "source", "identities", "study"] as const;
+const HEAD_ARRAYS = ["specialties", "graders", "models"] as const;
+const SECTIONS = ["items", "sets", "assignments", "escalations"] as const;
+const MEMBERS = [...HEAD_VALUES, ...HEAD_ARRAYS, ...SECTIONS, "audit"];
+type HeadValue = (typeof HEAD_VALUES)[number];
+
+const isIn = <T extends string>(list: readonly T[], key: string): key is T => (list as readonly string[]).includes(key);
+const setKey = (item: number, model: number) => item * ARCHIVE_LIMITS.models + model;
+export const assignmentKey = (set: number, grader: number) => set * ARCHIVE_LIMITS.graders + grader;
+
+function zodPath(base: string, path: PropertyKey[]): string {
+  return path.reduce<string>((p, s) => (typeof s === "number" ? `${p}[${s}]` : `${p}.${String(s)}`), base);
+}
+
+export class ArchiveChecker {
+  readonly problems: ArchiveProblem[] = [];
+  total = 0;
+  private readonly seen = new Set<string>();
+  /** Members whose content is not looked at (unknown, repeated, out of order). */
+  private readonly ignored = new Set<string>();
+  private readonly head: Partial<Record<HeadValue, unknown>> = {};
+  private readonly specialties: string[] = [];
+  private readonly graders: Grader[] = [];
+  private readonly models: Model[] = [];
+  private readonly graderIndex = new Map<string, number>();
+  private readonly modelIndex = new Map<string, number>();
+  /** Set when the first section opens. */
+  private opened = false;
+  private section = -1;
+  private study: z.output<typeof ArchiveStudy> | null = null;
+  private readonly items = new Map<string, number>();
+  private readonly sets = new Map<number, number>();
+  private readonly assignments = new Set<number>();
+  private readonly adjudications = new Set<number>();
+  private readonly escalated = new Set<number>();
+
+  constructor(private readonly sink: ArchiveSink) {}
+
+  get failed(): boolean {
+    return this.total > 0;
+  }
+
+  add(path: string, message: string): void {
+    this.total++;
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ path, message });
+  }
+
+  private parse<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> | null {
+    const r = schema.safeParse(value);
+    if (r.success) return r.data;
+    for (const i of r.error.issues) this.add(zodPath(path, i.path), i.message);
+    return null;
+  }
+
+  /**
+   * Takes one event of the reader. True when this event ended the head (the
+   * first section begins): the caller writes the head (`headOf`) before the
+   * next event.
+   */
+  accept(e: ArchiveEvent): boolean {
+    if (e.type === "refused") {
+      this.add(e.index < 0 ? e.key : `${e.key}[${e.index}]`, e.message);
+      return false;
+    }
+    if (e.type === "open" || e.type === "value") {
+      const closed = this.member(e.key);
+      if (e.type === "value" && !this.ignored.has(e.key)) this.value(e.key, e.value);
+      return closed;
+    }
+    if (e.type === "elements" && !this.ignored.has(e.key)) {
+      for (let j = 0; j < e.elements.length; j++) this.element(e.key, e.from + j, e.elements[j]);
+    }
+    return false;
+  }
+
+  private member(key: string): boolean {
+    if (!MEMBERS.includes(key)) {
+      this.add(key, `unknown member; a study archive has ${MEMBERS.join(", ")}`);
+      this.ignored.add(key);
+      return false;
+    }
+    if (this.seen.has(key)) {
+      this.add(key, "appears twice");
+      this.ignored.add(key);
+      return false;
+    }
+    this.seen.add(key);
+    if (isIn(HEAD_VALUES, key) || isIn(HEAD_ARRAYS, key)) {
+      if (this.opened) {
+        this.add(key, "must come before items, sets, assignments and escalations: the archive is read in one pass, in the export's order");
+        this.ignored.add(key);
+      }
+      return false;
+    }
+    let closed = false;
+    if (isIn(SECTIONS, key)) {
+      if (!this.opened) closed = this.closeHead();
+      const at = SECTIONS.indexOf(key);
+      if (at < this.section) this.add(key, `must come before ${SECTIONS[this.section]}, as in the export`);
+      this.section = Math.max(this.section, at);
+    }
+    return closed;
+  }
+
+  private value(key: string, value: unknown): void {
+    if (isIn(HEAD_VALUES, key)) {
+      const parsed = this.parse(ARCHIVE_HEAD[key] as z.ZodType, value, key);
+      if (parsed !== null) this.head[key] = parsed;
+    } else {
+      this.add(key, "must be an array");
+    }
+  }
+
+  private closeHead(): true {
+    this.opened = true;
+    this.study = (this.head.study as ArchiveHead["study"] | undefined) ?? null;
+    if (this.head.identities === true) {
+      this.graders.forEach((g, i) => g.email === null && this.add(`graders[${i}].email`, "identities is true, so every grader needs an email"));
+    }
+    return true;
+  }
+
+  /** The document's graders so far, by id (their index in the head's graders). */
+  get graderIds(): ReadonlyMap<string, number> {
+    return this.graderIndex;
+  }
+
+  /** The head, once read: null if it is incomplete or wrong (the rest is still checked, nothing is written). */
+  headOf(): ArchiveHead | null {
+    const h = this.head;
+    const complete = HEAD_VALUES.every((k) => k in h) && HEAD_ARRAYS.every((k) => this.seen.has(k));
+    if (!complete || this.failed) return null;
+    return {
+      exportedAt: h.exportedAt as string,
+      source: h.source as ArchiveHead["source"],
+      identities: h.identities as boolean,
+      study: this.study!,
+      specialties: this.specialties,
+      graders: this.graders,
+      models: this.models,
+    };
+  }
+
+  /** Ends the document (a missing member is a problem too). True if the head ended only now. */
+  finish(): boolean {
+    const closed = !this.opened && this.closeHead();
+    for (const key of MEMBERS) if (key !== "audit" && !this.seen.has(key)) this.add(key, "is missing");
+    return closed;
+  }
+
+  private element(key: string, i: number, v: unknown): void {
+    const at = `${key}[${i}]`;
+    switch (key) {
+      case "specialties":
+      case "graders":
+      case "models":
+        return this.headElement(key, i, v);
+      case "items":
+        return this.item(at, v);
+      case "sets":
+        return this.set(at, v);
+      case "assignments":
+        return this.assignment(at, v);
+      case "escalations":
+        return this.escalation(at, v);
+      case "audit":
+        if (v === null || typeof v !== "object" || Array.isArray(v)) this.add(at, "must be an object");
+        return;
+      default:
+        this.add(key, "must not be an array");
+        this.ignored.add(key);
+    }
+  }
+
+  private headElement(key: "specialties" | "graders" | "models", i: number, v: unknown): void {
+    const at = `${key}[${i}]`;
+    const max = ARCHIVE_LIMITS[key];
+    if (i >= max) {
+      if (i === max) this.add(key, `more than ${max.toLocaleString("en")} ${key}`);
+      return;
+    }
+    const element = (StudyArchive.shape[key] as unknown as z.ZodArray<z.ZodType>).element;
+    const parsed = this.parse(element, v, at);
+    if (parsed === null) return;
+    if (key === "specialties") this.specialties.push(parsed as string);
+    else if (key === "graders") {
+      const g = parsed as Grader;
+      if (this.graderIndex.has(g.id)) return this.add(`${at}.id`, "this grader id appears twice");
+      this.graderIndex.set(g.id, this.graders.length);
+      this.graders.push(g);
+    } else {
+      const m = parsed as Model;
+      if (this.modelIndex.has(m.name)) return this.add(`${at}.name`, "this model name appears twice");
+      this.modelIndex.set(m.name, this.models.length);
+      this.models.push(m);
+    }
+  }
+
+  private item(at: string, v: unknown): void {
+    const item = this.parse(ArchiveItem, v, at);
+    if (!item) return;
+    if (this.items.has(item.id)) return this.add(`${at}.id`, "this item id appears twice");
+    const index = this.items.size;
+    this.items.set(item.id, index);
+    if (!this.failed) this.sink.item(index, item);
+  }
+
+  /** The set's index, or undefined after naming what is missing. */
+  private setOf(at: string, item: string, model: string): { key: number; index: number | undefined } | undefined {
+    const i = this.items.get(item);
+    const m = this.modelIndex.get(model);
+    if (i === undefined) this.add(`${at}.item`, `no item ${item} in items`);
+    if (m === undefined) this.add(`${at}.model`, `no model ${model} in models`);
+    if (i === undefined || m === undefined) return undefined;
+    const key = setKey(i, m);
+    return { key, index: this.sets.get(key) };
+  }
+
+  private set(at: string, v: unknown): void {
+    const set = this.parse(ArchiveSet, v, at);
+    if (!set) return;
+    const ref = this.setOf(at, set.item, set.model);
+    const n = this.study?.repetitions;
+    const reps = new Set<number>();
+    set.answers.forEach((a, j) => {
+      if (reps.has(a.repetition)) this.add(`${at}.answers[${j}].repetition`, "this repetition appears twice");
+      reps.add(a.repetition);
+      if (n !== undefined && a.repetition > n) this.add(`${at}.answers[${j}].repetition`, `repetition ${a.repetition} is outside 1..${n} (the study's N)`);
+    });
+    if (!ref) return;
+    if (ref.index !== undefined) return this.add(at, "this (item, model) set appears twice");
+    const index = this.sets.size;
+    this.sets.set(ref.key, index);
+    if (!this.failed) this.sink.set(index, this.items.get(set.item)!, this.modelIndex.get(set.model)!, set);
+  }
+
+  private assignment(at: string, v: unknown): void {
+    const a = this.parse(ArchiveAssignment, v, at);
+    if (!a) return;
+    const before = this.total;
+    const ref = this.setOf(at, a.item, a.model);
+    if (ref && ref.index === undefined) this.add(at, `no set for item ${a.item} and model ${a.model}`);
+    const grader = this.graderIndex.get(a.grader);
+    if (grader === undefined) this.add(`${at}.grader`, `no grader ${a.grader} in graders`);
+    if (a.harmFlag && !a.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
+    const rubrics = new Set<string>(this.study?.rubrics ?? []);
+    const n = this.study?.repetitions;
+    const cells = new Set<string>();
+    a.grades.forEach((g, j) => {
+      const gp = `${at}.grades[${j}]`;
+      const def = RUBRICS[g.rubric as RubricKey].dimensions.find((d) => d.key === g.dimension);
+      if (this.study && !rubrics.has(g.rubric)) this.add(gp, `the study does not use the rubric ${g.rubric}`);
+      if (!def) return this.add(gp, `${g.dimension} is not a dimension of ${g.rubric}`);
+      if (g.score < def.min || g.score > def.max) this.add(`${gp}.score`, `${g.rubric} ${g.dimension} scores are ${def.min}..${def.max}`);
+      if (def.scope === "set" && g.repetition !== 0) this.add(`${gp}.repetition`, "must be 0 (graded once for the set)");
+      if (def.scope !== "set" && (g.repetition === 0 || (n !== undefined && g.repetition > n))) this.add(`${gp}.repetition`, `must be 1..${n ?? "N"} (the study's N)`);
+      const c = `${g.rubric}/${g.dimension}/${g.repetition}`;
+      if (cells.has(c)) this.add(gp, "this score appears twice");
+      cells.add(c);
+    });
+    if (ref?.index === undefined || grader === undefined) return;
+    const key = assignmentKey(ref.index, grader);
+    if (this.assignments.has(key)) return this.add(at, "a grader has one assignment per set");
+    this.assignments.add(key);
+    if (a.kind === "ADJUDICATOR") this.adjudications.add(key);
+    if (this.total === before && !this.failed) this.sink.assignment(key, ref.index, grader, a);
+  }
+
+  private escalation(at: string, v: unknown): void {
+    const e = this.parse(ArchiveEscalation, v, at);
+    if (!e) return;
+    const ref = this.setOf(at, e.item, e.model);
+    if (ref && ref.index === undefined) this.add(at, `no set for item ${e.item} and model ${e.model}`);
+    e.dimensions.forEach((d, j) => {
+      for (const g of Object.keys(d.values)) if (!this.graderIndex.has(g)) this.add(`${at}.dimensions[${j}].values`, `no grader ${g} in graders`);
+    });
+    if (ref?.index === undefined) return;
+    if (this.escalated.has(ref.index)) return this.add(at, "an escalation of this set appears twice");
+    this.escalated.add(ref.index);
+    let adjudicatorKey: number | null = null;
+    if (e.adjudicator !== null) {
+      const grader = this.graderIndex.get(e.adjudicator);
+      adjudicatorKey = grader === undefined ? -1 : assignmentKey(ref.index, grader);
+      if (!this.adjudications.has(adjudicatorKey)) return this.add(`${at}.adjudicator`, `grader ${e.adjudicator} has no ADJUDICATOR assignment on this set`);
+    }
+    if (!this.failed) this.sink.escalation(ref.index, adjudicatorKey, e);
+  }
+}
