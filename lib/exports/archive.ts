@@ -80,7 +80,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export async function* archiveChunks(session: ExportSession, studyId: string, opts: { identities: boolean; audit: boolean; now?: Date }): AsyncGenerator<string> {
   const q = session.rawQuery;
   const [study] = await q<Record<string, unknown>>(
-    `SELECT name, slug, description, rubrics::text[] AS rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
+    `SELECT name, slug, description, "graderTitle", rubrics::text[] AS rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
             "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
        FROM "Study" WHERE id = $1::uuid`,
     [studyId],
@@ -111,6 +111,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       name: study.name,
       slug: study.slug,
       description: study.description,
+      graderTitle: study.graderTitle,
       rubrics: canonicalRubrics(study.rubrics as RubricKey[]),
       repetitions: study.repetitions,
       gradersPerSet: study.gradersPerSet,

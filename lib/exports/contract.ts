@@ -162,6 +162,8 @@ export const ArchiveStudy = z.strictObject({
   name: z.string().trim().min(1).max(LIMITS.name).refine(storable, UNSTORABLE),
   slug: z.string().max(100).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
   description: text(LIMITS.description),
+  /** Archives written before graders had a title of their own have none: a neutral one. */
+  graderTitle: text(LIMITS.graderTitle).default(""),
   rubrics: z.array(z.enum(RUBRIC_KEYS)).min(1).max(2),
   repetitions: z.int().min(LIMITS.repetitions.min).max(LIMITS.repetitions.max),
   gradersPerSet: z.int().min(LIMITS.gradersPerSet.min).max(LIMITS.gradersPerSet.max),

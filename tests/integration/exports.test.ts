@@ -397,7 +397,9 @@ describe("study archive", () => {
   }
 
   it("round-trips into an EMPTY database: import, export again, identical modulo the documented ids and timestamps", async () => {
+    await getDb().study.update({ where: { id: f.study.id }, data: { graderTitle: "Eye questions, round 1" } });
     const original = JSON.parse(await text(f.lead.token, f.study.id, "dataset=study&audit=1"));
+    expect(original.study.graderTitle).toBe("Eye questions, round 1");
     expect(original.graders).toHaveLength(3);
     expect(original.assignments.length).toBeGreaterThan(12);
     expect(original.escalations).toHaveLength(1);
