@@ -18,6 +18,7 @@ import net from "node:net";
 import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
+import { refuseUnsupportedMethod } from "@/lib/server/methods";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const seedDemo = process.argv.includes("--seed-demo");
@@ -83,7 +84,7 @@ async function main() {
     if (/production build/.test(message)) throw new StartupError("There is no production build yet. Run `npm run build` first (or `npm run demo`, which builds).");
     throw err;
   }
-  const server = http.createServer((req, res) => void handle(req, res));
+  const server = http.createServer((req, res) => void (refuseUnsupportedMethod(req, res) || handle(req, res)));
   server.keepAliveTimeout = 65_000; // longer than a load balancer's idle timeout
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { DIMENSION_KEYS, RUBRIC_KEYS } from "@/lib/grading/contract-schemas";
+import { MAX_NAME, MAX_TEXT } from "@/lib/import/validate";
 import { LIMITS } from "@/lib/studies/settings";
+import { multilineText, refuseBadTextIn } from "@/lib/validation/text";
 
 /**
  * The exports contract: GET /api/v1/studies/{id}/export (every dataset, CSV or
@@ -39,8 +41,13 @@ export const ARCHIVE_FORMAT = "clingrade-study-archive";
 export const ARCHIVE_VERSION = 1;
 
 const iso = z.iso.datetime({ message: "must be an ISO 8601 time in UTC, e.g. 2026-01-31T12:00:00.000Z" });
-const text = z.string();
-const ref = z.string().min(1);
+// Text of an archive is what an export wrote: no trimming, only the rule every
+// text input obeys and the CSV import's lengths (an over-long name would not fit
+// the database's indexes: a failed write, not an answer).
+const text = multilineText().max(MAX_TEXT);
+const name = multilineText().max(MAX_NAME);
+const ref = name.min(1);
+const specialty = name.refine((s) => s.trim() !== "", { error: "a specialty cannot be blank" });
 
 const ArchiveGrade = z.strictObject({
   rubric: z.enum(RUBRIC_KEYS),
@@ -71,25 +78,25 @@ const ArchiveAssignment = z.strictObject({
 
 const ArchiveGrader = z.strictObject({
   id: ref.meta({ description: "Stable within the document: G1, G2, ..." }),
-  pseudonym: text.meta({ description: "The grader's pseudonym in the exported study (as in the other exports); informative only" }),
-  name: text.nullable().meta({ description: "Only when exported with identities=1" }),
-  email: text.nullable().meta({ description: "Only when exported with identities=1; the import maps graders to accounts by it" }),
-  specialties: z.array(text),
+  pseudonym: name.meta({ description: "The grader's pseudonym in the exported study (as in the other exports); informative only" }),
+  name: name.nullable().meta({ description: "Only when exported with identities=1" }),
+  email: multilineText().max(320).nullable().meta({ description: "Only when exported with identities=1; the import maps graders to accounts by it" }),
+  specialties: z.array(specialty),
   membership: z.strictObject({ active: z.boolean(), addedAt: iso }).nullable(),
 });
 
 const ArchiveModel = z.strictObject({
   name: ref,
-  version: text,
+  version: name,
   temperature: z.number().nullable(),
   topP: z.number().nullable(),
-  settings: z.unknown().nullable(),
+  settings: z.unknown().nullable().superRefine(refuseBadTextIn),
   createdAt: iso,
 });
 
 const ArchiveItem = z.strictObject({
   id: ref.meta({ description: "item_id: the lead's own id of the question" }),
-  specialty: ref,
+  specialty,
   question: text,
   referenceAnswer: text,
   createdAt: iso,
@@ -111,6 +118,7 @@ const ArchiveEscalation = z.strictObject({
   status: z.enum(["NEEDS_GRADER", "ASSIGNED", "RESOLVED", "CANCELLED"]),
   dimensions: z
     .array(z.looseObject({ values: z.record(z.string(), z.number()).optional() }))
+    .superRefine(refuseBadTextIn)
     .meta({ description: "What disagreed; each grader's value keyed by the document's grader id" }),
   adjudicator: ref.nullable().meta({ description: "The adjudicating grader (graders[].id): their ADJUDICATOR assignment on the set" }),
   createdAt: iso,
@@ -119,17 +127,17 @@ const ArchiveEscalation = z.strictObject({
 });
 
 const ArchiveStudy = z.strictObject({
-  name: z.string().trim().min(1).max(LIMITS.name),
-  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
-  description: z.string().max(LIMITS.description),
+  name: multilineText().trim().min(1).max(LIMITS.name),
+  slug: z.string().max(60).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
+  description: multilineText().max(LIMITS.description),
   rubrics: z.array(z.enum(RUBRIC_KEYS)).min(1).max(2),
   repetitions: z.int().min(LIMITS.repetitions.min).max(LIMITS.repetitions.max),
   gradersPerSet: z.int().min(LIMITS.gradersPerSet.min).max(LIMITS.gradersPerSet.max),
-  thresholds: z.record(z.string(), z.record(z.string(), z.number())),
+  thresholds: z.record(multilineText(), z.record(multilineText(), z.number())),
   showReferenceAnswer: z.boolean(),
   matchSpecialty: z.boolean(),
   safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
-  assignmentSeed: text.nullable(),
+  assignmentSeed: name.nullable(),
   status: z.enum(["DRAFT", "OPEN", "CLOSED"]),
   createdAt: iso,
   updatedAt: iso,
@@ -144,10 +152,10 @@ export const StudyArchive = registry.register(
       format: z.literal(ARCHIVE_FORMAT),
       version: z.literal(ARCHIVE_VERSION),
       exportedAt: iso,
-      source: z.strictObject({ studyId: z.uuid(), slug: text }),
+      source: z.strictObject({ studyId: z.uuid(), slug: name }),
       identities: z.boolean().meta({ description: "Whether grader names and emails are in the document" }),
       study: ArchiveStudy,
-      specialties: z.array(text),
+      specialties: z.array(specialty),
       graders: z.array(ArchiveGrader),
       models: z.array(ArchiveModel),
       items: z.array(ArchiveItem),
@@ -179,7 +187,7 @@ registry.registerPath({
     "Datasets: `grades` (one row per stored score), `score-long` (the S.C.O.R.E. paper's analysis input: domain,model,response_id,Safety,Consensus,Objectivity,Reproducibility,Explainability; response_id = <item_id>-<model>),",
     "`sets` (final scores, totals and escalation per response set), `summary` (per model and specialty; CSV: one table with a `section` column),",
     "`audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports).",
-    "CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell starting with = + - @ tab or CR is prefixed with an apostrophe.",
+    "CSV: RFC 4180 quoting, also of any cell holding a semicolon or a tab (grades: every text cell is quoted), UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell starting with = + - @ tab or CR is prefixed with an apostrophe.",
     "Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.",
   ].join(" "),
   tags: ["Exports"],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/rubrics/thresholds";
+import { lineText, multilineText } from "@/lib/validation/text";
 
 /**
  * Study settings: the one definition of what a lead may set, with the papers'
@@ -149,13 +150,10 @@ export function canonicalRubrics(list: readonly RubricKey[]): RubricKey[] {
   return RUBRICS.filter((r) => list.includes(r));
 }
 
-const name = z
-  .string({ error: "name is required" })
-  .trim()
+const name = lineText({ error: "name is required" })
   .min(1, { error: "name is required" })
   .max(LIMITS.name, { error: `name is longer than ${LIMITS.name} characters` });
-const description = z
-  .string({ error: "description must be text" })
+const description = multilineText({ error: "description must be text" })
   .trim()
   .max(LIMITS.description, { error: `description is longer than ${LIMITS.description} characters` });
 const repetitions = z
