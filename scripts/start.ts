@@ -19,6 +19,7 @@ import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
 import { peerAddressStamper } from "@/lib/server/client-address";
+import { refuseUnsupportedMethod } from "@/lib/server/methods";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const seedDemo = process.argv.includes("--seed-demo");
@@ -86,6 +87,7 @@ async function main() {
     throw err;
   }
   const server = http.createServer((req, res) => {
+    if (refuseUnsupportedMethod(req, res)) return;
     stampPeerAddress(req);
     void handle(req, res);
   });

@@ -13,7 +13,7 @@
  *  2. the same through HTTP: the real route handler (GET
  *     /api/v1/studies/{id}/export) behind a node:http server in this process,
  *     downloaded with node:http and a Bearer token;
- *  3. `psql -c "SET jit = off" -c "\copy (<the same SELECT>) to stdout csv header"`
+ *  3. `psql -c "SET jit = off" -c "\copy (<the same SELECT>) to stdout with (<copyCsv(GRADE_COLUMNS)>)"`
  *     (the export session sets jit = off too), its stdout read by this process;
  *  4. with BENCH_URL and BENCH_TOKEN (a lead's API token on a running server)
  *     and BENCH_STUDY (a study id there), that server's grades export too.
@@ -37,10 +37,11 @@ import { runInNewContext } from "node:vm";
 import pg from "pg";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb } from "../../lib/db/client";
-import { gradesSelect } from "../../lib/exports/grades";
+import { GRADE_COLUMNS, gradesSelect } from "../../lib/exports/grades";
 import { loadPeople } from "../../lib/exports/people";
 import { closeExportPools } from "../../lib/exports/pool";
 import { exportStream } from "../../lib/exports/service";
+import { copyCsv } from "../../lib/exports/sql";
 import { computeSetResults, setResultsAfter, setResultsPage, type SetCursor } from "../../lib/results/sets";
 import { itemsFor, seedExportStudy } from "./seed";
 import { mb, measure } from "../lib/measure";
@@ -112,7 +113,7 @@ function download(url: string, token: string): Promise<Digest & { status: number
 function psqlCopy(url: string, select: string): Promise<Digest> {
   return new Promise((resolve, reject) => {
     const oneLine = select.replace(/\s*\n\s*/g, " ");
-    const child = spawn("psql", [url, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", "SET jit = off", "-c", `\\copy (${oneLine}) to stdout csv header`], {
+    const child = spawn("psql", [url, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", "SET jit = off", "-c", `\\copy (${oneLine}) to stdout with (${copyCsv(GRADE_COLUMNS)})`], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

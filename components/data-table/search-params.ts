@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lineText } from "@/lib/validation/text";
 
 /**
  * The URL is the state of a server-driven table: page, pageSize, sort and
@@ -55,9 +56,7 @@ export function booleanFilter(description: string) {
 
 /** A free-text search filter; blank means no filter. */
 export function textFilter(description: string) {
-  return z
-    .string()
-    .trim()
+  return lineText()
     .max(200, { error: "search text is longer than 200 characters" })
     .optional()
     .transform((v) => (v ? v : undefined))

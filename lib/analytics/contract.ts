@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
+import { lineText } from "@/lib/validation/text";
 
 /**
  * GET /api/v1/studies/{id}/stats: every number of the study dashboard (types.ts),
@@ -11,17 +12,14 @@ const RUBRIC = z.enum(["SCORE", "SAFE_LLM"]);
 
 /** Comma-separated list in a query parameter ("a,b"), trimmed, blanks dropped. */
 const csv = (description: string) =>
-  z
-    .string()
+  lineText()
     .max(2000, { error: "the list is longer than 2000 characters" })
     .optional()
     .transform((v) => (v ? [...new Set(v.split(",").map((x) => x.trim()).filter(Boolean))] : undefined))
     .meta({ description });
 
 export const statsQuerySchema = z.object({
-  specialty: z
-    .string()
-    .trim()
+  specialty: lineText()
     .max(200, { error: "specialty is longer than 200 characters" })
     .optional()
     .transform((v) => (v ? v : undefined))

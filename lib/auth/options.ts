@@ -1,8 +1,11 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { z } from "zod";
 import { authenticate } from "./login";
 import { revokeSession, SESSION_MAX_AGE_S } from "./sessions";
 import { clientAddress } from "@/lib/server/client-address";
+import { logger } from "@/lib/server/logger";
+import { lineText, multilineText } from "@/lib/validation/text";
 
 /**
  * next-auth v4 with the Credentials provider. Credentials sign-in only works with
@@ -11,6 +14,9 @@ import { clientAddress } from "@/lib/server/client-address";
  * Sign-out revokes the row, so a copied cookie is dead afterwards too.
  */
 export const THROTTLED_PREFIX = "THROTTLED:";
+
+/** What the sign-in form may send: anything else is wrong credentials, never a query that fails. */
+const credentialsSchema = z.object({ email: lineText().min(1).max(320), password: multilineText().min(1).max(1024) });
 
 export const authOptions: NextAuthOptions = {
   secret: process.env.AUTH_SECRET,
@@ -23,8 +29,10 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials, req) {
-        if (!credentials?.email || !credentials.password) return null;
+      async authorize(raw, req) {
+        const parsed = credentialsSchema.safeParse(raw);
+        if (!parsed.success) return null;
+        const credentials = parsed.data;
         const headers = new Headers();
         for (const [k, v] of Object.entries(req?.headers ?? {})) if (v !== undefined) headers.set(k, String(v));
         const result = await authenticate({
@@ -32,6 +40,10 @@ export const authOptions: NextAuthOptions = {
           password: credentials.password,
           ip: clientAddress(headers),
           userAgent: headers.get("user-agent") ?? undefined,
+        }).catch((err: unknown) => {
+          // next-auth would put the message in the redirect URL: log it, show nothing of it.
+          logger.error({ err }, "sign-in failed");
+          throw new Error("SIGN_IN_FAILED");
         });
         if (result.ok) return { id: result.userId, sid: result.sessionId };
         if (result.reason === "throttled") {

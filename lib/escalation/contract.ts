@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
+import { lineText, textProblem } from "@/lib/validation/text";
 
 /** Lead-facing escalation and final-score endpoints. */
 
@@ -13,7 +14,8 @@ export function encodeSetCursor(last: { externalId: string; model: string }): st
 function decodeSetCursor(raw: string): { externalId: string; model: string } | null {
   try {
     const v: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "string")) return { externalId: v[0], model: v[1] };
+    // Decoded text goes into a query: it obeys the rule of any text input.
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "string" && textProblem(x, "line") === null)) return { externalId: v[0], model: v[1] };
   } catch {
     /* not ours */
   }
@@ -42,7 +44,7 @@ export const setsQuerySchema = z.object({
 });
 export const escalationsQuerySchema = z.object({
   status: z.enum(["NEEDS_GRADER", "ASSIGNED", "RESOLVED", "CANCELLED"]).optional(),
-  specialty: z.string().trim().min(1).optional(),
+  specialty: lineText().min(1).optional(),
 });
 export const assignEscalationSchema = z.object({ graderId: z.uuid({ message: "graderId must be a user id (uuid)" }) });
 

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { paginationFields, sortField } from "@/components/data-table/search-params";
+import { lineText } from "@/lib/validation/text";
 
 export const ESCALATION_SORTS = ["externalId", "specialty", "status", "age"] as const;
 export const escalationPageQuerySchema = z.object({
   ...paginationFields(25),
   sort: sortField(ESCALATION_SORTS, "-age"),
   status: z.enum(["NEEDS_GRADER", "ASSIGNED", "RESOLVED", "CANCELLED"]).optional(),
-  specialty: z.string().trim().min(1).max(200).optional(),
+  specialty: lineText().min(1).max(200).optional(),
 });
 
 export const RESULT_SORTS = ["externalId", "specialty", "model", "status", "score", "safe"] as const;
@@ -14,7 +15,7 @@ export const resultPageQuerySchema = z.object({
   ...paginationFields(25),
   sort: sortField(RESULT_SORTS, "externalId"),
   status: z.enum(["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"]).optional(),
-  specialty: z.string().trim().min(1).max(200).optional(),
+  specialty: lineText().min(1).max(200).optional(),
 });
 
 /** Sorts and slices rows in memory: these lists hold one row per response set at most. */

@@ -1,5 +1,6 @@
 import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/uuid";
 import type { EscalationStatus } from "@/lib/generated/prisma/enums";
 import { ApiError } from "@/lib/server/errors";
 import type { Disagreement } from "@/lib/scoring/escalation";
@@ -105,7 +106,7 @@ export async function assignEscalationByHand(escalationId: string, graderId: str
 }
 
 export async function studyOfEscalation(escalationId: string): Promise<string | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(escalationId)) return null;
+  if (!isUuid(escalationId)) return null;
   const e = await getDb().escalation.findUnique({ where: { id: escalationId }, select: { responseSet: { select: { studyId: true } } } });
   return e?.responseSet.studyId ?? null;
 }

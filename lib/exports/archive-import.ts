@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { isUuid } from "@/lib/db/uuid";
 import pg from "pg";
 import { auditInsertSql } from "@/lib/audit/record";
 import { normaliseEmail } from "@/lib/auth/login";
@@ -50,7 +51,6 @@ const CHUNK = 5000;
 const FLUSH_CHARS = 4 * 1024 * 1024;
 /** Not an Argon2 hash, so no password can ever match it (verifyPassword treats a malformed hash as a mismatch). */
 const NO_PASSWORD = "!archived-account-without-password";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A time of the document as PostgreSQL takes it (milliseconds, as the columns keep). */
 const d = (s: string) => new Date(s).toISOString();
@@ -223,8 +223,8 @@ class ArchiveWriter implements ArchiveSink {
     const bound = new Map<string, { id: string; email: string }>();
     const map = this.o.map ?? [];
     if (!map.length) return bound;
-    const ids = map.filter((m) => UUID.test(m.account)).map((m) => m.account.toLowerCase());
-    const emails = map.filter((m) => !UUID.test(m.account)).map((m) => normaliseEmail(m.account));
+    const ids = map.filter((m) => isUuid(m.account)).map((m) => m.account.toLowerCase());
+    const emails = map.filter((m) => !isUuid(m.account)).map((m) => normaliseEmail(m.account));
     const { rows: accounts } = await this.client.query<{ id: string; email: string; role: Role }>(
       `SELECT id::text, email, role::text FROM "User" WHERE id = ANY($1::uuid[]) OR email = ANY($2::text[])`,
       [ids, emails],
@@ -233,7 +233,7 @@ class ArchiveWriter implements ArchiveSink {
     const graders = new Set<string>();
     map.forEach((m, i) => {
       const at = `map[${i}]`;
-      const account = UUID.test(m.account) ? accounts.find((a) => a.id === m.account.toLowerCase()) : accounts.find((a) => a.email === normaliseEmail(m.account));
+      const account = isUuid(m.account) ? accounts.find((a) => a.id === m.account.toLowerCase()) : accounts.find((a) => a.email === normaliseEmail(m.account));
       if (!this.checker.graderIds.has(m.grader)) return this.checker.add(at, `no grader ${m.grader} in the document's graders`);
       if (graders.has(m.grader)) return this.checker.add(at, `grader ${m.grader} is mapped twice`);
       graders.add(m.grader);

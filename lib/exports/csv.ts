@@ -22,16 +22,21 @@ export function guardFormula(text: string): string {
   return text.length > 0 && (FORMULA_TRIGGERS as readonly string[]).includes(text[0]) ? `'${text}` : text;
 }
 
-/** RFC 4180: a field with a comma, a double quote, CR or LF is quoted, inner quotes doubled. */
+/**
+ * RFC 4180: a field with a comma, a double quote, CR or LF is quoted, inner
+ * quotes doubled. So is one with a semicolon or a tab, the separators other
+ * spreadsheet locales split on: unquoted, `a;=1+1` would become a second cell
+ * starting with =, which the guard (first character only) never saw.
+ */
 export function quoteField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return /[",\r\n;\t]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /**
  * One cell. null/undefined: an empty field; "": a quoted empty field (as
  * PostgreSQL's COPY writes it, so NULL and "" stay apart); numbers as JavaScript
  * prints them (full precision, never guarded: -1 stays -1); booleans true/false;
- * text guarded against formulas, then quoted as needed.
+ * text guarded against formulas, then quoted as needed (see quoteField).
  */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return "";

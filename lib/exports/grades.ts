@@ -1,5 +1,5 @@
 import { peopleValuesSql, type People } from "./people";
-import { COPY_CSV, COPY_JSON_LINES, csvExpr, jsonExpr, jsonSelectList, quoteIdent, uuidLiteral, type SqlColumn } from "./sql";
+import { copyCsv, COPY_JSON_LINES, csvExpr, jsonExpr, jsonSelectList, quoteIdent, uuidLiteral, type SqlColumn } from "./sql";
 import type { ExportSession } from "./session";
 import { jsonLinesToArray } from "./json";
 
@@ -72,6 +72,6 @@ export function gradesSelect(studyId: string, people: People, identities: boolea
 
 export async function* gradesChunks(session: ExportSession, studyId: string, people: People, identities: boolean, format: "csv" | "json"): AsyncGenerator<Uint8Array | string> {
   const select = gradesSelect(studyId, people, identities, format);
-  if (format === "csv") yield* session.copy(select, COPY_CSV);
+  if (format === "csv") yield* session.copy(select, copyCsv(GRADE_COLUMNS));
   else yield* jsonLinesToArray(session.copy(select, COPY_JSON_LINES));
 }

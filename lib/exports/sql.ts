@@ -1,4 +1,5 @@
 import { escapeLiteral } from "pg";
+import { isUuid } from "@/lib/db/uuid";
 import { FORMULA_TRIGGERS } from "./csv";
 
 /**
@@ -7,7 +8,8 @@ import { FORMULA_TRIGGERS } from "./csv";
  * generated from that, so both formats carry the same columns. The CSV select
  * applies the same formula guard as csvCell() (lib/exports/csv.ts) to every
  * free-text column, formats times as ISO 8601 in UTC like Date.toISOString(),
- * and booleans as true/false; COPY's CSV mode then does the RFC 4180 quoting.
+ * and booleans as true/false; COPY's CSV mode then does the RFC 4180 quoting
+ * (copyCsv).
  */
 export type ColumnKind =
   /** Free text a person typed (guarded against formulas in CSV). */
@@ -66,8 +68,15 @@ export function jsonSelectList(columns: readonly SqlColumn[], expr: (c: SqlColum
   return `json_build_object(${columns.map((c) => `${escapeLiteral(c.name)}, ${expr(c)}`).join(", ")})::text AS row`;
 }
 
-/** COPY options: CSV with a header row. */
-export const COPY_CSV = "FORMAT csv, HEADER true";
+/**
+ * COPY options: CSV with a header row. COPY quotes only for commas, quotes and
+ * line breaks and cannot also do it for a semicolon or a tab (quoteField), so
+ * every free-text value is quoted.
+ */
+export function copyCsv(columns: readonly SqlColumn[]): string {
+  const text = columns.filter((c) => c.kind === "text").map((c) => quoteIdent(c.name));
+  return `FORMAT csv, HEADER true${text.length ? `, FORCE_QUOTE (${text.join(", ")})` : ""}`;
+}
 /**
  * COPY options that pass a one-column JSON text through untouched, one row per
  * line: CSV mode quotes a value only if it holds the quote or delimiter
@@ -76,10 +85,8 @@ export const COPY_CSV = "FORMAT csv, HEADER true";
  */
 export const COPY_JSON_LINES = "FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01'";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A uuid as a SQL literal (COPY takes no bind parameters): refuses anything that is not a uuid. */
 export function uuidLiteral(id: string): string {
-  if (!UUID.test(id)) throw new Error(`not a uuid: ${id}`);
+  if (!isUuid(id)) throw new Error(`not a uuid: ${id}`);
   return `'${id.toLowerCase()}'::uuid`;
 }

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
+import { lineText, multilineText } from "@/lib/validation/text";
 
 const specialtyList = z
   .array(
-    z
-      .string({ error: "each specialty must be text" })
-      .trim()
+    lineText({ error: "each specialty must be text" })
       .min(1, { error: "a specialty cannot be blank" })
       .max(100, { error: "a specialty is longer than 100 characters" }),
     { error: "specialties must be a list of names" },
@@ -15,15 +14,11 @@ const specialtyList = z
 /** Body of POST /api/v1/studies/{id}/graders. Pure zod, shared by the handler, the form and the OpenAPI document. */
 export const addGraderSchema = z.strictObject(
   {
-    email: z
-      .string({ error: "email is required" })
-      .trim()
+    email: lineText({ error: "email is required" })
       .toLowerCase()
       .pipe(z.email({ error: "email is not a valid address" }))
       .meta({ example: "grader@hospital.example" }),
-    name: z
-      .string({ error: "name is required" })
-      .trim()
+    name: lineText({ error: "name is required" })
       .min(1, { error: "name is required" })
       .max(200, { error: "name is longer than 200 characters" })
       .meta({ description: "Used only when a new account is created; an existing account keeps its name." }),
@@ -34,8 +29,7 @@ export const addGraderSchema = z.strictObject(
           "The grader's clinical specialties in this study only (their account and other studies are untouched). Omitted: a grader joining the study starts with their account's own specialties (set by an administrator), and a returning one keeps theirs.",
         example: ["Ophthalmology"],
       }),
-    password: z
-      .string({ error: "password must be text" })
+    password: multilineText({ error: "password must be text" })
       .min(MIN_PASSWORD_LENGTH, { error: `password must have at least ${MIN_PASSWORD_LENGTH} characters` })
       .max(256, { error: "password is longer than 256 characters" })
       .optional()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multilineText } from "@/lib/validation/text";
 
 export const RUBRIC_KEYS = ["SCORE", "SAFE_LLM"] as const;
 export const DIMENSION_KEYS = [
@@ -23,7 +24,7 @@ export const scoreInputSchema = z.object({
   /** 1..N for a per-answer dimension; null for one graded once for the whole set. */
   repetition: z.number().int().nullable(),
   score: z.number().int(),
-  comment: z.string().max(MAX_COMMENT).optional(),
+  comment: multilineText().max(MAX_COMMENT).optional(),
 });
 
 /**
@@ -32,7 +33,7 @@ export const scoreInputSchema = z.object({
  */
 export const gradeSubmissionSchema = z.object({
   scores: z.array(scoreInputSchema).max(1_000),
-  harm: z.object({ flag: z.boolean(), comment: z.string().max(MAX_COMMENT).optional() }).optional(),
+  harm: z.object({ flag: z.boolean(), comment: multilineText().max(MAX_COMMENT).optional() }).optional(),
   submit: z.boolean(),
   /** Milliseconds on the page since the previous save, added to the time on task. */
   elapsedMs: z.number().int().min(0).max(24 * 3_600_000).optional(),

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
+import { lineText } from "@/lib/validation/text";
 import { gradeSubmissionSchema, RUBRIC_KEYS } from "./contract-schemas";
 
 /** The grader's side of /api/v1: their own assignments and grades. */
 
 export const assignmentRunSchema = z.object({
-  seed: z.string().trim().min(1).max(100).optional().meta({ description: "Reuse a seed to reproduce an assignment; a random one is stored and returned otherwise" }),
+  seed: lineText().min(1).max(100).optional().meta({ description: "Reuse a seed to reproduce an assignment; a random one is stored and returned otherwise" }),
   matchSpecialty: z.boolean().optional().meta({ description: "Only assign graders whose specialty matches the item's (defaults to the study setting)" }),
 });
 

@@ -1,5 +1,6 @@
 import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction } from "@/lib/db/sql";
+import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
@@ -15,7 +16,6 @@ import { validateGrades } from "./validate";
  * 403: its existence is not revealed). Nothing returned names a model, its
  * version or settings, nor another grader or their scores.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Time on task: one save adds at most this (a longer gap is a grader who walked away). */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
 
@@ -111,7 +111,7 @@ interface AssignmentViewRow {
 
 /** 404 unless the assignment is this grader's own (checked before the body is even read). */
 export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
-  if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
+  if (!isUuid(assignmentId)) throw new ApiError(404, "assignment not found");
   const rows = await sql.rows<unknown>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) SELECT 1 FROM mine WHERE id = ${assignmentId}::uuid`);
   if (rows.length === 0) throw new ApiError(404, "assignment not found");
 }
@@ -124,7 +124,7 @@ export async function assertOwnAssignment(graderId: string, assignmentId: string
  * models or other graders.
  */
 export async function getAssignmentForGrader(graderId: string, assignmentId: string): Promise<BlindedAssignment> {
-  if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
+  if (!isUuid(assignmentId)) throw new ApiError(404, "assignment not found");
   const rows = await sql.rows<AssignmentViewRow>(Prisma.sql`
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
@@ -208,7 +208,7 @@ const cellKey = (c: { rubric: string; dimension: string; repetition: number }) =
  * escalation in the same transaction, under a lock on the set's row.
  */
 export async function saveGrades(graderId: string, assignmentId: string, body: GradeSubmission, requestId?: string): Promise<SaveResult> {
-  if (!UUID.test(assignmentId)) throw new ApiError(404, "assignment not found");
+  if (!isUuid(assignmentId)) throw new ApiError(404, "assignment not found");
   // Where to go next does not depend on this save (it never names this assignment),
   // so it is read on another connection while the transaction runs.
   const next = body.submit ? nextAssignmentAfter(graderId, assignmentId) : Promise.resolve(null);

@@ -1,5 +1,6 @@
 import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction, type Sql } from "@/lib/db/sql";
+import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/server/errors";
 import { graderPseudonym } from "@/lib/users/pseudonym";
@@ -110,7 +111,7 @@ async function flagOf(tx: Sql, studyId: string, assignmentId: string): Promise<H
  * recorded one after the other, each against what the other left.
  */
 export async function reviewHarmFlag(studyId: string, assignmentId: string, body: HarmReviewBody, actorId: string, requestId?: string): Promise<HarmFlagRow> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(assignmentId)) throw new ApiError(404, "harm flag not found");
+  if (!isUuid(assignmentId)) throw new ApiError(404, "harm flag not found");
   return sqlTransaction(async (tx) => {
     await tx.rows(Prisma.sql`SELECT id FROM "Assignment" WHERE id = ${assignmentId}::uuid AND "studyId" = ${studyId}::uuid FOR UPDATE`);
     const before = await flagOf(tx, studyId, assignmentId);

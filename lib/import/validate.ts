@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textProblem } from "@/lib/validation/text";
 import { ALL_COLUMNS, type ColumnName, type ImportKind, type RowError } from "./columns";
 
 /**
@@ -93,9 +94,10 @@ function str(column: string, v: unknown, ctx: Ctx): string | undefined {
     ctx.addIssue({ code: "custom", message: `${column} must be text, not ${Array.isArray(v) ? "a list" : typeof v}` });
     return undefined;
   }
-  // PostgreSQL text cannot hold NUL; say so here rather than fail the whole write.
-  if (s.includes("\0")) {
-    ctx.addIssue({ code: "custom", message: `${column} contains a NUL character` });
+  // Listed as the row's problem here rather than failing the whole write (NUL) or storing changed text.
+  const problem = textProblem(s);
+  if (problem) {
+    ctx.addIssue({ code: "custom", message: `${column} ${problem}` });
     return undefined;
   }
   return s;

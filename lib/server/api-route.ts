@@ -4,6 +4,7 @@ import { userFromHeaders, type CurrentUser } from "./current-user";
 import { ApiError } from "./errors";
 import { requestLogger } from "./logger";
 import { requestIdFrom, REQUEST_ID_HEADER } from "./request";
+import { textProblemsIn, type TextIssue } from "@/lib/validation/text";
 
 /**
  * The one guarded pattern for every route handler under app/api: it resolves
@@ -33,6 +34,23 @@ export function errorResponse(status: number, error: string, details?: unknown, 
 
 export function zodDetails(error: z.ZodError) {
   return error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+}
+
+const textDetails = (issues: TextIssue[]) => issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+
+/**
+ * Query parameters are one-line text: any control character or unpaired
+ * surrogate in a name or value is refused here, for every route, before its
+ * own schema (or a forgotten one) lets it reach the database.
+ */
+function queryProblems(req: Request): TextIssue[] {
+  const issues: TextIssue[] = [];
+  if (!req.url.includes("?")) return issues;
+  for (const [key, value] of new URL(req.url).searchParams) {
+    issues.push(...textProblemsIn({ [key]: value }, "line", 1));
+    if (issues.length >= 20) break;
+  }
+  return issues;
 }
 
 function toResponse(err: unknown, requestId: string, log: ReturnType<typeof requestLogger>): Response {
@@ -70,6 +88,8 @@ export function apiRoute<P = Record<string, never>>(roles: readonly Role[], hand
       if (user.via === "session" && !isSameOrigin(req)) {
         return errorResponse(403, "cross-site request refused", undefined, requestId);
       }
+      const badQuery = queryProblems(req);
+      if (badQuery.length) return errorResponse(422, "invalid query parameters", textDetails(badQuery), requestId);
       const result = await handler({ req, user, params: await context.params, requestId, log });
       return result instanceof Response ? result : json(result);
     } catch (err) {
@@ -78,7 +98,12 @@ export function apiRoute<P = Record<string, never>>(roles: readonly Role[], hand
   };
 }
 
-/** Reads a JSON body and validates it: 400 when it is not JSON, 422 naming each problem otherwise. */
+/**
+ * Reads a JSON body and validates it: 400 when it is not JSON, 422 naming each
+ * problem otherwise. Text the database cannot take as sent (control characters
+ * other than tab and line breaks, unpaired surrogates) is refused anywhere in
+ * the body, whatever the schema says.
+ */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S, maxBytes = 1_000_000): Promise<z.output<S>> {
   const length = Number(req.headers.get("content-length") ?? 0);
   if (length > maxBytes) throw new ApiError(413, `request body is larger than ${maxBytes} bytes`);
@@ -91,6 +116,8 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S, max
   } catch {
     throw new ApiError(400, "request body is not valid JSON");
   }
+  const badText = textProblemsIn(body);
+  if (badText.length) throw new ApiError(422, "invalid input", textDetails(badText));
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError(422, "invalid input", zodDetails(parsed.error));
   return parsed.data;

@@ -7,11 +7,18 @@ export type CurrentUser = SessionUser & { via: "session" | "token" };
 // next-auth v4 names its cookie this way, with __Secure- when served over https.
 const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
+/** A cookie's value; undefined when absent or not validly percent-encoded (a client's garbage means nobody is signed in). */
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }

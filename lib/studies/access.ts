@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/uuid";
 import { ApiError } from "@/lib/server/errors";
 import type { CurrentUser } from "@/lib/server/current-user";
 import { studyVisibilityFilter } from "./queries";
@@ -8,8 +9,7 @@ import { studyVisibilityFilter } from "./queries";
  * 404, not 403, so a lead cannot even learn that another lead's study exists.
  */
 export async function requireStudyForLead(user: Pick<CurrentUser, "id" | "role">, studyId: string) {
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (!uuid.test(studyId)) throw new ApiError(404, "study not found");
+  if (!isUuid(studyId)) throw new ApiError(404, "study not found");
   const study = await getDb().study.findFirst({ where: { id: studyId, ...studyVisibilityFilter(user) } });
   if (!study) throw new ApiError(404, "study not found");
   return study;

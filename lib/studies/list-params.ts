@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { booleanFilter, paginationFields, sortField, textFilter } from "@/components/data-table/search-params";
+import { lineText } from "@/lib/validation/text";
 import { STUDY_STATUSES } from "./settings";
 
 /**
@@ -24,9 +25,7 @@ export const ITEM_SORTS = ["externalId", "specialty", "question", "createdAt", "
 export const itemListQuerySchema = z.object({
   ...paginationFields(50),
   sort: sortField(ITEM_SORTS, "externalId"),
-  specialty: z
-    .string()
-    .trim()
+  specialty: lineText()
     .max(100, { error: "specialty is longer than 100 characters" })
     .optional()
     .transform((v) => (v ? v : undefined))

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/rubrics/thresholds";
+import { lineText, multilineText } from "@/lib/validation/text";
 
 /**
  * Study settings: the one definition of what a lead may set, with the papers'
@@ -153,18 +154,14 @@ export function canonicalRubrics(list: readonly RubricKey[]): RubricKey[] {
   return RUBRICS.filter((r) => list.includes(r));
 }
 
-const name = z
-  .string({ error: "name is required" })
-  .trim()
+const name = lineText({ error: "name is required" })
   .min(1, { error: "name is required" })
   .max(LIMITS.name, { error: `name is longer than ${LIMITS.name} characters` });
-const graderTitle = z
-  .string({ error: "graderTitle must be text" })
+const graderTitle = lineText({ error: "graderTitle must be text" })
   .trim()
   .max(LIMITS.graderTitle, { error: `graderTitle is longer than ${LIMITS.graderTitle} characters` })
   .meta({ description: "What graders see instead of the study's name (which may name a model); empty: a neutral title" });
-const description = z
-  .string({ error: "description must be text" })
+const description = multilineText({ error: "description must be text" })
   .trim()
   .max(LIMITS.description, { error: `description is longer than ${LIMITS.description} characters` });
 const repetitions = z

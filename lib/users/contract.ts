@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
+import { lineText, multilineText } from "@/lib/validation/text";
 
 export const MeResponse = registry.register(
   "Me",
@@ -22,11 +23,11 @@ registry.registerPath({
 /** Account administration (ADMIN): the same rules as `npm run admin -- create-user`. */
 export const createUserBody = z
   .object({
-    email: z.string().max(320),
-    name: z.string().max(200),
+    email: lineText().max(320),
+    name: lineText().max(200),
     role: z.enum(["ADMIN", "LEAD", "GRADER"]),
-    password: z.string().max(256),
-    specialties: z.array(z.string().max(100)).max(50).optional(),
+    password: multilineText().max(256),
+    specialties: z.array(lineText().max(100)).max(50).optional(),
   })
   .meta({ id: "CreateUser" });
 export const setActiveBody = z.object({ active: z.boolean() }).meta({ id: "SetUserActive" });

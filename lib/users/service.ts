@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { Role } from "@/lib/generated/prisma/enums";
 import { specialtyIdsFor } from "@/lib/specialties/names";
+import { lineText, multilineText } from "@/lib/validation/text";
 
 export class UserError extends Error {
   constructor(
@@ -20,14 +21,13 @@ export class UserError extends Error {
 }
 
 export const createUserSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "email is not a valid address" })),
-  name: z.string().trim().min(1, "name is required").max(200, "name is longer than 200 characters"),
+  email: lineText().toLowerCase().pipe(z.email({ message: "email is not a valid address" })),
+  name: lineText().min(1, "name is required").max(200, "name is longer than 200 characters"),
   role: z.enum(Role, { message: "role must be ADMIN, LEAD or GRADER" }),
-  password: z
-    .string()
+  password: multilineText()
     .min(MIN_PASSWORD_LENGTH, `password must have at least ${MIN_PASSWORD_LENGTH} characters`)
     .max(256, "password is longer than 256 characters"),
-  specialties: z.array(z.string().trim().min(1).max(100)).default([]),
+  specialties: z.array(lineText().min(1).max(100)).default([]),
 });
 export type CreateUserInput = z.input<typeof createUserSchema>;
 

@@ -5,7 +5,7 @@ import { BOM_BYTES, csvCell, csvHeader, csvRow, FORMULA_TRIGGERS, guardFormula, 
 import { jsonArray, jsonLinesToArray } from "@/lib/exports/json";
 import { redactPeople, type People } from "@/lib/exports/people";
 import { exportFileName } from "@/lib/exports/service";
-import { sqlGuard, sqlIso, uuidLiteral } from "@/lib/exports/sql";
+import { copyCsv, sqlGuard, sqlIso, uuidLiteral } from "@/lib/exports/sql";
 import { openWebStream } from "@/lib/exports/web-stream";
 
 const parse = (text: string) => Papa.parse<string[]>(text, { header: false, delimiter: ",", skipEmptyLines: false }).data;
@@ -52,7 +52,7 @@ describe("formula injection guard", () => {
     ["-1", "'-1"],
     ["-", "'-"],
     ["@SUM(A1:A9)", "'@SUM(A1:A9)"],
-    ["\tindented", "'\tindented"],
+    ["\tindented", `"'\tindented"`],
     ["\rcarriage", `"'\rcarriage"`],
     ["=a,b", `"'=a,b"`],
   ])("text %j -> %j", (input, expected) => {
@@ -94,6 +94,70 @@ describe("formula injection guard", () => {
     expect(sql).toBe("CASE WHEN left(x, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || x ELSE x END");
     expect(sqlIso('g."createdAt"')).toContain(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
     expect(() => uuidLiteral("1'; DROP TABLE x; --")).toThrow();
+  });
+});
+
+/**
+ * A reader as a spreadsheet in another locale (or with several separators
+ * ticked) is: it splits on comma, semicolon and tab alike, and honours quotes
+ * only at the start of a field.
+ */
+function splitOnAnySeparator(record: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  for (;;) {
+    let cell = "";
+    if (record[i] === '"') {
+      for (i++; i < record.length; i++) {
+        if (record[i] !== '"') cell += record[i];
+        else if (record[i + 1] === '"') cell += record[i++];
+        else break;
+      }
+      i++;
+    } else {
+      while (i < record.length && !",;\t".includes(record[i])) cell += record[i++];
+    }
+    cells.push(cell);
+    if (i >= record.length) return cells;
+    i++; // the separator
+  }
+}
+
+describe("separators of other locales", () => {
+  it.each([
+    ["a;=1+1", '"a;=1+1"'],
+    ["note\t=HYPERLINK(1)", '"note\t=HYPERLINK(1)"'],
+    [";", '";"'],
+    ["a\tb", '"a\tb"'],
+    ["=x;y", `"'=x;y"`],
+  ])("text %j -> %j (quoted: a ; or tab must not start a new cell)", (input, expected) => {
+    expect(csvCell(input)).toBe(expected);
+  });
+
+  it("no reader splitting on , ; or tab finds a cell the guard did not see (property)", () => {
+    const cell = fc.oneof(
+      fc.string(),
+      fc.array(fc.constantFrom("a", " ", ",", ";", "\t", '"', "=", "+", "-", "@", "1"), { maxLength: 12 }).map((c) => c.join("")),
+    );
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 6 }), (cells) => {
+        const record = csvRow(cells).slice(0, -1);
+        fc.pre(!/[\r\n]/.test(record));
+        expect(splitOnAnySeparator(record)).toEqual(cells.map((c) => guardFormula(c)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("PostgreSQL's COPY quotes every free-text column (it cannot quote for ; or tab alone)", () => {
+    const columns = [
+      { name: "specialty", kind: "text", sql: "x" },
+      { name: "score", kind: "number", sql: "y" },
+      { name: 'odd "name"', kind: "text", sql: "z" },
+      { name: "rubric", kind: "enum", sql: "w" },
+    ] as const;
+    expect(copyCsv(columns)).toBe('FORMAT csv, HEADER true, FORCE_QUOTE ("specialty", "odd ""name""")');
+    expect(copyCsv([{ name: "n", kind: "number", sql: "1" }])).toBe("FORMAT csv, HEADER true");
   });
 });
 

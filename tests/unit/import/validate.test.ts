@@ -45,6 +45,9 @@ describe("row validation", () => {
       { ...full(), temperature: "-1" },
       full({ response: "bad\0byte" }),
       full({ item_id: "x".repeat(201) }),
+      full({ specialty: "Cardio\u0085logy" }),
+      full({ question: "Why\uD800?" }),
+      full({ model: "m\u001B[31m" }),
     ]);
     expect(errors).toEqual([
       [1, "question", "question is empty"],
@@ -60,8 +63,11 @@ describe("row validation", () => {
       [11, "temperature", 'temperature must be a number, not "hot"'],
       [12, "top_p", "top_p 1.5 is outside 0..1"],
       [13, "temperature", "temperature -1 is outside 0..10"],
-      [14, "response", "response contains a NUL character"],
+      [14, "response", "response contains the control character U+0000 at character 4 (only tab and line breaks are allowed)"],
       [15, "item_id", "item_id is longer than 200 characters"],
+      [16, "specialty", "specialty contains the control character U+0085 at character 7 (only tab and line breaks are allowed)"],
+      [17, "question", "question contains an unpaired surrogate U+D800 at character 4, which is not valid Unicode"],
+      [18, "model", "model contains the control character U+001B at character 2 (only tab and line breaks are allowed)"],
     ]);
   });
 

@@ -1,12 +1,13 @@
 import { ADMIN_ROLES } from "@/lib/auth/roles";
+import { isUuid } from "@/lib/db/uuid";
 import { apiRoute, readJson } from "@/lib/server/api-route";
 import { ApiError } from "@/lib/server/errors";
 import { setActiveBody } from "@/lib/users/contract";
 import { setUserActive, UserError } from "@/lib/users/service";
 
 export const PATCH = apiRoute<{ id: string }>(ADMIN_ROLES, async ({ req, user, params }) => {
+  if (!isUuid(params.id)) throw new ApiError(404, "no such user");
   const { active } = await readJson(req, setActiveBody);
-  if (!/^[0-9a-f-]{36}$/i.test(params.id)) throw new ApiError(404, "no such user");
   if (params.id === user.id && !active) throw new ApiError(409, "you cannot deactivate your own account");
   try {
     await setUserActive(params.id, active, user.id);

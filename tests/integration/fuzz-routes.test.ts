@@ -1,0 +1,303 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assignGraders } from "@/lib/assignment/service";
+import { authOptions, THROTTLED_PREFIX } from "@/lib/auth/options";
+import { getDb } from "@/lib/db/client";
+import { saveGrades } from "@/lib/grading/service";
+import { call, makeStudy, makeUser } from "./helpers/fixtures";
+import { useIsolatedDatabase } from "./helpers/db";
+import { form, makeGradableStudy } from "./helpers/study-fixture";
+
+useIsolatedDatabase();
+
+/**
+ * Hostile text into every input of every route handler under app/api: each
+ * query parameter, each string in a valid JSON body (and a made-up key), each
+ * path parameter, the cells of an import file and the session cookie. Nothing
+ * may answer 5xx. Every route must have an entry in INPUTS, so a new route
+ * cannot escape the fuzzing.
+ */
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Who = "grader" | "lead" | "admin";
+
+/** What a valid call looks like; each of its inputs is then replaced by hostile text, one at a time. */
+interface Input {
+  as: Who;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  /** A JSON body; every string in it (at any depth) is a target. */
+  body?: unknown;
+  /** An import file: the cells of its one data row are targets, in a CSV file and in a JSON one. */
+  file?: true;
+  /** Hostile values that only make sense for this route. */
+  extra?: Partial<Record<string, string[]>>;
+  /** Fewer runs for a route whose every call is slow. */
+  runs?: number;
+}
+
+const FILE_HEADER = ["item_id", "specialty", "question", "reference_answer", "model", "repetition", "response"] as const;
+const FILE_ROW: Record<(typeof FILE_HEADER)[number], string> = {
+  item_id: "FZ-1",
+  specialty: "Cardiology",
+  question: "A question?",
+  reference_answer: "A reference.",
+  model: "Fuzz-Model",
+  repetition: "1",
+  response: "An answer.",
+};
+
+/** What every target gets, whatever fast-check draws: each must be refused with a 4xx. */
+const ALWAYS = ["\u0000", "\uD800"];
+/** Known troublemakers: every query and path parameter gets them; bodies and files at random. */
+const FIXED = [
+  "\u0000",
+  "a\u0000b",
+  "\uD800",
+  "x\uDFFFy",
+  "%",
+  "%E0%A4%A",
+  "\u0085\u009F\u001B[31m",
+  "\t\r\n",
+  "-".repeat(36),
+  "0123456789abcdef0123456789abcdef----",
+  "ffffffff-ffff-ffff-ffff-fffffffffffg",
+  "=HYPERLINK(\"http://x\")",
+  "'; DROP TABLE \"User\"; --",
+  "\uFEFF\u202E",
+  "x".repeat(300_000),
+  "\u0000".repeat(5_000),
+];
+
+/** Any UTF-16 code unit, lone surrogates included (fast-check's "binary" unit leaves those out). */
+const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+const hostile = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "binary-ascii", maxLength: 40 }),
+  fc.string({ unit: codeUnit, maxLength: 40 }),
+  fc.constantFrom(...FIXED),
+  fc.string({ unit: codeUnit, minLength: 1000, maxLength: 4000 }),
+);
+
+type Target =
+  | { kind: "query"; key: string }
+  | { kind: "param"; key: string }
+  | { kind: "body"; path: (string | number)[] }
+  | { kind: "bodyKey" }
+  | { kind: "cell"; column: (typeof FILE_HEADER)[number]; format: "csv" | "json" };
+
+function stringPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === "string") return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...at, i]));
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]));
+  return [];
+}
+
+function withValueAt(value: unknown, at: (string | number)[], s: string): unknown {
+  if (at.length === 0) return s;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  copy[at[0]] = withValueAt(copy[at[0]], at.slice(1), s);
+  return copy;
+}
+
+function targetsOf(input: Input): Target[] {
+  const t: Target[] = [];
+  for (const key of Object.keys(input.query ?? {})) t.push({ kind: "query", key });
+  t.push({ kind: "query", key: "__unknown__" });
+  for (const key of Object.keys(input.params ?? {})) t.push({ kind: "param", key });
+  if (input.body !== undefined) {
+    for (const p of stringPaths(input.body)) t.push({ kind: "body", path: p });
+    t.push({ kind: "bodyKey" });
+  }
+  if (input.file) for (const format of ["csv", "json"] as const) for (const column of FILE_HEADER) t.push({ kind: "cell", column, format });
+  return t;
+}
+
+const csvField = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+function requestFor(method: Method, url: string, input: Input, token: string, target: Target | null, s: string) {
+  const query = { ...input.query };
+  const params = { ...input.params };
+  let body: string | undefined;
+  let contentType = "application/json";
+  let searchKey: string | null = null;
+  if (target?.kind === "query") {
+    if (target.key === "__unknown__") searchKey = s;
+    else query[target.key] = s;
+  }
+  if (target?.kind === "param") params[target.key] = s;
+  if (input.body !== undefined) {
+    let b: unknown = input.body;
+    if (target?.kind === "body") b = withValueAt(b, target.path, s);
+    if (target?.kind === "bodyKey") b = { ...(b as object), [s]: "x" };
+    body = JSON.stringify(b);
+  }
+  if (input.file) {
+    const row = { ...FILE_ROW, ...(target?.kind === "cell" ? { [target.column]: s } : {}) };
+    if (target?.kind !== "cell" || target.format === "csv") {
+      contentType = "text/csv; charset=utf-8";
+      body = `${FILE_HEADER.join(",")}\n${FILE_HEADER.map((c) => csvField(row[c])).join(",")}\n`;
+    } else {
+      body = JSON.stringify([row]);
+    }
+  }
+  const search = new URLSearchParams(query);
+  if (searchKey !== null) search.append(searchKey, "1");
+  const qs = search.toString();
+  const init: RequestInit = { method, headers: { authorization: `Bearer ${token}`, "content-type": contentType }, body };
+  return { url: `${url}${qs ? `?${qs}` : ""}`, init, params };
+}
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) return routeFiles(p);
+    return name === "route.ts" ? [p] : [];
+  });
+}
+const API = path.resolve("app/api");
+const routes = routeFiles(API).map((file) => ({ file, url: "/api/" + path.relative(API, path.dirname(file)).split(path.sep).join("/") }));
+
+/** Runs per route; each run picks one target and one hostile string. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+
+describe("no route answers 5xx to hostile text", () => {
+  const ctx = {} as { tokens: Record<Who, string>; inputs: Record<string, Input | "next-auth"> };
+
+  beforeAll(async () => {
+    const f = await makeGradableStudy({ items: 2, models: 1, n: 2, graders: 3, rubrics: ["SCORE"] });
+    await assignGraders(f.study.id, {}, f.lead.id);
+    const set = f.sets[0];
+    const [a1, a2] = await getDb().assignment.findMany({ where: { responseSetId: set.id }, orderBy: { graderId: "asc" } });
+    await saveGrades(a1.graderId, a1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
+    await saveGrades(a2.graderId, a2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+    const escalation = await getDb().escalation.findFirstOrThrow({ where: { responseSetId: set.id } });
+    const open = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: f.sets[1].id, status: "PENDING" } });
+    const grader = f.graders.find((g) => g.id === open.graderId)!;
+    const admin = await makeUser("ADMIN");
+    const spare = await makeUser("GRADER", "spare");
+    await getDb().studyMember.create({ data: { studyId: f.study.id, userId: spare.id, role: "GRADER" } });
+    const importStudy = await makeStudy(f.lead.id, "Import target");
+    ctx.tokens = { grader: grader.token, lead: f.lead.token, admin: admin.token };
+
+    const { GET: exportRoute } = await import("@/app/api/v1/studies/[id]/export/route");
+    const archive = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=study`, { headers: { authorization: `Bearer ${f.lead.token}` } }, { id: f.study.id });
+    expect(archive.status).toBe(200);
+    const cursorOf = (...v: string[]) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    const study = { id: f.study.id };
+    ctx.inputs = {
+      "GET /api/auth/[...nextauth]": "next-auth",
+      "POST /api/auth/[...nextauth]": "next-auth",
+      "GET /api/health": { as: "lead" },
+      "GET /api/ping": { as: "lead" },
+      "GET /api/v1/openapi.json": { as: "lead" },
+      "GET /api/v1/me": { as: "grader" },
+      "GET /api/v1/me/assignments": { as: "grader" },
+      "GET /api/v1/assignments/[id]": { as: "grader", params: { id: open.id } },
+      "PUT /api/v1/assignments/[id]/grades": {
+        as: "grader",
+        params: { id: open.id },
+        body: { scores: form({ score: [3, 3, 3, 3, 3] }).map((s, i) => (i === 0 ? { ...s, comment: "a comment" } : s)), harm: { flag: true, comment: "why" }, submit: false },
+      },
+      "GET /api/v1/users": { as: "admin" },
+      "POST /api/v1/users": { as: "admin", body: { email: "fuzz@test.clingrade.org", name: "Fuzz", role: "GRADER", password: "a-long-test-password", specialties: ["Cardiology"] } },
+      "PATCH /api/v1/users/[id]": { as: "admin", params: { id: spare.id }, body: { active: true } },
+      "GET /api/v1/studies": { as: "lead", query: { page: "1", pageSize: "10", sort: "name", status: "OPEN", q: "study" } },
+      "POST /api/v1/studies": { as: "lead", body: { name: "Fuzzed", description: "About it", rubrics: ["SCORE"], safeLlmScoring: "PER_ANSWER" } },
+      "POST /api/v1/study-archives": { as: "lead", body: archive.body, runs: 20 },
+      "GET /api/v1/studies/[id]": { as: "lead", params: study },
+      "PATCH /api/v1/studies/[id]": { as: "lead", params: study, body: { name: "Renamed", description: "New text" } },
+      "GET /api/v1/studies/[id]/assignments": { as: "lead", params: study },
+      "POST /api/v1/studies/[id]/assignments": { as: "lead", params: study, body: { seed: "seed-1" } },
+      "GET /api/v1/studies/[id]/escalations": { as: "lead", params: study, query: { status: "ASSIGNED", specialty: "Ophthalmology" } },
+      "POST /api/v1/escalations/[id]/assign": { as: "lead", params: { id: escalation.id }, body: { graderId: spare.id } },
+      "GET /api/v1/studies/[id]/export": { as: "lead", params: study, query: { dataset: "grades", format: "csv", bom: "1", identities: "0", audit: "0" } },
+      "GET /api/v1/studies/[id]/graders": { as: "lead", params: study, query: { page: "1", pageSize: "10", sort: "email", active: "true", q: "grader" } },
+      "POST /api/v1/studies/[id]/graders": { as: "lead", params: study, body: { email: "fuzz-grader@test.clingrade.org", name: "Fuzz Grader", specialties: ["Cardiology"] } },
+      "DELETE /api/v1/studies/[id]/graders/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id } },
+      "POST /api/v1/studies/[id]/import": { as: "lead", params: { id: importStudy.id }, query: { dryRun: "0" }, file: true, runs: 12 },
+      "GET /api/v1/studies/[id]/items": { as: "lead", params: study, query: { page: "1", pageSize: "10", sort: "question", specialty: "Medication", complete: "true", q: "Q" } },
+      "GET /api/v1/studies/[id]/sets": {
+        as: "lead",
+        params: study,
+        query: { status: "agreed", limit: "10", cursor: cursorOf("Q1", "Zeta-Model-Alpha") },
+        extra: { cursor: [cursorOf("\u0000", "m"), cursorOf("Q1", "\uD800"), cursorOf("a\u0000b", "\u0000")] },
+      },
+      "GET /api/v1/studies/[id]/stats": { as: "lead", params: study, query: { specialty: "Medication", rubric: "SCORE", models: "Zeta-Model-Alpha" } },
+    };
+  });
+
+  it("has an input for every route handler (a new route must be fuzzed too)", async () => {
+    const exported: string[] = [];
+    for (const r of routes) {
+      const mod = (await import(r.file)) as Record<string, unknown>;
+      for (const m of METHODS) if (typeof mod[m] === "function") exported.push(`${m} ${r.url}`);
+    }
+    expect(exported.length).toBeGreaterThan(25);
+    expect(exported.filter((k) => !(k in ctx.inputs)), "routes with no fuzz input").toEqual([]);
+    expect(Object.keys(ctx.inputs).filter((k) => !exported.includes(k)), "inputs of routes that do not exist").toEqual([]);
+  });
+
+  for (const r of routes) {
+    it(r.url, async () => {
+      const mod = (await import(r.file)) as Record<string, Handler | undefined>;
+      for (const method of METHODS) {
+        const handler = mod[method];
+        const input = ctx.inputs[`${method} ${r.url}`];
+        if (!handler || !input || input === "next-auth") continue;
+        const token = ctx.tokens[input.as];
+        const send = async (target: Target | null, s: string) => {
+          const { url, init, params } = requestFor(method, r.url, input, token, target, s);
+          const res = await handler(new Request(new URL(url, "http://localhost"), init), { params: Promise.resolve(params) });
+          await res.arrayBuffer();
+          return res.status;
+        };
+        const label = (target: Target | null, s: string) => `${method} ${r.url} ${JSON.stringify(target)} = ${JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}... (${s.length})` : s)}`;
+        // The valid call works, so the hostile ones are rejected for their text and not for something else.
+        const base = await send(null, "");
+        expect(base, label(null, "")).toBeLessThan(400);
+        const targets = targetsOf(input);
+        // Every target gets the fixed hostile values (a body or a file only the cheap ones: most of
+        // FIXED is valid text, and the import and the archive answer slowly when it is)...
+        for (const target of targets) {
+          const small = target.kind === "query" || target.kind === "param";
+          const values = small ? [...ALWAYS, ...FIXED, ...(input.extra?.[target.key] ?? [])] : ALWAYS;
+          for (const s of values) expect(await send(target, s), label(target, s)).toBeLessThan(500);
+        }
+        // ...and then fast-check draws target and text at random.
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...targets), hostile, async (target, s) => {
+            expect(await send(target, s), label(target, s)).toBeLessThan(500);
+          }),
+          { numRuns: input.runs ?? RUNS, endOnFailure: true },
+        );
+      }
+    });
+  }
+
+  it("sign-in: hostile emails and passwords are wrong credentials, never an error", async () => {
+    const provider = authOptions.providers[0] as unknown as {
+      options: { authorize: (c: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown> };
+    };
+    // Refused for too many failures is an answer too; anything else thrown is the bug.
+    const authorize = (email: string, password: string) =>
+      provider.options.authorize({ email, password }, { headers: {} }).catch((err: Error) => {
+        if (err.message.startsWith(THROTTLED_PREFIX)) return null;
+        throw err;
+      });
+    for (const [i, s] of FIXED.slice(0, 8).entries()) {
+      await expect(authorize(`lead${s}@test.clingrade.org`, "a-long-test-password"), JSON.stringify(s)).resolves.toBeNull();
+      await expect(authorize(`nobody${i}@test.clingrade.org`, s), JSON.stringify(s)).resolves.toBeNull();
+    }
+    await fc.assert(
+      fc.asyncProperty(hostile, hostile, async (email, password) => {
+        await expect(authorize(email, password)).resolves.toBeNull();
+      }),
+      { numRuns: 30, endOnFailure: true },
+    );
+  });
+});
