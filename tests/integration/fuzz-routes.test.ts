@@ -174,7 +174,7 @@ describe("no route answers 5xx to hostile text", () => {
     const set = f.sets[0];
     const [a1, a2] = await getDb().assignment.findMany({ where: { responseSetId: set.id }, orderBy: { graderId: "asc" } });
     await saveGrades(a1.graderId, a1.id, { scores: form({ score: [5, 5, 5, 5, 5] }), submit: true });
-    await saveGrades(a2.graderId, a2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true });
+    await saveGrades(a2.graderId, a2.id, { scores: form({ score: [1, 5, 5, 5, 5] }), submit: true, harm: { flag: true, comment: "Could delay emergency care" } });
     const escalation = await getDb().escalation.findFirstOrThrow({ where: { responseSetId: set.id } });
     const open = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: f.sets[1].id, status: "PENDING" } });
     const grader = f.graders.find((g) => g.id === open.graderId)!;
@@ -228,6 +228,11 @@ describe("no route answers 5xx to hostile text", () => {
         extra: { cursor: [cursorOf("\u0000", "m"), cursorOf("Q1", "\uD800"), cursorOf("a\u0000b", "\u0000")] },
       },
       "GET /api/v1/studies/[id]/stats": { as: "lead", params: study, query: { specialty: "Medication", rubric: "SCORE", models: "Zeta-Model-Alpha" } },
+      "GET /api/v1/rubric-templates": { as: "lead" },
+      "POST /api/v1/users/[id]/unlock": { as: "admin", params: { id: spare.id } },
+      "PATCH /api/v1/studies/[id]/graders/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id }, body: { specialties: ["Cardiology"] } },
+      "GET /api/v1/studies/[id]/harm-flags": { as: "lead", params: study, query: { review: "OPEN" } },
+      "PATCH /api/v1/studies/[id]/harm-flags/[assignmentId]": { as: "lead", params: { id: f.study.id, assignmentId: a2.id }, body: { status: "ACKNOWLEDGED", note: "Reviewed" } },
     };
   });
 
