@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
+import { lineText } from "@/lib/validation/text";
 import { MAX_EXTRA_TERMS } from "./model-mentions";
 
 /** POST /api/v1/studies/{id}/import: questions and model answers from CSV or a JSON array. */
@@ -134,5 +135,41 @@ registry.registerPath({
     },
     415: { description: "Content-Type is not text/csv or application/json, or not UTF-8", content: { "application/json": { schema: ErrorBody } } },
     422: { description: "The file has problems; details list each with row, column and reason", content: { "application/json": { schema: ImportRejected } } },
+  },
+});
+
+/** POST /api/v1/studies/{id}/redactions (lib/import/redaction.ts). */
+export const redactionBody = registry.register(
+  "Redaction",
+  z
+    .strictObject({
+      find: lineText({ error: "find must be text" }).min(3, { error: "find is at least 3 characters" }).max(200, { error: "find is at most 200 characters" }),
+      replace: lineText({ error: "replace must be text" }).max(200, { error: "replace is at most 200 characters" }).default("[redacted]"),
+      model: lineText({ error: "model must be text" }).min(1).max(200).optional().meta({ description: "Only this model's answers" }),
+      dryRun: z.boolean({ error: "dryRun must be true or false" }).default(false),
+    })
+    .meta({ description: "Replace a word or phrase, as a whole word in any case, in the study's answers" }),
+);
+export type RedactionInput = z.output<typeof redactionBody>;
+
+export const RedactionResult = registry.register(
+  "RedactionResult",
+  z.object({
+    dryRun: z.boolean(),
+    answers: z.int().meta({ description: "Answers changed (or that would be)" }),
+    examples: z.array(z.object({ itemId: z.string(), model: z.string(), repetition: z.int(), before: z.string(), after: z.string() })),
+  }),
+);
+export type RedactionResultBody = z.infer<typeof RedactionResult>;
+
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/studies/{id}/redactions",
+  summary: "Redact a word (a model's name, its product) from the study's answers before grading; audited",
+  tags: ["Import"],
+  request: { params: z.object({ id: z.uuid() }), body: { content: { "application/json": { schema: redactionBody } } } },
+  responses: {
+    200: { description: "What was (or would be) replaced", content: { "application/json": { schema: RedactionResult } } },
+    ...errorResponses(400, 401, 403, 404, 409, 422),
   },
 });

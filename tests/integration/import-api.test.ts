@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as importRoute } from "@/app/api/v1/studies/[id]/import/route";
+import { POST as redactRoute } from "@/app/api/v1/studies/[id]/redactions/route";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { getDb } from "@/lib/db/client";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
@@ -286,5 +287,70 @@ describe("answers that name a model", () => {
     expect(JSON.stringify(r.body)).toMatch(/at most 20 terms/);
     const long = await post(study.id, lead.token, CSV, "text/csv", `?dryRun=1&terms=${"x".repeat(101)}`);
     expect(JSON.stringify(long.body)).toMatch(/at most 100 characters/);
+  });
+});
+
+describe("POST /api/v1/studies/{id}/redactions", () => {
+  const redact = (studyId: string, token: string, body: unknown) =>
+    call(redactRoute, "/x", bearer(token, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }), { id: studyId });
+  const csv = [
+    "item_id,specialty,question,reference_answer,model,repetition,response",
+    'Q1,Cardiology,"Q1?",Ref,CardioBot,1,"CardioBot here: see the MedFacts database. MedFacts says rest."',
+    'Q2,Cardiology,"Q2?",Ref,CardioBot,1,"Rest and fluids (medfacts, 2024)."',
+    'Q1,Cardiology,"Q1?",Ref,Helix,1,"MedFactsX is another product."',
+    'Q2,Cardiology,"Q2?",Ref,Helix,1,"See your doctor."',
+  ].join("\n");
+
+  async function importedStudy() {
+    const lead = await makeUser("LEAD");
+    const study = await makeStudy(lead.id);
+    await getDb().study.update({ where: { id: study.id }, data: { repetitions: 1 } });
+    expect((await post(study.id, lead.token, csv)).status).toBe(200);
+    return { lead, study };
+  }
+  const texts = async (studyId: string) =>
+    (await getDb().response.findMany({ where: { responseSet: { studyId } }, include: { responseSet: { include: { item: true, model: true } } } }))
+      .map((r) => `${r.responseSet.item.externalId}/${r.responseSet.model.name}: ${r.text}`)
+      .sort();
+
+  it("previews, then replaces whole words in any case, audited; a dry run writes nothing", async () => {
+    const { lead, study } = await importedStudy();
+    const before = await texts(study.id);
+    const dry = await redact(study.id, lead.token, { find: "MedFacts", replace: "[source]", dryRun: true });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toMatchObject({ dryRun: true, answers: 2 });
+    expect(await texts(study.id)).toEqual(before);
+    const done = await redact(study.id, lead.token, { find: "MedFacts", replace: "[source]" });
+    expect(done.body).toMatchObject({ dryRun: false, answers: 2 });
+    expect(await texts(study.id)).toEqual(
+      [
+        "Q1/CardioBot: CardioBot here: see the [source] database. [source] says rest.",
+        "Q2/CardioBot: Rest and fluids ([source], 2024).",
+        "Q1/Helix: MedFactsX is another product.",
+        "Q2/Helix: See your doctor.",
+      ].sort(),
+    );
+    const audit = await getDb().auditEvent.findFirstOrThrow({ where: { action: "study.redact", studyId: study.id } });
+    expect(audit.after).toEqual({ find: "MedFacts", replace: "[source]", model: null, answers: 2 });
+    // A replacement is literal text, backslashes and all, and only in the model asked for.
+    const literal = await redact(study.id, lead.token, { find: "CardioBot", replace: "\\1 & model", model: "CardioBot" });
+    expect(literal.body).toMatchObject({ answers: 1 });
+    expect((await texts(study.id)).find((t) => t.startsWith("Q1/CardioBot"))).toBe("Q1/CardioBot: \\1 & model here: see the [source] database. [source] says rest.");
+  });
+
+  it("never changes an answer already graded (409, nothing written), nor takes a word shorter than 3 characters", async () => {
+    const { lead, study } = await importedStudy();
+    const grader = await makeUser("GRADER");
+    await getDb().studyMember.create({ data: { studyId: study.id, userId: grader.id, role: "GRADER" } });
+    const set = await getDb().responseSet.findFirstOrThrow({ where: { studyId: study.id, model: { name: "CardioBot" }, item: { externalId: "Q2" } } });
+    const a = await getDb().assignment.create({ data: { responseSetId: set.id, studyId: study.id, graderId: grader.id, kind: "PRIMARY", position: 0 } });
+    await getDb().grade.create({ data: { assignmentId: a.id, rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 } });
+    const before = await texts(study.id);
+    const r = await redact(study.id, lead.token, { find: "MedFacts" });
+    expect(r.status).toBe(409);
+    expect(r.body.error).toMatch(/1 of the 2 answers .* already graded/);
+    expect(await texts(study.id)).toEqual(before);
+    expect(await getDb().auditEvent.count({ where: { action: "study.redact", studyId: study.id } })).toBe(0);
+    expect((await redact(study.id, lead.token, { find: "ab" })).status).toBe(422);
   });
 });

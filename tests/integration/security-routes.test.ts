@@ -54,6 +54,7 @@ const AUDIENCE: Record<string, Audience> = {
   "PATCH /api/v1/studies/[id]/graders/[userId]": "study",
   "DELETE /api/v1/studies/[id]/graders/[userId]": "study",
   "POST /api/v1/studies/[id]/import": "study",
+  "POST /api/v1/studies/[id]/redactions": "study",
   "GET /api/v1/studies/[id]/harm-flags": "study",
   "PATCH /api/v1/studies/[id]/harm-flags/[assignmentId]": "study",
   "GET /api/v1/studies/[id]/items": "study",
