@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -6,7 +7,10 @@ export const metadata: Metadata = {
   description: "Blinded expert grading of LLM answers to clinical questions (S.C.O.R.E. and SAFE-LLM).",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request, the 404 page too: its scripts need the
+  // request's CSP nonce (proxy.ts), which a page built ahead of time cannot carry.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen">{children}</body>

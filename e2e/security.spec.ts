@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import pg from "pg";
 import { adminCli, demo, e2eDatabaseUrl, signIn } from "./fixtures";
 
@@ -148,17 +149,131 @@ test.describe("blinding", () => {
   });
 });
 
+const scriptSrc = (csp: string | undefined) => (csp ?? "").split(";").map((d) => d.trim()).filter((d) => d.startsWith("script-src "));
+
 test.describe("hardening", () => {
   test("security headers on pages and API", async ({ request }) => {
-    for (const url of ["/login", "/api/health"]) {
+    // An upload route (which skips proxy.ts) gets next.config.ts's fixed policy; the rest the proxy's.
+    for (const url of ["/login", "/api/health", "/no-such-page", "/api/v1/study-archives"]) {
       const h = (await request.get(url)).headers();
       expect(h["content-security-policy"], url).toContain("frame-ancestors 'none'");
       expect(h["content-security-policy"], url).not.toContain("unsafe-eval");
+      expect(scriptSrc(h["content-security-policy"]), `${url}: one policy, no inline scripts`).toHaveLength(1);
+      expect(scriptSrc(h["content-security-policy"])[0], url).not.toContain("unsafe-inline");
       expect(h["x-content-type-options"]).toBe("nosniff");
       expect(h["referrer-policy"]).toBe("strict-origin-when-cross-origin");
       expect(h["x-frame-options"]).toBe("DENY");
-      expect(h["x-request-id"]).toMatch(/^[\w-]{8,}$/);
+      if (!url.includes("study-archives")) expect(h["x-request-id"]).toMatch(/^[\w-]{8,}$/);
       expect(h["x-powered-by"]).toBeUndefined();
+      // This server is plain http (NEXTAUTH_URL http://): no HSTS, even when a client claims https.
+      expect(h["strict-transport-security"], url).toBeUndefined();
+    }
+    expect((await request.get("/login", { headers: { "x-forwarded-proto": "https" } })).headers()["strict-transport-security"]).toBeUndefined();
+    const out = await adminCli(["create-token", "--email", demo.graders[0].email]);
+    const auth = { authorization: `Bearer ${out.stdout.trim().split("\n").pop()}` };
+    for (const url of ["/api/v1/me", "/api/v1/me/assignments"]) {
+      const r = await request.get(url, { headers: auth });
+      expect(r.status(), url).toBe(200);
+      expect(r.headers()["cache-control"], url).toBe("no-store");
+    }
+  });
+
+  test("login, 404, grading and dashboard pages: a nonce CSP without 'unsafe-inline' scripts, every script nonced, no violation", async ({ browser, request }) => {
+    test.setTimeout(180_000);
+    const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+    await db.connect();
+    const pilot = (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = 'demo-pilot-graded'`)).rows[0];
+    await db.end();
+    // The grader's queue (re-running the assignment adds nothing once it has run).
+    const lead = await adminCli(["create-token", "--email", demo.lead.email]);
+    const leadAuth = { authorization: `Bearer ${lead.stdout.trim().split("\n").pop()}` };
+    const studies = (await (await request.get("/api/v1/studies", { headers: leadAuth })).json()) as { studies: { id: string; slug: string }[] };
+    const open = studies.studies.find((s) => s.slug === "demo-clinical-qa")!;
+    expect((await request.post(`/api/v1/studies/${open.id}/assignments`, { headers: leadAuth, data: { seed: "e2e-grading" } })).status()).toBe(200);
+
+    // Violations as pages report them (an init script runs outside the page's CSP) and as Chromium logs them.
+    const logged: string[] = [];
+    async function watchedPage() {
+      const c = await browser.newContext();
+      await c.addInitScript(() => {
+        const w = window as unknown as { __csp: string[] };
+        w.__csp = [];
+        document.addEventListener("securitypolicyviolation", (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+      });
+      const p = await c.newPage();
+      p.on("console", (m) => {
+        if (/Content Security Policy|Refused to (execute|load|apply)/i.test(m.text())) logged.push(m.text());
+      });
+      return p;
+    }
+    const violations = (p: Page) => p.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+
+    const seen: string[] = [];
+    async function check(p: Page, url: string, status = 200) {
+      const res = await p.goto(url);
+      expect(res!.status(), url).toBe(status);
+      await p.waitForLoadState("networkidle");
+      const policy = scriptSrc(res!.headers()["content-security-policy"]);
+      expect(policy, url).toHaveLength(1);
+      expect(policy[0], url).not.toContain("unsafe-inline");
+      const nonce = policy[0].match(/'nonce-([^']+)'/)?.[1];
+      expect(nonce, `${url}: the policy has a nonce`).toBeTruthy();
+      // Every script the server wrote carries this response's nonce.
+      const tags = (await res!.text()).match(/<script\b[^>]*>/g) ?? [];
+      expect(tags.length, url).toBeGreaterThan(0);
+      for (const tag of tags) expect(tag, url).toContain(`nonce="${nonce}"`);
+      expect(await violations(p), `${url}: violations`).toEqual([]);
+      expect(logged, `${url}: violations logged`).toEqual([]);
+      seen.push(url);
+    }
+
+    const page = await watchedPage();
+    await check(page, "/no-such-page", 404);
+    await check(page, "/login");
+    await page.getByLabel("Email").fill(demo.graders[0].email);
+    await page.getByLabel("Password").fill(demo.graders[0].password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/queue$/);
+    await check(page, "/queue");
+    // Into the grading page by the app's own navigation, then as a full load.
+    await page.locator('a[href^="/grade/"]').first().click();
+    await expect(page).toHaveURL(/\/grade\/[0-9a-f-]{36}/);
+    await page.waitForLoadState("networkidle");
+    expect(await violations(page), "navigating from the queue to the grading page").toEqual([]);
+    await check(page, new URL(page.url()).pathname);
+    // The form's scripts run: its shortcuts dialog opens.
+    await page.getByRole("button", { name: /Shortcuts/ }).click();
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+    await page.keyboard.press("Escape");
+
+    const leadPage = await watchedPage();
+    await signIn(leadPage, demo.lead);
+    await check(leadPage, `/studies/${pilot.id}/dashboard`);
+    await expect(leadPage.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    await expect(leadPage.locator("svg.recharts-surface").first()).toBeVisible();
+
+    // Nor since (the dialog, the charts drawn after load).
+    for (const p of [page, leadPage]) expect(await violations(p), p.url()).toEqual([]);
+    expect(logged).toEqual([]);
+    expect(seen).toHaveLength(5);
+    for (const p of [page, leadPage]) await p.context().close();
+  });
+
+  test("the server listens on 127.0.0.1 only (HOST unset)", async ({ request }) => {
+    test.skip(!!process.env.HOST, "HOST is set for this run");
+    const port = process.env.E2E_PORT ?? "3100";
+    expect((await request.get(`http://127.0.0.1:${port}/api/health`)).status()).toBe(200);
+    const others = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((a) => a && !a.internal && a.family === "IPv4")
+      .map((a) => a!.address);
+    test.skip(others.length === 0, "this machine has no address but loopback");
+    for (const address of others) {
+      const err = await fetch(`http://${address}:${port}/api/health`).then(
+        () => null,
+        (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message,
+      );
+      expect(err, `http://${address}:${port} answered`).toBe("ECONNREFUSED");
     }
   });
 

@@ -14,8 +14,8 @@
  * more resident memory (bench/README.md, "grading").
  */
 import http from "node:http";
-import net from "node:net";
 import { resolveAuthSecret } from "@/lib/config/auth-secret";
+import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
 import { peerAddressStamper } from "@/lib/server/client-address";
@@ -23,23 +23,17 @@ import { refuseUnsupportedMethod } from "@/lib/server/methods";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const seedDemo = process.argv.includes("--seed-demo");
-const port = Number(process.env.PORT ?? 3000);
 const say = (m: string) => console.log(`[clingrade] ${m}`);
 
-function portIsFree(p: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once("error", () => resolve(false));
-    server.listen(p, () => server.close(() => resolve(true)));
-  });
-}
-
 async function main() {
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new StartupError(`PORT=${process.env.PORT} is not a valid port number.`);
+  const address = listenAddress();
+  const { host, port } = address;
   const stampPeerAddress = peerAddressStamper();
-  if (!(await portIsFree(port))) {
+  const problem = await listenProblem(address);
+  if (problem === "EADDRINUSE") {
     throw new StartupError(`Port ${port} is already in use. Stop what is using it or start with another port: PORT=3001 npm ${mode === "dev" ? "run dev" : seedDemo ? "run demo" : "start"}`);
   }
+  if (problem) throw new StartupError(`Cannot listen on ${host} port ${port} (${problem}). Set HOST to an address of this machine: 127.0.0.1 (the default) or 0.0.0.0.`);
   const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
   const db = await prepareDatabase({ log: say });
   say(db.mode === "embedded" ? `Using the embedded PostgreSQL (data in ${dataDir()}).` : "Using the PostgreSQL in DATABASE_URL.");
@@ -94,9 +88,9 @@ async function main() {
   server.keepAliveTimeout = 65_000; // longer than a load balancer's idle timeout
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, () => resolve());
+    server.listen(port, host, () => resolve());
   });
-  say(`Clingrade is ready on http://localhost:${port}`);
+  say(`Clingrade is ready on ${displayUrl(address)} (listening on ${host}${host === "127.0.0.1" ? " only; HOST=0.0.0.0 accepts other machines" : ""})`);
 
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;

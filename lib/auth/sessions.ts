@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -54,6 +54,6 @@ export async function revokeSession(sessionId: string): Promise<void> {
   await getDb().authSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
-export async function revokeAllSessions(userId: string): Promise<void> {
-  await getDb().authSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
+export async function revokeAllSessions(userId: string, db: Db | Tx = getDb()): Promise<void> {
+  await db.authSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Tx } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { SessionUser } from "./sessions";
@@ -11,16 +11,33 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+export class TokenRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TokenRefusedError";
+  }
+}
+
+/**
+ * Issues a token to an active account only, checked under a share lock on the
+ * user's row (which deactivation locks for update): a token issued to a
+ * deactivated account would lie paused and come back with a reactivation.
+ */
 export async function createApiToken(userId: string, opts: { name?: string; expiresAt?: Date | null } = {}) {
   const token = PREFIX + randomBytes(32).toString("base64url");
-  const row = await getDb().apiToken.create({
-    data: {
-      userId,
-      name: opts.name ?? "personal token",
-      prefix: token.slice(0, PREFIX.length + 6),
-      tokenHash: hashToken(token),
-      expiresAt: opts.expiresAt ?? null,
-    },
+  const row = await getDb().$transaction(async (tx) => {
+    const [user] = await tx.$queryRaw<{ active: boolean }[]>`SELECT active FROM "User" WHERE id = ${userId}::uuid FOR SHARE`;
+    if (!user) throw new TokenRefusedError("no such user");
+    if (!user.active) throw new TokenRefusedError("the account is deactivated: activate it before issuing a token");
+    return tx.apiToken.create({
+      data: {
+        userId,
+        name: opts.name ?? "personal token",
+        prefix: token.slice(0, PREFIX.length + 6),
+        tokenHash: hashToken(token),
+        expiresAt: opts.expiresAt ?? null,
+      },
+    });
   });
   return { id: row.id, token, expiresAt: row.expiresAt };
 }
@@ -52,4 +69,15 @@ export async function resolveApiToken(token: string): Promise<SessionUser | null
 export async function revokeApiToken(tokenId: string): Promise<boolean> {
   const { count } = await getDb().apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
   return count > 0;
+}
+
+/**
+ * Revokes every live token of a user, inside the caller's transaction (the
+ * account's deactivation): revoked for good, so reactivating the account
+ * does not bring them back. Returns what it revoked, for the audit log.
+ */
+export async function revokeUserTokens(tx: Tx, userId: string): Promise<{ id: string; prefix: string; name: string }[]> {
+  return tx.$queryRaw`UPDATE "ApiToken" SET "revokedAt" = now()
+    WHERE "userId" = ${userId}::uuid AND "revokedAt" IS NULL
+    RETURNING id, prefix, name`;
 }

@@ -26,6 +26,23 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
   return Response.json(data, init);
 }
 
+/**
+ * What an authenticated caller gets is theirs alone: no browser or shared
+ * cache may keep it (a handler that chose its own Cache-Control keeps it).
+ */
+function noStore(res: Response): Response {
+  if (res.headers.has("cache-control")) return res;
+  try {
+    res.headers.set("cache-control", "no-store");
+    return res;
+  } catch {
+    // Headers of some responses (Response.redirect) are immutable: copy them.
+    const headers = new Headers(res.headers);
+    headers.set("cache-control", "no-store");
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
+}
+
 export function errorResponse(status: number, error: string, details?: unknown, requestId?: string): Response {
   const headers: Record<string, string> = { "cache-control": "no-store" };
   if (requestId) headers[REQUEST_ID_HEADER] = requestId;
@@ -91,7 +108,7 @@ export function apiRoute<P = Record<string, never>>(roles: readonly Role[], hand
       const badQuery = queryProblems(req);
       if (badQuery.length) return errorResponse(422, "invalid query parameters", textDetails(badQuery), requestId);
       const result = await handler({ req, user, params: await context.params, requestId, log });
-      return result instanceof Response ? result : json(result);
+      return noStore(result instanceof Response ? result : json(result));
     } catch (err) {
       return toResponse(err, requestId, log);
     }

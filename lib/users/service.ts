@@ -4,6 +4,7 @@ import { MIN_PASSWORD_LENGTH, hashPassword } from "@/lib/auth/password";
 import { normaliseEmail } from "@/lib/auth/login";
 import { clearLoginFailures } from "@/lib/auth/login-throttle";
 import { revokeAllSessions } from "@/lib/auth/sessions";
+import { revokeUserTokens } from "@/lib/auth/tokens";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { Role } from "@/lib/generated/prisma/enums";
@@ -63,11 +64,16 @@ export async function createUser(input: CreateUserInput, actorId: string | null 
   }
 }
 
+/**
+ * Deactivating an account ends its sessions and revokes its API tokens (each
+ * audited), in one transaction under the user's row lock; reactivating it
+ * restores neither: the person signs in again and an admin issues new tokens.
+ */
 export async function setUserActive(userId: string, active: boolean, actorId: string | null = null) {
-  const db = getDb();
-  const before = await db.user.findUnique({ where: { id: userId }, select: { active: true, email: true } });
-  if (!before) throw new UserError("no such user", "not_found");
-  await db.$transaction(async (tx) => {
+  if (!z.uuid().safeParse(userId).success) throw new UserError("no such user", "not_found");
+  await getDb().$transaction(async (tx) => {
+    const [before] = await tx.$queryRaw<{ active: boolean }[]>`SELECT active FROM "User" WHERE id = ${userId}::uuid FOR UPDATE`;
+    if (!before) throw new UserError("no such user", "not_found");
     await tx.user.update({ where: { id: userId }, data: { active } });
     await recordAudit(tx, {
       actorId,
@@ -77,8 +83,19 @@ export async function setUserActive(userId: string, active: boolean, actorId: st
       before: { active: before.active },
       after: { active },
     });
+    if (active) return;
+    await revokeAllSessions(userId, tx);
+    for (const token of await revokeUserTokens(tx, userId)) {
+      await recordAudit(tx, {
+        actorId,
+        action: "token.revoke",
+        entityType: "ApiToken",
+        entityId: token.id,
+        before: { userId, prefix: token.prefix, name: token.name },
+        after: { revoked: true, reason: "user.deactivate" },
+      });
+    }
   });
-  if (!active) await revokeAllSessions(userId);
 }
 
 export async function findUserByEmail(email: string) {

@@ -76,13 +76,22 @@ describe("npm run admin", () => {
     expect(await resolveApiToken(token)).toBeNull();
   });
 
-  it("deactivate-user cuts access at once and is audited", async () => {
+  it("deactivate-user cuts access at once and is audited; its API tokens stay revoked after activate-user", async () => {
+    const token = (await admin(["create-token", "--email", "g@example.org"])).stdout.trim().split("\n").pop()!;
+    expect(await resolveApiToken(token)).toMatchObject({ email: "g@example.org" });
     const r = await admin(["deactivate-user", "--email", "g@example.org"]);
     expect(r.code).toBe(0);
     expect(await authenticate({ email: "g@example.org", password: "stdin-password-9", ip: "2" })).toMatchObject({ ok: false });
     const events = await getDb().auditEvent.findMany({ where: { action: "user.deactivate" } });
     expect(events).toHaveLength(1);
     expect(events[0].before).toEqual({ active: true });
+    const revoked = await getDb().auditEvent.findMany({ where: { action: "token.revoke" } });
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]).toMatchObject({ actorId: null, entityType: "ApiToken", after: { revoked: true, reason: "user.deactivate" } });
+
+    expect((await admin(["activate-user", "--email", "g@example.org"])).code).toBe(0);
+    expect(await authenticate({ email: "g@example.org", password: "stdin-password-9", ip: "2" })).toMatchObject({ ok: true });
+    expect(await resolveApiToken(token)).toBeNull();
   });
 
   it("unlock-user clears the account's sign-in throttling from every address, audited", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as me } from "@/app/api/v1/me/route";
-import { GET as studies } from "@/app/api/v1/studies/route";
+import { GET as myAssignments } from "@/app/api/v1/me/assignments/route";
+import { GET as studies, POST as createStudy } from "@/app/api/v1/studies/route";
 import { revokeApiToken } from "@/lib/auth/tokens";
 import { getDb } from "@/lib/db/client";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
@@ -44,6 +45,23 @@ describe("the /api/v1 guard", () => {
     const row = await getDb().apiToken.findFirstOrThrow({ where: { userId: lead.id } });
     await revokeApiToken(row.id);
     expect((await call(me, "/api/v1/me", bearer(lead.token))).status).toBe(401);
+  });
+});
+
+describe("caching of authenticated answers", () => {
+  it("marks every answer of the guard Cache-Control: no-store: reads, creations and errors alike", async () => {
+    const lead = await makeUser("LEAD");
+    const grader = await makeUser("GRADER");
+    const answers = [
+      await call(me, "/api/v1/me", bearer(lead.token)),
+      await call(studies, "/api/v1/studies", bearer(lead.token)),
+      await call(myAssignments, "/api/v1/me/assignments", bearer(grader.token)),
+      await call(createStudy, "/api/v1/studies", bearer(lead.token, { method: "POST", body: JSON.stringify({ name: "Cached?", rubrics: ["SCORE"] }) })),
+      await call(studies, "/api/v1/studies", bearer(grader.token)),
+      await call(me, "/api/v1/me"),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 201, 403, 401]);
+    for (const a of answers) expect(a.headers.get("cache-control"), `${a.status} ${JSON.stringify(a.body)}`).toBe("no-store");
   });
 });
 

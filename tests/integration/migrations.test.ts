@@ -177,4 +177,35 @@ describe("migration runner", () => {
       query(db.url, `INSERT INTO "StudyMemberSpecialty" VALUES ('00000000-0000-4000-8000-0000000000c2', '00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-0000000000a1')`),
     ).rejects.toThrow(/StudyMemberSpecialty_studyId_userId_fkey/);
   });
+
+  it("20261201130000_revoke_tokens_of_deactivated_users revokes the live tokens of accounts already deactivated, each audited", async () => {
+    const db = await blankDatabase();
+    cleanups.push(db.drop);
+    const name = "20261201130000_revoke_tokens_of_deactivated_users";
+    const before = await mkdtemp(path.join(os.tmpdir(), "migs-"));
+    for (const m of await listMigrations()) {
+      if (m.name >= name) continue;
+      await cp(path.resolve("prisma/migrations", m.name), path.join(before, m.name), { recursive: true });
+    }
+    await applyMigrations(db.url, before);
+    await query(
+      db.url,
+      `INSERT INTO "User" (id, email, name, "passwordHash", role, active, "updatedAt") VALUES
+         ('00000000-0000-4000-8000-000000000001', 'on@x.org', 'On', '-', 'GRADER', true, now()),
+         ('00000000-0000-4000-8000-000000000002', 'off@x.org', 'Off', '-', 'GRADER', false, now());
+       INSERT INTO "ApiToken" (id, "userId", name, prefix, "tokenHash", "revokedAt") VALUES
+         ('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-000000000001', 'live', 'cgt_a1', 'h1', NULL),
+         ('00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-000000000002', 'paused', 'cgt_b1', 'h2', NULL),
+         ('00000000-0000-4000-8000-0000000000b2', '00000000-0000-4000-8000-000000000002', 'gone', 'cgt_b2', 'h3', '2026-01-01T00:00:00Z');`,
+    );
+    expect((await applyMigrations(db.url)).applied).toContain(name);
+    expect(await query(db.url, `SELECT id, "revokedAt" IS NOT NULL AS revoked, "revokedAt" = '2026-01-01T00:00:00Z' AS untouched FROM "ApiToken" ORDER BY id`)).toEqual([
+      { id: "00000000-0000-4000-8000-0000000000a1", revoked: false, untouched: null },
+      { id: "00000000-0000-4000-8000-0000000000b1", revoked: true, untouched: false },
+      { id: "00000000-0000-4000-8000-0000000000b2", revoked: true, untouched: true },
+    ]);
+    expect(await query(db.url, `SELECT action, "entityId", before->>'userId' AS "userId", after FROM "AuditEvent"`)).toEqual([
+      { action: "token.revoke", entityId: "00000000-0000-4000-8000-0000000000b1", userId: "00000000-0000-4000-8000-000000000002", after: { revoked: true, reason: "user.deactivate" } },
+    ]);
+  });
 });

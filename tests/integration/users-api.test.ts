@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PATCH } from "@/app/api/v1/users/[id]/route";
 import { GET, POST } from "@/app/api/v1/users/route";
 import { authenticate } from "@/lib/auth/login";
+import { createApiToken, resolveApiToken } from "@/lib/auth/tokens";
 import { getDb } from "@/lib/db/client";
 import { bearer, call, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
@@ -34,5 +35,38 @@ describe("account administration API", () => {
     const self = await call(PATCH, "/x", json(admin.token, "PATCH", { active: false }), { id: admin.id });
     expect(self.status).toBe(409);
     expect((await call(PATCH, "/x", json(admin.token, "PATCH", { active: true }), { id: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
+  });
+
+  it("deactivation revokes the user's API tokens for good, each audited; reactivation brings none back", async () => {
+    const admin = await makeUser("ADMIN");
+    const grader = await makeUser("GRADER");
+    const second = await createApiToken(grader.id, { name: "script" });
+    const old = await createApiToken(grader.id, { name: "old" });
+    await getDb().apiToken.update({ where: { id: old.id }, data: { revokedAt: new Date("2026-01-01T00:00:00Z") } });
+
+    expect((await call(PATCH, "/x", json(admin.token, "PATCH", { active: false }), { id: grader.id })).status).toBe(200);
+    const tokens = await getDb().apiToken.findMany({ where: { userId: grader.id }, orderBy: { name: "asc" } });
+    expect(tokens.every((t) => t.revokedAt !== null)).toBe(true);
+    expect(tokens.find((t) => t.id === old.id)!.revokedAt).toEqual(new Date("2026-01-01T00:00:00Z")); // revoked before: left as it was
+    const events = await getDb().auditEvent.findMany({ where: { action: "token.revoke", entityId: { in: tokens.map((t) => t.id) } }, orderBy: { entityId: "asc" } });
+    expect(events.map((e) => ({ actorId: e.actorId, entityId: e.entityId, after: e.after }))).toEqual(
+      tokens
+        .filter((t) => t.id !== old.id)
+        .map((t) => ({ actorId: admin.id, entityId: t.id, after: { revoked: true, reason: "user.deactivate" } }))
+        .sort((a, b) => a.entityId.localeCompare(b.entityId)),
+    );
+
+    expect((await call(PATCH, "/x", json(admin.token, "PATCH", { active: true }), { id: grader.id })).status).toBe(200);
+    expect(await resolveApiToken(grader.token)).toBeNull();
+    expect(await resolveApiToken(second.token)).toBeNull();
+    expect((await call(GET, "/x", bearer(second.token))).status).toBe(401);
+    expect(await getDb().apiToken.count({ where: { userId: grader.id, revokedAt: null } })).toBe(0);
+    // Nor is a token issued while the account is off, to wait for its return.
+    expect((await call(PATCH, "/x", json(admin.token, "PATCH", { active: false }), { id: grader.id })).status).toBe(200);
+    await expect(createApiToken(grader.id)).rejects.toThrow(/the account is deactivated/);
+    expect((await call(PATCH, "/x", json(admin.token, "PATCH", { active: true }), { id: grader.id })).status).toBe(200);
+    // The account itself is back: a new token works.
+    const fresh = await createApiToken(grader.id);
+    expect(await resolveApiToken(fresh.token)).toMatchObject({ id: grader.id });
   });
 });
