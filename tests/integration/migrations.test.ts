@@ -21,6 +21,19 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
+/** A blank database with every migration before `name` applied: the schema as it was before that migration. */
+async function databaseBefore(name: string) {
+  const db = await blankDatabase();
+  cleanups.push(db.drop);
+  const before = await mkdtemp(path.join(os.tmpdir(), "migs-"));
+  for (const m of await listMigrations()) {
+    if (m.name >= name) continue;
+    await cp(path.resolve("prisma/migrations", m.name), path.join(before, m.name), { recursive: true });
+  }
+  await applyMigrations(db.url, before);
+  return db;
+}
+
 async function query(url: string, sql: string) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -80,15 +93,8 @@ describe("migration runner", () => {
   });
 
   it("20261201000000_specialty_name_case merges two cases of a specialty a database already holds, moving its items and graders, then refuses a new one", async () => {
-    const db = await blankDatabase();
-    cleanups.push(db.drop);
     // The database as it was before the migration, holding "Cardiology" three ways (written before the lock existed).
-    const before = await mkdtemp(path.join(os.tmpdir(), "migs-"));
-    for (const m of await listMigrations()) {
-      if (m.name >= "20261201000000_specialty_name_case") continue;
-      await cp(path.resolve("prisma/migrations", m.name), path.join(before, m.name), { recursive: true });
-    }
-    await applyMigrations(db.url, before);
+    const db = await databaseBefore("20261201000000_specialty_name_case");
     await query(
       db.url,
       `INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES
@@ -126,14 +132,7 @@ describe("migration runner", () => {
   });
 
   it("20261201110000_study_member_specialty gives every grader membership the account's specialties, leaving the accounts' lists as they were", async () => {
-    const db = await blankDatabase();
-    cleanups.push(db.drop);
-    const before = await mkdtemp(path.join(os.tmpdir(), "migs-"));
-    for (const m of await listMigrations()) {
-      if (m.name >= "20261201110000_study_member_specialty") continue;
-      await cp(path.resolve("prisma/migrations", m.name), path.join(before, m.name), { recursive: true });
-    }
-    await applyMigrations(db.url, before);
+    const db = await databaseBefore("20261201110000_study_member_specialty");
     // Two studies; grader 1 in both (removed from the second), grader 2 in the first, grader 3 in none; the lead has a specialty too.
     await query(
       db.url,
@@ -179,15 +178,8 @@ describe("migration runner", () => {
   });
 
   it("20261201130000_revoke_tokens_of_deactivated_users revokes the live tokens of accounts already deactivated, each audited", async () => {
-    const db = await blankDatabase();
-    cleanups.push(db.drop);
     const name = "20261201130000_revoke_tokens_of_deactivated_users";
-    const before = await mkdtemp(path.join(os.tmpdir(), "migs-"));
-    for (const m of await listMigrations()) {
-      if (m.name >= name) continue;
-      await cp(path.resolve("prisma/migrations", m.name), path.join(before, m.name), { recursive: true });
-    }
-    await applyMigrations(db.url, before);
+    const db = await databaseBefore(name);
     await query(
       db.url,
       `INSERT INTO "User" (id, email, name, "passwordHash", role, active, "updatedAt") VALUES
