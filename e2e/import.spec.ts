@@ -50,4 +50,39 @@ test.describe("import of questions and answers", () => {
     await page.getByRole("button", { name: "Import 3 answers" }).click();
     await expect(page.getByText("Everything in this file was already in the study.")).toBeVisible();
   });
+
+  test("answers that name a model are shown before the import, then redacted in the browser", async ({ page }) => {
+    await signIn(page, demo.lead);
+    const created = await page.request.post("/api/v1/studies", { data: { name: `Mentions e2e ${Date.now()}`, rubrics: ["SCORE"], repetitions: 1, gradersPerSet: 2 } });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const file = [
+      HEADER,
+      `card-001,Cardiology,"Chest pain at rest?",Ref,CardioBot,1,"As CardioBot, I suggest calling emergency services. Source: MedFacts."`,
+      `card-002,Cardiology,"Palpitations?",Ref,CardioBot,1,"Per the MedFacts database, see a cardiologist."`,
+      `card-001,Cardiology,"Chest pain at rest?",Ref,Helix,1,"Call emergency services."`,
+      `card-002,Cardiology,"Palpitations?",Ref,Helix,1,"See a cardiologist."`,
+    ].join("\n");
+
+    await page.goto(`/studies/${id}/import`);
+    await page.getByLabel("Words that would reveal a model (optional)").fill("MedFacts");
+    await page.getByLabel("CSV or JSON file").setInputFiles({ name: "mentions.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+    const mentions = page.getByTestId("model-mentions");
+    await expect(mentions).toContainText("2 answers name a model");
+    await expect(mentions).toContainText("CardioBot: 2 answers");
+    await expect(mentions).toContainText("card-002 answer 1, “MedFacts”");
+    await page.getByRole("button", { name: "Import 4 answers" }).click();
+    await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
+
+    await page.getByLabel("Word or phrase to take out").fill("MedFacts");
+    await page.getByLabel("Replace with").fill("[source]");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect(page.getByTestId("redaction-preview")).toContainText("2 answers contain it");
+    await expect(page.getByTestId("redaction-preview")).toContainText("[source]");
+    await page.getByRole("button", { name: "Redact 2 answers" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "2 answers changed" })).toBeVisible();
+    // Nothing names the source any more.
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect(page.getByText("No answer contains “MedFacts” as a word.")).toBeVisible();
+  });
 });

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ImportPanel } from "@/components/import/import-panel";
+import { RedactionForm } from "@/components/import/redaction-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatBytes, maxImportBytes } from "@/lib/import/source";
 import { loadStudyForPage } from "@/lib/studies/page-access";
@@ -48,7 +49,10 @@ export default async function StudyImportPage({ params }: { params: Promise<{ id
           This study is closed: nothing more can be imported into it.
         </p>
       ) : (
-        <ImportPanel studyId={study.id} studyHref={base} repetitions={study.repetitions} maxBytes={maxImportBytes()} />
+        <>
+          <ImportPanel studyId={study.id} studyHref={base} repetitions={study.repetitions} maxBytes={maxImportBytes()} />
+          <RedactionForm studyId={study.id} />
+        </>
       )}
 
       <Card>
