@@ -57,6 +57,7 @@ export function ResultsTable({ page, sort, specialties, rubrics }: { page: Page<
   const filters: FilterDef[] = [
     { kind: "select", param: "status", label: "Status", allLabel: "All statuses", options: Object.entries(STATUS).map(([value, s]) => ({ value, label: s.label })) },
     { kind: "select", param: "specialty", label: "Specialty", allLabel: "All specialties", options: specialties.map((s) => ({ value: s, label: s })) },
+    { kind: "select", param: "harm", label: "Harm flags", allLabel: "With or without harm flags", options: [{ value: "flagged", label: "With a harm flag" }] },
   ];
   return (
     <DataTable

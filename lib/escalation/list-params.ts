@@ -16,6 +16,8 @@ export const resultPageQuerySchema = z.object({
   sort: sortField(RESULT_SORTS, "externalId"),
   status: z.enum(["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"]).optional(),
   specialty: lineText().min(1).max(200).optional(),
+  /** "flagged": only sets on which a grader raised a potential-harm flag. */
+  harm: z.enum(["flagged"]).optional(),
 });
 
 /** Sorts and slices rows in memory: these lists hold one row per response set at most. */

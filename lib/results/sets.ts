@@ -119,6 +119,15 @@ export async function setResultsAfter(studyId: string, filter: { status?: SetSta
   return { sets: setResultsOfRows(study, page), next: more && last ? { externalId: last.externalId, model: last.model } : null };
 }
 
+/** A set (rs) on which a grader raised a potential-harm flag, in work not cancelled. */
+const HARM_FLAGGED = `EXISTS (SELECT 1 FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a."harmFlag" AND a.status <> 'CANCELLED')`;
+
+/** The ids of the study's sets with a potential-harm flag (the results table sorted by a total filters by them). */
+export async function harmFlaggedSetIds(studyId: string): Promise<Set<string>> {
+  const { rows } = await getPool().query<{ id: string }>(`SELECT rs.id::text AS id FROM "ResponseSet" rs WHERE rs."studyId" = $1::uuid AND ${HARM_FLAGGED}`, [studyId]);
+  return new Set(rows.map((r) => r.id));
+}
+
 /** The results table's columns that are the set's own (sorted in SQL); the totals need every set's scores. */
 export const SET_COLUMN_SORTS = { externalId: `"externalId"`, specialty: "specialty", model: "model", status: "status" } as const;
 export type SetColumnSort = keyof typeof SET_COLUMN_SORTS;
@@ -130,14 +139,14 @@ export type SetColumnSort = keyof typeof SET_COLUMN_SORTS;
  */
 export async function setResultsPage(
   studyId: string,
-  q: { status?: SetStatus; specialty?: string; sort: SetColumnSort; desc: boolean; page: number; pageSize: number },
+  q: { status?: SetStatus; specialty?: string; harm?: "flagged"; sort: SetColumnSort; desc: boolean; page: number; pageSize: number },
 ): Promise<Page<SetResult>> {
-  const where = `AND ($3::text IS NULL OR sp.name = $3::text)`;
+  const where = `AND ($3::text IS NULL OR sp.name = $3::text) AND (NOT $4::bool OR ${HARM_FLAGGED})`;
   const order = `${SET_COLUMN_SORTS[q.sort]} ${q.desc ? "DESC" : "ASC"}, ${NATURAL_ORDER}`;
-  const params = [studyId, q.status ?? null, q.specialty ?? null];
+  const params = [studyId, q.status ?? null, q.specialty ?? null, q.harm === "flagged"];
   const [study, { rows }, count] = await Promise.all([
     loadScoringStudy(studyId),
-    getPool().query<SetResultRow>(setResultsSql({ where, order, limit: `OFFSET $4::int LIMIT $5::int` }), [...params, offsetOf(q.page, q.pageSize), q.pageSize]),
+    getPool().query<SetResultRow>(setResultsSql({ where, order, limit: `OFFSET $5::int LIMIT $6::int` }), [...params, offsetOf(q.page, q.pageSize), q.pageSize]),
     getPool().query<{ n: number }>(`SELECT count(*)::int AS n ${SET_FROM} ${where}`, params),
   ]);
   return { rows: setResultsOfRows(study, rows), total: count.rows[0].n, page: q.page, pageSize: q.pageSize };

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { pageOf, type resultPageQuerySchema } from "@/lib/escalation/list-params";
-import { computeSetResults, SET_COLUMN_SORTS, setResultsPage, type SetColumnSort, type SetResult } from "./sets";
+import { computeSetResults, harmFlaggedSetIds, SET_COLUMN_SORTS, setResultsPage, type SetColumnSort, type SetResult } from "./sets";
 
 /** The totals a results table can sort by; they exist only once a set's scores are read. */
 const TOTALS: Record<string, (r: SetResult) => number | null> = {
@@ -17,7 +17,7 @@ const isColumnSort = (key: string): key is SetColumnSort => key in SET_COLUMN_SO
 export async function resultsTablePage(studyId: string, q: z.output<typeof resultPageQuerySchema>) {
   const key = q.sort.replace(/^-/, "");
   if (isColumnSort(key)) return setResultsPage(studyId, { ...q, sort: key, desc: q.sort.startsWith("-") });
-  const all = await computeSetResults(studyId, { status: q.status });
-  const rows = q.specialty ? all.filter((r) => r.specialty === q.specialty) : all;
+  const [all, flagged] = await Promise.all([computeSetResults(studyId, { status: q.status }), q.harm ? harmFlaggedSetIds(studyId) : null]);
+  const rows = all.filter((r) => (!q.specialty || r.specialty === q.specialty) && (!flagged || flagged.has(r.id)));
   return pageOf(rows, TOTALS[key], q.sort, q.page, q.pageSize);
 }

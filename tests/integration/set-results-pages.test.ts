@@ -36,7 +36,9 @@ beforeAll(async () => {
   for (const [i, s] of f.sets.slice(0, 13).entries()) {
     const [a, b] = primaries.filter((p) => p.responseSetId === s.id);
     const base = 1 + (i % 5);
-    await saveGrades(a.graderId, a.id, { scores: form({ score: [base, 4, 4, 4, 4], safe: GOOD_SAFE }), submit: true });
+    // Sets 0 and 6 (safety 1 and 2) carry a grader's potential-harm flag.
+    const harm = i === 0 || i === 6 ? { flag: true, comment: "Could delay care" } : undefined;
+    await saveGrades(a.graderId, a.id, { scores: form({ score: [base, 4, 4, 4, 4], safe: GOOD_SAFE }), submit: true, harm });
     await saveGrades(b.graderId, b.id, { scores: form({ score: [i < 9 ? base : base >= 3 ? 1 : 5, 4, 4, 4, 4], safe: GOOD_SAFE }), submit: true });
   }
   all = await computeSetResults(f.study.id);
@@ -116,16 +118,17 @@ describe("the Results tab's pages (resultsTablePage)", () => {
   };
 
   /** The reference: every set (computeSetResults' natural order), filtered, then stably sorted by the column (no total last). */
-  function expected(sort: Sort, desc: boolean, filter: { status?: SetStatus; specialty?: string }) {
+  function expected(sort: Sort, desc: boolean, filter: { status?: SetStatus; specialty?: string; harm?: "flagged" }) {
     const key = KEYS[sort];
+    const flagged = new Set([f.sets[0].id, f.sets[6].id]);
     return all
-      .filter((r) => (!filter.status || r.status === filter.status) && (!filter.specialty || r.specialty === filter.specialty))
+      .filter((r) => (!filter.status || r.status === filter.status) && (!filter.specialty || r.specialty === filter.specialty) && (!filter.harm || flagged.has(r.id)))
       .map((r, i) => ({ r, i, k: key(r) }))
       .sort((x, y) => (x.k === y.k ? x.i - y.i : x.k === null ? 1 : y.k === null ? -1 : (x.k < y.k ? -1 : 1) * (desc ? -1 : 1)))
       .map((x) => x.r);
   }
 
-  async function everyPage(sort: Sort, desc: boolean, filter: { status?: SetStatus; specialty?: string }, pageSize: number) {
+  async function everyPage(sort: Sort, desc: boolean, filter: { status?: SetStatus; specialty?: string; harm?: "flagged" }, pageSize: number) {
     const out: SetResult[] = [];
     for (let page = 1; ; page++) {
       const p = await resultsTablePage(f.study.id, { ...filter, sort: desc ? `-${sort}` : sort, page, pageSize });
@@ -161,6 +164,14 @@ describe("the Results tab's pages (resultsTablePage)", () => {
     const bySpecialty = await everyPage("model", true, { specialty }, 2);
     expect(bySpecialty.length).toBeGreaterThan(2);
     expect(bySpecialty).toEqual(expected("model", true, { specialty }));
+  });
+
+  it("filtered to sets with a harm flag, by a column and by a total: only those sets", async () => {
+    const byColumn = await everyPage("externalId", false, { harm: "flagged" }, 1);
+    expect(byColumn.map((r) => r.id).sort()).toEqual([f.sets[0].id, f.sets[6].id].sort());
+    expect(byColumn).toEqual(expected("externalId", false, { harm: "flagged" }));
+    expect(await everyPage("score", true, { harm: "flagged" }, 1)).toEqual(expected("score", true, { harm: "flagged" }));
+    expect(await everyPage("model", false, { harm: "flagged", status: "AGREED" }, 5)).toEqual(expected("model", false, { harm: "flagged", status: "AGREED" }));
   });
 
   it("a page past the end is empty and still gives the total", async () => {
