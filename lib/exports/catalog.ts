@@ -38,7 +38,7 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     description:
       "Per model and specialty: n, mean and SD of the totals and of each dimension; Cronbach's alpha with its CI; pairwise Cliff's delta with the dashboard's bootstrap interval " +
       `(the same cells and bounds; ${CLIFFS_BOOTSTRAP.resamples} resamples stratified by specialty, seed ${CLIFFS_BOOTSTRAP.seed}). ` +
-      "The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta); the JSON nests them.",
+      "The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta, and harm_flags: each model's potential-harm flags, flagged sets and flags not yet reviewed); the JSON nests them.",
   },
   {
     dataset: "audit",

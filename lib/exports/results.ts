@@ -1,7 +1,7 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
-import { alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
+import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
 import { canonicalRubrics } from "@/lib/studies/settings";
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
@@ -223,12 +223,44 @@ export const SUMMARY_HEADER = [
   "note",
 ] as const;
 
+/** Potential-harm flags raised by graders (work not cancelled), per model in each specialty and in all of them. */
+export interface HarmFlagSummary {
+  specialty: string;
+  model: string;
+  flags: number;
+  flaggedSets: number;
+  /** Flags no lead has acknowledged or resolved yet. */
+  unreviewed: number;
+}
+
 export interface SummaryDocument {
   study: string;
   rubrics: RubricKey[];
   models: ModelSummary[];
   alpha: AlphaRow[];
   cliffsDelta: DeltaPairCell[];
+  harmFlags: HarmFlagSummary[];
+}
+
+async function harmFlagSummary(session: ExportSession, studyId: string): Promise<HarmFlagSummary[]> {
+  const rows = await session.rawQuery<{ specialty: string; model: string; all: boolean; flags: number; flaggedSets: number; unreviewed: number }>(
+    `SELECT coalesce(sp.name, '') AS specialty, m.name AS model, GROUPING(sp.name) = 1 AS "all",
+            count(*)::int AS flags, count(DISTINCT rs.id)::int AS "flaggedSets",
+            count(*) FILTER (WHERE hr.status IS NULL OR hr.status = 'OPEN')::int AS unreviewed
+       FROM "Assignment" a
+       JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+       JOIN "QaItem" i ON i.id = rs."itemId"
+       JOIN "Specialty" sp ON sp.id = i."specialtyId"
+       JOIN "LlmModel" m ON m.id = rs."modelId"
+       LEFT JOIN "HarmReview" hr ON hr."assignmentId" = a.id
+      WHERE rs."studyId" = $1::uuid AND a."harmFlag" AND a.status <> 'CANCELLED'
+      GROUP BY GROUPING SETS ((sp.name, m.name), (m.name))`,
+    [studyId],
+  );
+  // In the order of the other blocks: specialties as people read them, then all of them; models by name.
+  return rows
+    .sort((a, b) => Number(a.all) - Number(b.all) || a.specialty.localeCompare(b.specialty) || a.model.localeCompare(b.model))
+    .map(({ all, ...r }) => ({ ...r, specialty: all ? ALL_SPECIALTIES : r.specialty }));
 }
 
 export async function summaryDocument(session: ExportSession, study: ResultsStudy): Promise<SummaryDocument> {
@@ -242,6 +274,7 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
     // The dashboard's computation with its defaults (lib/analytics CLIFFS_DEFAULTS): what a lead
     // publishes from this file is exactly what the dashboard showed, intervals included.
     cliffsDelta: await cliffsPairsAsync(sets, study.rubrics),
+    harmFlags: await harmFlagSummary(session, study.id),
   };
 }
 
@@ -254,10 +287,19 @@ const TOTAL_MEASURES: [keyof ModelSummary["totals"], RubricKey, string][] = [
   ["SAFE_LLM_overall", "SAFE_LLM", "total_overall"],
 ];
 
-/** The summary as one long table: a `section` column says which of the three blocks a row belongs to. */
+/** The summary as one long table: a `section` column says which of the four blocks a row belongs to. */
 export function summaryRows(doc: SummaryDocument): SummaryRow[] {
-  const rows: SummaryRow[] = [];
-  // No agreed or adjudicated set yet: nothing to summarise, the header alone.
+  // Flags are a safety record: listed even before any set has final scores.
+  const rows: SummaryRow[] = doc.harmFlags.flatMap((h) =>
+    (["flags", "flaggedSets", "unreviewed"] as const).map((measure) => ({
+      section: "harm_flags",
+      specialty: h.specialty,
+      model: h.model,
+      measure: measure === "flaggedSets" ? "flagged_sets" : measure,
+      n: h[measure],
+    })),
+  );
+  // No agreed or adjudicated set yet: no scores to summarise.
   if (doc.models.length === 0) return rows;
   for (const s of doc.models) {
     for (const [key, rubric, measure] of TOTAL_MEASURES) {

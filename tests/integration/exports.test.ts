@@ -272,7 +272,9 @@ describe("sets", () => {
 
 describe("summary", () => {
   it("JSON: per model and specialty summaries, alpha with CI and the Cliff's delta table, as lib/results/summary computes them", async () => {
-    const doc = JSON.parse(await text(f.lead.token, f.study.id, "dataset=summary&format=json"));
+    const { harmFlags, ...doc } = JSON.parse(await text(f.lead.token, f.study.id, "dataset=summary&format=json"));
+    // The harm flags block is checked against hand counts in harm-review.test.ts.
+    expect(Array.isArray(harmFlags)).toBe(true);
     const sets = await computeSetResults(f.study.id);
     const rubrics = ["SCORE", "SAFE_LLM"] as const;
     expect(doc).toEqual(
@@ -282,10 +284,11 @@ describe("summary", () => {
     );
   });
 
-  it("CSV: one table with a section column (model_summary, cronbach_alpha, cliffs_delta)", async () => {
+  it("CSV: one table with a section column (model_summary, cronbach_alpha, cliffs_delta, harm_flags when a grader raised one)", async () => {
     const { header, rows } = csv(await text(f.lead.token, f.study.id, "dataset=summary"));
     expect(header).toEqual([...SUMMARY_HEADER]);
-    expect(new Set(rows.map((r) => r.section))).toEqual(new Set(["model_summary", "cronbach_alpha", "cliffs_delta"]));
+    const flagged = (await getDb().assignment.count({ where: { studyId: f.study.id, harmFlag: true, status: { not: "CANCELLED" } } })) > 0;
+    expect(new Set(rows.map((r) => r.section))).toEqual(new Set(["model_summary", "cronbach_alpha", "cliffs_delta", ...(flagged ? ["harm_flags"] : [])]));
     const sets = await computeSetResults(f.study.id);
     const summaries = modelSummaries(sets, ["SCORE", "SAFE_LLM"]);
     for (const s of summaries) {

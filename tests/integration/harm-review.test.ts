@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as listFlags } from "@/app/api/v1/studies/[id]/harm-flags/route";
 import { PATCH as reviewFlag } from "@/app/api/v1/studies/[id]/harm-flags/[assignmentId]/route";
+import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { saveGrades } from "@/lib/grading/service";
@@ -99,5 +100,34 @@ describe("harm review: every flag a grader raises reaches the lead", () => {
     for (let i = 1; i < events.length; i++) expect(events[i].before).toEqual(events[i - 1].after);
     const row = await getDb().harmReview.findUniqueOrThrow({ where: { assignmentId: a1.id } });
     expect({ status: row.status, note: row.note }).toEqual(events[19].after);
+  });
+
+  it("the summary export counts each model's flags, flagged sets and unreviewed flags, per specialty and in all", async () => {
+    const { f, a1 } = await flaggedStudy();
+    expect((await review(f.lead.token, f.study.id, a1.id, { status: "RESOLVED", note: "Done" })).status).toBe(200);
+    const json = await call(exportRoute, "/x?dataset=summary&format=json", bearer(f.lead.token), { id: f.study.id });
+    expect(json.status).toBe(200);
+    const model = f.models[0].name;
+    // Two flags on two sets (one of them still in a draft); the one resolved above no longer counts as unreviewed.
+    const flagged = await getDb().assignment.findMany({ where: { studyId: f.study.id, harmFlag: true }, include: { responseSet: { include: { item: { include: { specialty: true } } } } } });
+    expect(flagged).toHaveLength(2);
+    const bySpecialty = new Map<string, { flags: number; unreviewed: number }>();
+    for (const a of flagged) {
+      const sp = a.responseSet.item.specialty.name;
+      const cur = bySpecialty.get(sp) ?? { flags: 0, unreviewed: 0 };
+      bySpecialty.set(sp, { flags: cur.flags + 1, unreviewed: cur.unreviewed + (a.id === a1.id ? 0 : 1) });
+    }
+    const expected = [
+      ...[...bySpecialty].sort(([a], [b]) => a.localeCompare(b)).map(([specialty, c]) => ({ specialty, model, flags: c.flags, flaggedSets: c.flags, unreviewed: c.unreviewed })),
+      { specialty: "All specialties", model, flags: 2, flaggedSets: 2, unreviewed: 1 },
+    ];
+    expect((json.body as unknown as { harmFlags: unknown[] }).harmFlags).toEqual(expected);
+    const csv = await call(exportRoute, "/x?dataset=summary&format=csv", bearer(f.lead.token), { id: f.study.id });
+    const lines = String(csv.body).split(/\r?\n/).filter((l) => l.startsWith("harm_flags,All specialties"));
+    expect(lines).toEqual([
+      `harm_flags,All specialties,,${model},flags,2,,,,,,,,,,,,`,
+      `harm_flags,All specialties,,${model},flagged_sets,2,,,,,,,,,,,,`,
+      `harm_flags,All specialties,,${model},unreviewed,1,,,,,,,,,,,,`,
+    ]);
   });
 });
