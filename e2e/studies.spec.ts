@@ -22,6 +22,13 @@ test.describe("study setup by a lead", () => {
     await expect(page.getByTestId("study-status")).toHaveText("Draft");
     await expect(page.getByText("Safety 1", { exact: false })).toBeVisible();
     await expect(page.getByRole("link", { name: "Import", exact: true })).toHaveAttribute("href", /\/import$/);
+    // The set-up checklist says what comes next, with a link for each step.
+    const checklist = page.getByRole("list", { name: "Setting up the study" });
+    await expect(checklist.locator('[data-step="import"]')).toHaveAttribute("data-done", "false");
+    await expect(checklist.locator('[data-step="import"]')).toContainText("No questions yet.");
+    await expect(checklist.getByRole("link", { name: "Import a file" })).toHaveAttribute("href", /\/import$/);
+    await expect(checklist.locator('[data-step="open"]')).toContainText("Still a draft");
+    await expect(checklist.locator('[data-step="assign"]')).toContainText("Possible once the study is open.");
 
     // Find it in the list, through the server-side search
     await page.goto("/studies");
@@ -66,6 +73,9 @@ test.describe("study setup by a lead", () => {
     await page.getByRole("button", { name: "Open study" }).click();
     await expect(page.getByTestId("study-status")).toHaveText("Open");
     await expect(page.getByRole("button", { name: "Close study" })).toBeVisible();
+    await expect(checklist.locator('[data-step="open"]')).toHaveAttribute("data-done", "true");
+    await expect(checklist.locator('[data-step="graders"]')).toContainText("1 grader: each set needs 3 different graders.");
+    await expect(checklist.getByRole("link", { name: "Assign graders" })).toHaveAttribute("href", /\/assignments$/);
 
     // The grader signs in with the password they were handed
     const graderContext = await browser.newContext();

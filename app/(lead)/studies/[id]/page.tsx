@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DIMENSION_LABEL, formatDate, RUBRIC_LABEL, SAFE_LLM_SCORING_LABEL } from "@/components/studies/labels";
+import { SetupChecklist } from "@/components/studies/setup-checklist";
 import { StudyStatusActions } from "@/components/studies/study-status-actions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { loadStudyForPage } from "@/lib/studies/page-access";
@@ -44,6 +45,16 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
       <div className="flex flex-col gap-6">
         <Card>
           <CardHeader>
+            <CardTitle>Setting up</CardTitle>
+            <CardDescription>In this order; the next step is in bold.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <SetupChecklist detail={detail} />
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
             <CardTitle>Progress</CardTitle>
           </CardHeader>
           <CardContent>
@@ -64,14 +75,8 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
               />
             </dl>
             <p className="mt-4 flex flex-wrap gap-4 text-sm">
-              <Link href={`${base}/import`} className="text-primary underline-offset-4 hover:underline">
-                Import questions and answers
-              </Link>
               <Link href={`${base}/items`} className="text-primary underline-offset-4 hover:underline">
                 Review items
-              </Link>
-              <Link href={`${base}/graders`} className="text-primary underline-offset-4 hover:underline">
-                Manage graders
               </Link>
             </p>
           </CardContent>
