@@ -1,5 +1,3 @@
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assignGraders } from "@/lib/assignment/service";
@@ -8,6 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { saveGrades } from "@/lib/grading/service";
 import { call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
+import { apiRoutes, METHODS } from "./helpers/routes";
 import { form, makeGradableStudy } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
@@ -20,7 +19,6 @@ useIsolatedDatabase();
  * cannot escape the fuzzing.
  */
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Who = "grader" | "lead" | "admin";
@@ -152,15 +150,7 @@ function requestFor(method: Method, url: string, input: Input, token: string, ta
   return { url: `${url}${qs ? `?${qs}` : ""}`, init, params };
 }
 
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) return routeFiles(p);
-    return name === "route.ts" ? [p] : [];
-  });
-}
-const API = path.resolve("app/api");
-const routes = routeFiles(API).map((file) => ({ file, url: "/api/" + path.relative(API, path.dirname(file)).split(path.sep).join("/") }));
+const routes = apiRoutes;
 
 /** Runs per route; each run picks one target and one hostile string. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);

@@ -1,11 +1,10 @@
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { saveGrades } from "@/lib/grading/service";
 import { makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
+import { apiRoutes, METHODS } from "./helpers/routes";
 import { form, makeGradableStudy } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
@@ -62,18 +61,8 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/stats": "study",
 };
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) return routeFiles(p);
-    return name === "route.ts" ? [p] : [];
-  });
-}
-
-const API = path.resolve("app/api");
-const routes = routeFiles(API).map((file) => ({ file, url: "/api/" + path.relative(API, path.dirname(file)).split(path.sep).join("/") }));
+const routes = apiRoutes;
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
