@@ -42,7 +42,8 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
     const email = String(data.get("email") ?? "");
     const result = await apiRequest<Added>("POST", `/api/v1/studies/${studyId}/graders`, {
       email,
-      name: String(data.get("name") ?? ""),
+      // An existing account keeps its name: only a new one needs it.
+      ...(String(data.get("name") ?? "").trim() ? { name: String(data.get("name")) } : {}),
       // None typed: the grader starts with their account's own.
       ...(specialties.length ? { specialties } : {}),
       ...(password ? { password } : {}),
@@ -122,12 +123,11 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
             aria-describedby={describedBy("grader-email", undefined, err("email"))}
           />
         </Field>
-        <Field id="grader-name" label="Name" hint="Used only for a new account." error={err("name")}>
+        <Field id="grader-name" label="Name" hint="Only for a new account; an existing grader keeps their name." error={err("name")}>
           <Input
             id="grader-name"
             name="name"
             autoComplete="off"
-            required
             aria-invalid={Boolean(err("name"))}
             aria-describedby={describedBy("grader-name", true, err("name"))}
           />

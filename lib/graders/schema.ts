@@ -18,10 +18,10 @@ export const addGraderSchema = z.strictObject(
       .toLowerCase()
       .pipe(z.email({ error: "email is not a valid address" }))
       .meta({ example: "grader@hospital.example" }),
-    name: lineText({ error: "name is required" })
-      .min(1, { error: "name is required" })
+    name: lineText({ error: "name must be text" })
       .max(200, { error: "name is longer than 200 characters" })
-      .meta({ description: "Used only when a new account is created; an existing account keeps its name." }),
+      .optional()
+      .meta({ description: "Needed only when a new account is created; an existing account keeps its name." }),
     specialties: specialtyList
       .optional()
       .meta({

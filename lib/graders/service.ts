@@ -90,11 +90,13 @@ async function addExistingAccount(actor: Actor, studyId: string, userId: string,
 }
 
 async function addNewAccount(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
+  const name = input.name?.trim();
+  if (!name) throw new ApiError(422, "invalid input", [{ path: "name", message: "no account has this email yet: give the grader's name to create one" }]);
   const generated = input.password === undefined ? generateInitialPassword() : undefined;
   const passwordHash = await hashPassword(input.password ?? generated!);
   try {
     const userId = await getDb().$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { email: input.email, name: input.name, role: "GRADER", passwordHash } });
+      const user = await tx.user.create({ data: { email: input.email, name, role: "GRADER", passwordHash } });
       await tx.studyMember.create({ data: { studyId, userId: user.id, role: "GRADER" } });
       const specialties = await setStudySpecialties(tx, studyId, user.id, input.specialties ?? []);
       await recordAudit(tx, {

@@ -120,7 +120,8 @@ describe("POST /api/v1/studies/{id}/graders", () => {
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ userId: grader.id, accountCreated: false, reactivated: false });
     // None given: the grader starts with the account's own.
-    const again = await add(lead.token, studyId, { email: grader.email.toUpperCase(), name: "ignored" });
+    // An existing account needs no name: it keeps its own.
+    const again = await add(lead.token, studyId, { email: grader.email.toUpperCase() });
     expect(again.status).toBe(201);
     expect(await db.studyMember.count({ where: { userId: grader.id, role: "GRADER", active: true } })).toBe(2);
     expect(await specialtiesOf(grader.id)).toEqual({ account: ["Cardiology"], byStudy: { [otherStudy.id]: ["Medication"], [studyId]: ["Cardiology"] } });
@@ -162,10 +163,18 @@ describe("POST /api/v1/studies/{id}/graders", () => {
     const r = await add(lead.token, studyId, { email: "not-an-email", name: "", password: "short", specialties: [""], role: "ADMIN" });
     expect(r.status).toBe(422);
     const paths = (r.body.details as { path: string }[]).map((d) => d.path);
-    expect(paths).toEqual(expect.arrayContaining(["email", "name", "password", "specialties.0", ""]));
+    expect(paths).toEqual(expect.arrayContaining(["email", "password", "specialties.0", ""]));
     const existing = await add(lead.token, studyId, { email: grader.email, name: "x", password: "a-long-new-password" });
     expect(existing.status).toBe(422);
     expect(existing.body.details).toEqual([expect.objectContaining({ path: "password" })]);
+    // A new account needs the grader's name; nothing is created without it.
+    const email = `nameless-${Date.now()}@hospital.example`;
+    for (const name of [undefined, "", "   "]) {
+      const nameless = await add(lead.token, studyId, { email, ...(name === undefined ? {} : { name }) });
+      expect(nameless.status).toBe(422);
+      expect(nameless.body.details).toEqual([{ path: "name", message: "no account has this email yet: give the grader's name to create one" }]);
+    }
+    expect(await getDb().user.count({ where: { email } })).toBe(0);
   });
 });
 
