@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
@@ -259,16 +259,25 @@ test.describe("hardening", () => {
     for (const p of [page, leadPage]) await p.context().close();
   });
 
-  test("the server listens on 127.0.0.1 only (HOST unset)", async ({ request }) => {
-    test.skip(!!process.env.HOST, "HOST is set for this run");
-    const port = process.env.E2E_PORT ?? "3100";
+  test("the server listens on HOST only, 127.0.0.1 when unset", async ({ request }) => {
+    const port = Number(process.env.E2E_PORT ?? "3100");
     expect((await request.get(`http://127.0.0.1:${port}/api/health`)).status()).toBe(200);
+    // The kernel's own table of listening sockets says where the server is bound, whatever this machine's interfaces.
+    const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+    const bound = ["/proc/net/tcp", "/proc/net/tcp6"]
+      .flatMap((file) => readFileSync(file, "utf8").split("\n").slice(1))
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f.length > 3 && f[1].endsWith(`:${hexPort}`) && f[3] === "0A")
+      .map((f) => f[1].slice(0, -5));
+    const expected = (process.env.HOST ?? "127.0.0.1") === "127.0.0.1" ? ["0100007F"] : null;
+    expect(bound.length).toBeGreaterThan(0);
+    if (expected) expect([...new Set(bound)]).toEqual(expected);
+    // And from another address of this machine, if it has one, nothing answers.
     const others = Object.values(os.networkInterfaces())
       .flat()
       .filter((a) => a && !a.internal && a.family === "IPv4")
       .map((a) => a!.address);
-    test.skip(others.length === 0, "this machine has no address but loopback");
-    for (const address of others) {
+    for (const address of process.env.HOST ? [] : others) {
       const err = await fetch(`http://${address}:${port}/api/health`).then(
         () => null,
         (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message,
