@@ -47,14 +47,19 @@ export function termPattern(term: string): string {
   return `(?<![[:alnum:]_])${escapeRegex(term)}(?![[:alnum:]_])`;
 }
 
+/** The same whole-word match in JavaScript, for the excerpts and the redaction's preview. */
+export function wordRegExp(term: string, flags = "iu"): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegex(term)}(?![\\p{L}\\p{N}_])`, flags);
+}
+
 export function excerptOf(text: string, terms: readonly string[]): { found: string; excerpt: string } | null {
   for (const term of terms) {
-    const m = new RegExp(`(^|[^\\p{L}\\p{N}_])(${escapeRegex(term)})(?=$|[^\\p{L}\\p{N}_])`, "iu").exec(text);
+    const m = wordRegExp(term).exec(text);
     if (!m) continue;
-    const at = m.index + m[1].length;
+    const at = m.index;
     const start = Math.max(0, at - 60);
-    const end = Math.min(text.length, at + m[2].length + 60);
-    return { found: m[2], excerpt: `${start > 0 ? "…" : ""}${text.slice(start, end).replace(/\s+/g, " ")}${end < text.length ? "…" : ""}` };
+    const end = Math.min(text.length, at + m[0].length + 60);
+    return { found: m[0], excerpt: `${start > 0 ? "…" : ""}${text.slice(start, end).replace(/\s+/g, " ")}${end < text.length ? "…" : ""}` };
   }
   return null;
 }

@@ -3,7 +3,7 @@ import { sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/server/errors";
 import type { RedactionInput, RedactionResultBody } from "./contract";
-import { excerptOf, termPattern } from "./model-mentions";
+import { excerptOf, termPattern, wordRegExp } from "./model-mentions";
 
 /**
  * Find-and-replace over a study's answers, to take out what names a model
@@ -39,7 +39,7 @@ export async function redactAnswers(studyId: string, input: RedactionInput, acto
       });
     }
     const examples = hits.slice(0, 3).map((h) => {
-      const after = h.text.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${input.find.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_])`, "giu"), input.replace);
+      const after = h.text.replace(wordRegExp(input.find, "giu"), () => input.replace);
       return { itemId: h.itemId, model: h.model, repetition: h.repetition, before: excerptOf(h.text, [input.find])?.excerpt ?? "", after: excerptOf(after, [input.replace])?.excerpt ?? after.slice(0, 140) };
     });
     if (!input.dryRun && hits.length) {

@@ -319,6 +319,13 @@ describe("POST /api/v1/studies/{id}/redactions", () => {
     const dry = await redact(study.id, lead.token, { find: "MedFacts", replace: "[source]", dryRun: true });
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(dry.body).toMatchObject({ dryRun: true, answers: 2 });
+    expect((dry.body.examples as unknown[])[0]).toEqual({
+      itemId: "Q1",
+      model: "CardioBot",
+      repetition: 1,
+      before: "CardioBot here: see the MedFacts database. MedFacts says rest.",
+      after: "CardioBot here: see the [source] database. [source] says rest.",
+    });
     expect(await texts(study.id)).toEqual(before);
     const done = await redact(study.id, lead.token, { find: "MedFacts", replace: "[source]" });
     expect(done.body).toMatchObject({ dryRun: false, answers: 2 });
