@@ -109,6 +109,7 @@ export function AgreementPanel({ block, slug, filterTag }: { block: Block<Agreem
                   <th scope="col" className="px-3 py-2 text-right font-medium" title="Share of sets where this dimension's spread reached the escalation threshold">
                     Escalation trigger
                   </th>
+                  <th scope="col" className="px-3 py-2 font-medium">Scores given</th>
                 </tr>
               </thead>
               <tbody>
@@ -140,6 +141,9 @@ export function AgreementPanel({ block, slug, filterTag }: { block: Block<Agreem
                     <td className="px-3 py-1.5 text-right tabular-nums" title={r.threshold !== null ? `spread ≥ ${r.threshold}` : undefined}>
                       {fmtPct(r.triggered.value)}
                     </td>
+                    <td className="px-3 py-1.5">
+                      <Distribution d={r.distribution} label={r.label} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -147,7 +151,39 @@ export function AgreementPanel({ block, slug, filterTag }: { block: Block<Agreem
           </div>
         ) : null
       }
-      footer={a ? <p>{a.note}</p> : null}
+      footer={
+        a ? (
+          <>
+            <p>{a.note}</p>
+            {rows
+              .filter((r) => r.paradox)
+              .map((r) => (
+                <p key={`${r.rubric}-${r.dimension}-paradox`} className="mt-2" data-testid="agreement-paradox">
+                  <strong className="font-semibold text-foreground">
+                    {r.label}: AC2 {fmt(r.gwetAC2.value ?? 0, 2)} beside α {fmt(r.krippendorff.value ?? 0, 2)}.
+                  </strong>{" "}
+                  {r.paradox}
+                </p>
+              ))}
+          </>
+        ) : null
+      }
     />
+  );
+}
+
+/** The count of ratings per scale value, as a small bar strip with the numbers beside (so a skewed scale is seen at a glance). */
+function Distribution({ d, label }: { d: { value: number; count: number }[]; label: string }) {
+  const max = Math.max(1, ...d.map((x) => x.count));
+  const total = d.reduce((n, x) => n + x.count, 0);
+  return (
+    <span className="inline-flex items-end gap-0.5" role="img" aria-label={`${label}: ${d.map((x) => `${x.count} rated ${x.value}`).join(", ")} (of ${total})`}>
+      {d.map((x) => (
+        <span key={x.value} className="flex flex-col items-center text-[0.625rem] leading-none text-muted-foreground tabular-nums" aria-hidden>
+          <span className="w-3 rounded-sm bg-primary/70" style={{ height: `${Math.max(1, Math.round((20 * x.count) / max))}px` }} />
+          <span className="mt-0.5">{x.value}</span>
+        </span>
+      ))}
+    </span>
   );
 }

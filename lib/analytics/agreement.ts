@@ -76,6 +76,30 @@ export interface MatrixAgreement {
   iccSingle: Estimate;
   exact: Estimate;
   withinOne: Estimate;
+  /** How many ratings gave each value of the scale, lowest first. */
+  distribution: { value: number; count: number }[];
+}
+
+/**
+ * Why high agreement can sit beside a low chance-corrected coefficient: when
+ * most ratings are one value, the agreement expected by chance is itself high,
+ * so Krippendorff's alpha (like kappa) is low although the graders nearly
+ * always agree (the "kappa paradox"); Gwet's AC2 does not collapse that way.
+ * Null when the two coefficients do not tell different stories.
+ */
+export function agreementParadox(a: Pick<MatrixAgreement, "gwetAC2" | "krippendorff" | "exact" | "distribution">): string | null {
+  const ac2 = a.gwetAC2.value;
+  const alpha = a.krippendorff.value;
+  if (ac2 === null || alpha === null || ac2 < 0.6 || ac2 - alpha < 0.3) return null;
+  const total = a.distribution.reduce((n, d) => n + d.count, 0);
+  if (total === 0) return null;
+  const mode = a.distribution.reduce((m, d) => (d.count > m.count ? d : m));
+  const share = Math.round((100 * mode.count) / total);
+  const exact = a.exact.value === null ? "" : `, graders gave the same score ${Math.round(100 * a.exact.value)}% of the time`;
+  return (
+    `${share}% of the ratings are ${mode.value}${exact}. On a scale used this unevenly, the agreement expected by chance is high, ` +
+    `so Krippendorff's alpha (like kappa) stays low although the graders agree: the kappa paradox. Gwet's AC2 is robust to it; report both, with the distribution.`
+  );
 }
 
 /** Every agreement statistic of one rating matrix (rows = units, columns = raters), on the scale [min, max]. */
@@ -115,7 +139,10 @@ export function matrixAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, scal
   const sb = (v: number) => v / (iA.k - (iA.k - 1) * v);
   const iS = { icc: iA.icc === null ? null : sb(iA.icc), ci: iA.ci ? ([sb(iA.ci[0]), sb(iA.ci[1])] as [number, number]) : null, reason: iA.reason };
   const noPairs = "no unit was rated by two primary graders";
+  const counts = new Map<number, number>(categories.map((c) => [c, 0]));
+  for (const row of rows) for (const v of row) if (typeof v === "number" && counts.has(v)) counts.set(v, counts.get(v)! + 1);
   return {
+    distribution: categories.map((value) => ({ value, count: counts.get(value)! })),
     units,
     raters,
     pairs,
@@ -203,6 +230,8 @@ export function agreementRows(sets: PrimarySet[], rubrics: RubricKey[], n: numbe
         exact: a.exact,
         withinOne: a.withinOne,
         pairs: a.pairs,
+        distribution: a.distribution,
+        paradox: agreementParadox(a),
         triggered: t.sets > 0 ? est(t.triggered / t.sets, null, null) : est(null, null, "no set has two primary values for this dimension"),
         threshold,
       });

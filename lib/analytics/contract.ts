@@ -84,6 +84,8 @@ const AgreementRow = z.object({
   exact: estimate,
   withinOne: estimate,
   pairs: z.int(),
+  distribution: z.array(z.object({ value: z.number(), count: z.int() })).meta({ description: "Primary ratings per value of the scale" }),
+  paradox: z.string().nullable().meta({ description: "Why Gwet's AC2 and Krippendorff's alpha disagree (high agreement on a skewed scale: the kappa paradox), when they do" }),
   triggered: estimate.meta({ description: "Share of sets where this dimension's spread reached the escalation threshold" }),
   threshold: z.number().nullable(),
 });

@@ -73,6 +73,8 @@ export function agreementTable(rows: AgreementRow[]): TableData {
       "Rating pairs",
       "Escalation trigger rate",
       "Threshold",
+      "Ratings per value",
+      "Why AC2 and alpha differ",
     ],
     rows: rows.map((r) => [
       rubricName(r.rubric),
@@ -94,6 +96,8 @@ export function agreementTable(rows: AgreementRow[]): TableData {
       r.pairs,
       r6(r.triggered.value),
       r.threshold,
+      r.distribution.map((d) => `${d.value}:${d.count}`).join(" "),
+      r.paradox ?? "",
     ]),
   };
 }

@@ -129,6 +129,10 @@ export interface AgreementRow {
   withinOne: Estimate;
   /** Pairs of ratings behind `exact` and `withinOne`. */
   pairs: number;
+  /** How many primary ratings gave each value of the scale (the matrix's cells), lowest first. */
+  distribution: { value: number; count: number }[];
+  /** Why AC2 and alpha disagree, when they tell different stories (lib/analytics/agreement.ts agreementParadox). */
+  paradox: string | null;
   /** Share of sets (with at least two primaries) where this dimension's spread reached the study's threshold. */
   triggered: Estimate;
   threshold: number | null;

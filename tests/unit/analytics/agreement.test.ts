@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agreementRows, designOf, dimensionMatrix, escalationRate, matrixAgreement, type PrimarySet } from "@/lib/analytics/agreement";
+import { agreementParadox, agreementRows, designOf, dimensionMatrix, escalationRate, matrixAgreement, type PrimarySet } from "@/lib/analytics/agreement";
 import { decodeCells, denseGraderValues, encodeCell } from "@/lib/analytics/grader-cells";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import type { ScoreCell } from "@/lib/scoring/grader-values";
@@ -168,5 +168,35 @@ describe("the agreement table", () => {
     const none = escalationRate(["AWAITING_GRADES"]);
     expect(none.rate).toBeNull();
     expect(none.reason).toBeTruthy();
+  });
+});
+
+describe("agreement on a skewed scale (the kappa paradox)", () => {
+  // 40 sets, two graders: 38 agree on 5, two disagree by one point; nobody ever scores 1-3.
+  const skewed: (number | null)[][] = [...Array.from({ length: 38 }, () => [5, 5]), [5, 4], [4, 5]];
+
+  it("counts the ratings of each value of the scale, the unused ones as 0", () => {
+    const a = matrixAgreement(skewed, [1, 5], "pool");
+    expect(a.distribution).toEqual([
+      { value: 1, count: 0 },
+      { value: 2, count: 0 },
+      { value: 3, count: 0 },
+      { value: 4, count: 2 },
+      { value: 5, count: 78 },
+    ]);
+  });
+
+  it("explains a high AC2 beside a low alpha with the share of the commonest score", () => {
+    const a = matrixAgreement(skewed, [1, 5], "pool");
+    expect(a.gwetAC2.value!).toBeGreaterThan(0.9);
+    expect(a.krippendorff.value!).toBeLessThan(0.1);
+    const why = agreementParadox(a)!;
+    expect(why).toMatch(/^98% of the ratings are 5, graders gave the same score 95% of the time\./);
+    expect(why).toMatch(/kappa paradox/);
+  });
+
+  it("says nothing when the coefficients agree", () => {
+    const spread: (number | null)[][] = [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [1, 2], [4, 5], [3, 3]];
+    expect(agreementParadox(matrixAgreement(spread, [1, 5], "pool"))).toBeNull();
   });
 });
