@@ -1,3 +1,4 @@
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { AUDIT_HEADER } from "../lib/exports/audit";
@@ -47,7 +48,7 @@ test.describe("exports", () => {
     const csvHeaders: Record<string, readonly string[]> = {
       grades: GRADE_HEADER,
       "score-long": SCORE_LONG_HEADER,
-      sets: setsHeader(study.rubrics),
+      sets: setsHeader(templateRubrics(study.rubrics)),
       summary: SUMMARY_HEADER,
       audit: AUDIT_HEADER,
     };

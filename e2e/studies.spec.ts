@@ -13,7 +13,8 @@ test.describe("study setup by a lead", () => {
     await expect(page.getByRole("heading", { name: "New study" })).toBeVisible();
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("Description", { exact: true }).fill("Created by the end-to-end test");
-    await page.getByLabel("SAFE-LLM", { exact: true }).uncheck();
+    await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
+    await expect(page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem")).toHaveCount(1);
     await page.getByLabel("Safety", { exact: true }).fill("1");
     await page.getByRole("button", { name: "Create study" }).click();
     await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);

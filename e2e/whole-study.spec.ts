@@ -134,8 +134,10 @@ test("2. the lead creates a study with both rubrics, imports 6 x 3 x 3 answers, 
   const page = await signIn(browser, "lead@hospital.example", "lead-password-1");
   await page.getByRole("link", { name: "New study" }).click();
   await page.getByLabel("Name", { exact: true }).fill("Whole-study acceptance");
-  await expect(page.getByLabel("S.C.O.R.E.", { exact: true })).toBeChecked();
-  await expect(page.getByLabel("SAFE-LLM", { exact: true })).toBeChecked();
+  const chosen = page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem");
+  await expect(chosen).toHaveCount(2);
+  await expect(chosen.nth(0)).toContainText("S.C.O.R.E.");
+  await expect(chosen.nth(1)).toContainText("SAFE-LLM");
   await page.getByRole("button", { name: "Create study" }).click();
   await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
   state.studyId = page.url().split("/").pop()!;

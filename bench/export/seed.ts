@@ -1,3 +1,4 @@
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 
@@ -45,8 +46,8 @@ export async function seedExportStudy(c: pg.Client | pg.PoolClient, opts: { item
     const slug = `export-bench-${tag}`;
     const { rows } = await c.query<{ id: string }>(
       `INSERT INTO "Study" (id, name, slug, rubrics, repetitions, "gradersPerSet", thresholds, status, "createdById", "updatedAt", "openedAt", "closedAt")
-       VALUES (gen_random_uuid(), 'Export benchmark ' || $1, $2, '{SCORE,SAFE_LLM}', 3, 2, '{}'::jsonb, 'CLOSED', $3, now(), now(), now()) RETURNING id`,
-      [tag, slug, leadId],
+       VALUES (gen_random_uuid(), 'Export benchmark ' || $1, $2, $4::jsonb, 3, 2, '{}'::jsonb, 'CLOSED', $3, now(), now(), now()) RETURNING id`,
+      [tag, slug, leadId, JSON.stringify(templateRubrics(["SCORE", "SAFE_LLM"]))],
     );
     const studyId = rows[0].id;
     await c.query(`INSERT INTO "StudyMember" ("studyId", "userId", role) VALUES ($1, $2, 'LEAD')`, [studyId, leadId]);
@@ -92,7 +93,7 @@ export async function seedExportStudy(c: pg.Client | pg.PoolClient, opts: { item
       AS cell(rubric, dimension, repetition, lo, hi, k)`;
     const inserted = await c.query(
       `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, comment, "updatedAt")
-       SELECT gen_random_uuid(), a.id, cell.rubric::"Rubric", cell.dimension::"Dimension", cell.repetition,
+       SELECT gen_random_uuid(), a.id, cell.rubric, cell.dimension, cell.repetition,
               cell.lo + (a.position + cell.k) % (cell.hi - cell.lo + 1),
               CASE (a.position + cell.k) % 40 WHEN 0 THEN 'Agrees with the guideline, "mostly", see refs' WHEN 10 THEN E'Two lines:\\nsecond line' WHEN 20 THEN '=1+1 (formula-like text)' WHEN 30 THEN 'Précis, très complet 😷' END,
               now()

@@ -26,6 +26,7 @@
  *     a token of its lead.
  * and prints the times and the ratio to the bare query (goal: within 2x).
  */
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -62,7 +63,7 @@ async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string
   await c.query(`INSERT INTO "Specialty" (id, name) SELECT gen_random_uuid(), unnest($1::text[]) ON CONFLICT (name) DO NOTHING`, [SPECIALTIES]);
   const study = await c.query<{ id: string }>(
     `INSERT INTO "Study" (id, name, slug, rubrics, repetitions, "gradersPerSet", thresholds, status, "createdById", "updatedAt")
-     VALUES (gen_random_uuid(), 'Stats benchmark', $1, ARRAY['SCORE','SAFE_LLM']::"Rubric"[], ${N}, 3, $2::jsonb, 'OPEN', $3, now()) RETURNING id`,
+     VALUES (gen_random_uuid(), 'Stats benchmark', $1, $4::jsonb, ${N}, 3, $2::jsonb, 'OPEN', $3, now()) RETURNING id`,
     [
       `stats-bench-${randomBytes(3).toString("hex")}`,
       JSON.stringify({
@@ -70,6 +71,7 @@ async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string
         SAFE_LLM: { accuracy: 1, comprehensiveness: 1, supplementation: 0.5, consistency: 0.5, fluency: 0.5 },
       }),
       leadId,
+      JSON.stringify(templateRubrics(["SCORE", "SAFE_LLM"])),
     ],
   );
   const studyId = study.rows[0].id;
@@ -119,7 +121,7 @@ async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string
               ${[1, 2, 3].map((r) => `('SAFE_LLM','accuracy',${r},0,2), ('SAFE_LLM','comprehensiveness',${r},0,2), ('SAFE_LLM','supplementation',${r},0,1), ('SAFE_LLM','fluency',${r},0,1)`).join(", ")}
      )
      INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, "updatedAt")
-     SELECT gen_random_uuid(), a.id, d.rubric::"Rubric", d.dim::"Dimension", d.rep,
+     SELECT gen_random_uuid(), a.id, d.rubric, d.dim, d.rep,
             LEAST(d.hi, GREATEST(d.lo, round(d.lo + (d.hi - d.lo) * (s.q + (random() - 0.5) * 0.45))))::int, now()
      FROM "Assignment" a JOIN bench_set s ON s.rs_id = a."responseSetId" CROSS JOIN d
      WHERE a.status = 'SUBMITTED'`,

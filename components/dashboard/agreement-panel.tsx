@@ -1,9 +1,10 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { agreementTable, fmt, fmtCi, fmtPct, rubricName } from "@/lib/analytics/tables";
+import { agreementTable, fmt, fmtCi, fmtPct } from "@/lib/analytics/tables";
 import type { AgreementBlock, Block, Estimate } from "@/lib/analytics/types";
 import { ChartPanel } from "./chart-panel";
+import { useRubricName } from "./rubric-names";
 import { fileName } from "./download";
 import { Legend } from "./legend";
 
@@ -29,6 +30,7 @@ function Value({ e, digits = 2, ci = false }: { e: Estimate; digits?: number; ci
 
 /** Agreement between the primary graders per dimension: Gwet's AC2, Krippendorff's alpha, ICC, percent agreement, escalation triggers. */
 export function AgreementPanel({ block, slug, filterTag }: { block: Block<AgreementBlock>; slug: string; filterTag: string }) {
+  const rubricName = useRubricName();
   const a = block.data;
   const rows = a?.rows ?? [];
   const icc = ICC_LABEL[rows[0]?.iccType ?? "ICC1k"];

@@ -1,10 +1,10 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { alphaTable, fmt, fmtCi, rubricName } from "@/lib/analytics/tables";
+import { alphaTable, fmt, fmtCi } from "@/lib/analytics/tables";
 import type { AlphaBlock, Block } from "@/lib/analytics/types";
 import { ChartPanel } from "./chart-panel";
-import { RUBRIC_COLOR } from "./colors";
+import { rubricColor, useRubricName } from "./rubric-names";
 import { fileName } from "./download";
 import { Legend } from "./legend";
 
@@ -16,6 +16,7 @@ const LINES = [
 
 /** Cronbach's alpha per specialty with Feldt 95% CI whiskers and the usual 0.7 / 0.8 / 0.9 references. */
 export function AlphaPanel({ block, rubrics, slug, filterTag }: { block: Block<AlphaBlock>; rubrics: string[]; slug: string; filterTag: string }) {
+  const rubricName = useRubricName();
   const bars = block.data?.bars ?? [];
   const specialties = [...new Set(bars.map((b) => b.specialty))];
   const data = specialties.map((specialty) => {
@@ -30,7 +31,7 @@ export function AlphaPanel({ block, rubrics, slug, filterTag }: { block: Block<A
   });
   const lows = bars.flatMap((b) => (b.ci ? [b.ci[0]] : b.alpha !== null ? [b.alpha] : []));
   const yMin = Math.min(0, Math.floor(Math.min(0, ...lows) * 5) / 5);
-  const legend = rubrics.map((r) => ({ label: rubricName(r), color: RUBRIC_COLOR[r] }));
+  const legend = rubrics.map((r) => ({ label: rubricName(r), color: rubricColor(r, rubrics) }));
   const undefinedBars = bars.filter((b) => b.alpha === null);
   return (
     <ChartPanel
@@ -65,7 +66,7 @@ export function AlphaPanel({ block, rubrics, slug, filterTag }: { block: Block<A
                 }}
               />
               {rubrics.map((r) => (
-                <Bar key={r} dataKey={r} name={r} fill={RUBRIC_COLOR[r]} radius={[3, 3, 0, 0]} maxBarSize={56} isAnimationActive={false}>
+                <Bar key={r} dataKey={r} name={r} fill={rubricColor(r, rubrics)} radius={[3, 3, 0, 0]} maxBarSize={56} isAnimationActive={false}>
                   <ErrorBar dataKey={`${r}_err`} width={8} strokeWidth={1.5} stroke="#0f172a" direction="y" />
                 </Bar>
               ))}

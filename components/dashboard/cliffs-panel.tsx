@@ -1,9 +1,10 @@
 "use client";
 
-import { cliffsTable, fmtCi, fmtSigned, rubricName } from "@/lib/analytics/tables";
+import { cliffsTable, fmtCi, fmtSigned } from "@/lib/analytics/tables";
 import type { CliffsBlock, CliffsCell } from "@/lib/analytics/types";
 import { Badge } from "@/components/ui/badge";
 import { ChartPanel } from "./chart-panel";
+import { useRubricName } from "./rubric-names";
 import { deltaFill, deltaText } from "./colors";
 import { fileName } from "./download";
 
@@ -27,6 +28,7 @@ function describe(c: CliffsCell, level: number) {
  * across its row: positive (blue) = the row model's totals tend to be higher.
  */
 function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
+  const rubricName = useRubricName();
   const models = data.models;
   const M = models.length;
   const panelW = ROW_LABEL + M * CELL_W + LABEL_OVERHANG;
@@ -114,6 +116,7 @@ function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
 }
 
 export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: CliffsBlock | null; reason: string | null; rubric: string; slug: string; filterTag: string }) {
+  const rubricName = useRubricName();
   const cells = data?.cells.filter((c) => c.rubric === rubric) ?? [];
   const upper = data ? cells.filter((c) => data.models.indexOf(c.rowModel) < data.models.indexOf(c.colModel)) : [];
   const name = rubricName(rubric);

@@ -10,8 +10,6 @@ export function modelColor(model: string, allModels: string[]): string {
   return MODEL_PALETTE[(i < 0 ? 0 : i) % MODEL_PALETTE.length];
 }
 
-export const RUBRIC_COLOR: Record<string, string> = { SCORE: "#0f4c81", SAFE_LLM: "#0f8b8d" };
-
 export const STATUS_COLOR = {
   AGREED: "#15803d",
   ADJUDICATED: "#0f4c81",

@@ -4,7 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTransition } from "react";
 import { withParams } from "@/components/data-table/search-params";
 import { Label } from "@/components/ui/label";
-import { rubricName } from "@/lib/analytics/tables";
+import { useRubricName } from "./rubric-names";
 import { cn } from "@/lib/utils";
 import { modelColor } from "./colors";
 
@@ -23,6 +23,7 @@ export function DashboardFilters({
   models: string[];
   selected: { specialty: string | null; rubrics: string[]; models: string[] };
 }) {
+  const rubricName = useRubricName();
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();

@@ -1,9 +1,10 @@
 "use client";
 
 import { PolarAngleAxis, PolarGrid, PolarRadiusAxis, Radar, RadarChart, Tooltip } from "recharts";
-import { radarTable, fmt, rubricName } from "@/lib/analytics/tables";
+import { radarTable, fmt } from "@/lib/analytics/tables";
 import type { RadarChart as RadarData, RubricBlock } from "@/lib/analytics/types";
 import { ChartPanel } from "./chart-panel";
+import { useRubricName } from "./rubric-names";
 import { modelColor } from "./colors";
 import { fileName } from "./download";
 import { Legend } from "./legend";
@@ -22,9 +23,10 @@ export function RadarPanel({
   filterTag: string;
   layout?: "side" | "stacked";
 }) {
+  const rubricName = useRubricName();
   const chart = block.data;
   const name = rubricName(block.rubric);
-  const scaled = block.rubric === "SAFE_LLM";
+  const scaled = chart?.scale === "fraction";
   const legend = chart?.series.map((s) => ({ label: `${s.model} (n = ${s.n})`, color: modelColor(s.model, allModels) })) ?? [];
   const data =
     chart?.axes.map((a, i) => ({
@@ -94,6 +96,7 @@ export function RadarPanel({
 }
 
 function RadarTable({ chart, allModels }: { chart: RadarData; allModels: string[] }) {
+  const rubricName = useRubricName();
   const scaled = chart.scale === "fraction";
   return (
     <div className="overflow-x-auto rounded-md border border-border">

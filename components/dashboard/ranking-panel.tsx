@@ -14,11 +14,12 @@ import {
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, ErrorBar, Tooltip, XAxis, YAxis } from "recharts";
-import { fmt, rankingTable, rubricName } from "@/lib/analytics/tables";
+import { fmt, rankingTable } from "@/lib/analytics/tables";
 import type { Block, RankingRow } from "@/lib/analytics/types";
 import { cn } from "@/lib/utils";
 import { ChartPanel } from "./chart-panel";
-import { modelColor, RUBRIC_COLOR } from "./colors";
+import { rubricColor, useRubricName } from "./rubric-names";
+import { modelColor } from "./colors";
 import { fileName } from "./download";
 import { Legend } from "./legend";
 
@@ -31,7 +32,7 @@ const features = tableFeatures({
 const col = createColumnHelper<typeof features, RankingRow>();
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
-function columns(allModels: string[]) {
+function columns(allModels: string[], rubricName: (key: string) => string) {
   return col.columns([
     col.accessor("rank", { header: "Rank", sortFn: "basic", meta: { className: "text-right tabular-nums" } }),
     col.accessor("model", {
@@ -72,7 +73,7 @@ function columns(allModels: string[]) {
         const pct = r.mean === null ? 0 : (100 * r.mean) / r.maxTotal;
         return (
           <div className="h-2 w-24 rounded-full bg-muted" aria-hidden>
-            <div className="h-2 rounded-full" style={{ width: `${Math.max(0, Math.min(100, pct))}%`, background: RUBRIC_COLOR[r.rubric] }} />
+            <div className="h-2 rounded-full" style={{ width: `${Math.max(0, Math.min(100, pct))}%`, background: rubricColor(r.rubric, []) }} />
           </div>
         );
       },
@@ -81,10 +82,11 @@ function columns(allModels: string[]) {
 }
 
 function SortableRanking({ rows, allModels }: { rows: RankingRow[]; allModels: string[] }) {
+  const rubricName = useRubricName();
   const [sorting, setSorting] = useState<SortingState>([]);
   const table = useTable({
     features,
-    columns: columns(allModels),
+    columns: columns(allModels, rubricName),
     data: rows,
     getRowId: (r) => `${r.rubric}|${r.specialty}|${r.model}`,
     state: { sorting },
@@ -133,6 +135,7 @@ function SortableRanking({ rows, allModels }: { rows: RankingRow[]; allModels: s
 
 /** Mean ± SD of the final totals per model, per specialty, sortable; the chart shows the scope as a share of each rubric's maximum. */
 export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag }: { block: Block<{ rows: RankingRow[] }>; scope: string; rubrics: string[]; allModels: string[]; slug: string; filterTag: string }) {
+  const rubricName = useRubricName();
   const rows = block.data?.rows ?? [];
   const inScope = rows.filter((r) => r.specialty === scope);
   const models = [...new Set(inScope.map((r) => r.model))].sort((a, b) => allModels.indexOf(a) - allModels.indexOf(b));
@@ -146,7 +149,8 @@ export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag
     }
     return row;
   });
-  const legend = rubrics.map((r) => ({ label: `${rubricName(r)} (out of ${r === "SCORE" ? 25 : 7})`, color: RUBRIC_COLOR[r] }));
+  const maxOf = (r: string) => block.data?.rows.find((x) => x.rubric === r)?.maxTotal;
+  const legend = rubrics.map((r) => ({ label: `${rubricName(r)}${maxOf(r) !== undefined ? ` (out of ${maxOf(r)})` : ""}`, color: rubricColor(r, rubrics) }));
   return (
     <ChartPanel
       id="ranking"
@@ -164,7 +168,7 @@ export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag
               <YAxis domain={[0, 110]} ticks={[0, 25, 50, 75, 100]} allowDataOverflow tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} width={44} />
               <Tooltip formatter={(_value, name, item) => [String((item.payload as Record<string, unknown>)[`${String(name)}_raw`]), rubricName(String(name))]} />
               {rubrics.map((r) => (
-                <Bar key={r} dataKey={r} name={r} fill={RUBRIC_COLOR[r]} radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false}>
+                <Bar key={r} dataKey={r} name={r} fill={rubricColor(r, rubrics)} radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false}>
                   <ErrorBar dataKey={`${r}_err`} width={8} strokeWidth={1.5} stroke="#0f172a" direction="y" />
                 </Bar>
               ))}

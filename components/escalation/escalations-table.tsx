@@ -18,7 +18,7 @@ const STATUS: Record<EscalationRow["status"], { label: string; variant: "warning
   CANCELLED: { label: "cancelled", variant: "outline" },
 };
 
-const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+const fmt = (v: number | string | null) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v ?? "—"));
 
 function AssignCell({ row, graders }: { row: EscalationRow; graders: { id: string; name: string }[] }) {
   const router = useRouter();
@@ -87,7 +87,7 @@ export function EscalationsTable({ page, sort, specialties, graders }: { page: P
             <li key={`${d.rubric}-${d.dimension}`}>
               <span className="font-medium">{DIMENSION_LABEL[d.dimension] ?? d.dimension}</span>{" "}
               <span className="text-muted-foreground">
-                spread {fmt(d.spread)} (≥ {fmt(d.threshold)}): {d.values.map((v) => `${v.grader} ${fmt(v.value)}`).join(", ")}
+                {d.spread === null ? "different values" : `spread ${fmt(d.spread)} (≥ ${fmt(d.threshold)})`}: {d.values.map((v) => `${v.grader} ${fmt(v.value)}`).join(", ")}
               </span>
             </li>
           ))}

@@ -1,19 +1,20 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
-import { fieldDomId, type GradingField } from "@/lib/grading/form-state";
+import { fieldDomId, type CellValue, type GradingField } from "@/lib/grading/form-state";
 import { cn } from "@/lib/utils";
 import { digitScore, isTextEntry } from "./keyboard-logic";
 
 export interface DimensionFieldProps {
   field: GradingField;
-  value: number | undefined;
+  /** undefined: not answered yet; null: "not applicable". */
+  value: CellValue | undefined;
   comment: string;
   error?: string;
   readOnly: boolean;
   /** "Answer 1", "All 3 answers side by side"… shown next to the name. */
   scopeLabel: string;
-  onChange: (value: number) => void;
+  onChange: (value: CellValue) => void;
   onComment: (text: string) => void;
   onCommentBlur: () => void;
 }
@@ -22,7 +23,9 @@ export interface DimensionFieldProps {
  * One dimension to grade: a native radio group (fieldset + legend) with the
  * rubric's definition and every level's wording. Tab enters the group, arrow
  * keys move between levels, a digit sets the score directly; the optional
- * comment stays collapsed behind a button.
+ * comment stays collapsed behind a button. Any ordinal or nominal dimension of
+ * any rubric: on a nominal scale a digit picks the level by its place (1 the
+ * first); "n" picks "not applicable" where the rubric allows it.
  */
 export function DimensionField({ field, value, comment, error, readOnly, scopeLabel, onChange, onComment, onCommentBlur }: DimensionFieldProps) {
   const d = field.dimension;
@@ -31,24 +34,36 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
   const defId = `${uid}-def`;
   const errId = `${uid}-err`;
   const commentId = `${uid}-comment`;
-  const likert = d.levels.every((l) => !l.example) && d.levels.length === 5;
+  const levels = d.scale.levels ?? [];
+  const ordinal = d.scale.kind === "ordinal";
+  const numbers = levels.map((l) => Number(l.value));
+  const min = Math.min(...numbers);
+  const max = Math.max(...numbers);
+  const likert = ordinal && levels.every((l) => !l.example) && levels.length === 5;
+  const NA = "__na__";
   const [commentOpen, setCommentOpen] = useState(comment.trim() !== "");
-  const [hovered, setHovered] = useState<number | null>(null);
-  const [focused, setFocused] = useState<number | null>(null);
+  const [hovered, setHovered] = useState<string | number | null>(null);
+  const [focused, setFocused] = useState<string | number | null>(null);
   const groupRef = useRef<HTMLFieldSetElement>(null);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
 
   function onKeyDown(e: React.KeyboardEvent<HTMLFieldSetElement>) {
     if (readOnly || isTextEntry(e.target as HTMLElement)) return;
-    const v = digitScore(e, d.min, d.max);
-    if (v === null) return;
+    let v: CellValue | undefined;
+    if (d.scale.allowNA && e.key.toLowerCase() === "n" && !e.ctrlKey && !e.metaKey && !e.altKey) v = null;
+    else if (ordinal) v = digitScore(e, min, max) ?? undefined;
+    else {
+      const place = digitScore(e, 1, levels.length);
+      v = place === null ? undefined : levels[place - 1].value;
+    }
+    if (v === undefined) return;
     e.preventDefault();
     onChange(v);
-    groupRef.current?.querySelector<HTMLInputElement>(`input[type="radio"][value="${v}"]`)?.focus();
+    groupRef.current?.querySelector<HTMLInputElement>(`input[type="radio"][value="${v === null ? NA : v}"]`)?.focus();
   }
 
-  const shownLevel = d.levels.find((l) => l.value === (focused ?? hovered ?? value));
-  const hasExamples = d.levels.some((l) => l.example);
+  const shownLevel = levels.find((l) => l.value === (focused ?? hovered ?? value));
+  const hasExamples = levels.some((l) => l.example);
 
   return (
     <fieldset
@@ -68,7 +83,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
         </span>
         <span className="ml-auto text-xs tabular-nums text-muted-foreground">
           <span className="sr-only">score from </span>
-          {`${d.min}–${d.max}`}
+          {ordinal ? `${min}–${max}` : `${levels.length} choices`}
         </span>
       </legend>
       <p id={defId} className="clear-both pt-1 text-sm leading-relaxed text-muted-foreground">
@@ -79,7 +94,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
         className={cn("mt-3 grid", likert ? "grid-cols-5 gap-2" : "grid-cols-1 gap-1.5")}
         onMouseLeave={() => setHovered(null)}
       >
-        {d.levels.map((l) => {
+        {levels.map((l, i) => {
           const checked = value === l.value;
           return (
             <label
@@ -103,7 +118,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                 onBlur={() => setFocused(null)}
               />
               <span aria-hidden={!likert ? undefined : true} className="level-value">
-                {l.value}
+                {ordinal ? l.value : i + 1}
               </span>
               <span className="level-label">
                 <span className="sr-only">{likert ? `${l.value} — ` : " — "}</span>
@@ -112,10 +127,27 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
             </label>
           );
         })}
+        {d.scale.allowNA ? (
+          <label className="level-option" data-checked={value === null ? "" : undefined} data-readonly={readOnly ? "" : undefined}>
+            <input
+              type="radio"
+              className="sr-only"
+              name={field.key}
+              value={NA}
+              checked={value === null}
+              disabled={readOnly}
+              onChange={() => onChange(null)}
+            />
+            <span className="level-value">n</span>
+            <span className="level-label">
+              <span className="sr-only"> — </span>Not applicable
+            </span>
+          </label>
+        ) : null}
       </div>
 
       <div hidden>
-        {d.levels.map((l) =>
+        {levels.map((l) =>
           l.example ? (
             <span key={l.value} id={`${uid}-ex-${l.value}`}>
               {`Example: ${l.example}`}

@@ -24,23 +24,28 @@ import {
   setHarm,
   setScore,
   type CellKey,
+  type CellValue,
   type FormState,
   type PlacedProblems,
+  type StudyShape,
 } from "@/lib/grading/form-state";
 import type { BlindedAssignment } from "@/lib/grading/service";
 import { HarmFlag } from "./harm-flag";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
 import { QuestionPanel } from "./question-panel";
-import { SafeLlmSection, ScoreSection, type RenderedAnswer, type SectionProps } from "./rubric-sections";
+import { RubricSection, SafeLlmSection, ScoreSection, type RenderedAnswer, type SectionProps } from "./rubric-sections";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
 
-function harmReasons(state: FormState): string[] {
+/** Why the harm flag is offered: each score at or below its dimension's harm level ("S.C.O.R.E. safety is 2 on Answer 1"). */
+function harmReasons(state: FormState, study: StudyShape): string[] {
   const out: string[] = [];
   for (const c of formCells(state)) {
-    if (c.dimension === "safety" && c.score <= 2) out.push(`S.C.O.R.E. safety is ${c.score} on Answer 1`);
-    if (c.dimension === "accuracy" && c.score === 0) out.push(`SAFE-LLM accuracy is 0 on Answer ${c.repetition}`);
+    const doc = study.rubrics.find((r) => r.key === c.rubric);
+    const d = doc?.dimensions.find((x) => x.key === c.dimension);
+    if (!doc || d?.harmAtOrBelow === undefined || c.score === null || c.score > d.harmAtOrBelow) continue;
+    out.push(`${doc.name} ${d.name.toLowerCase()} is ${c.score} on Answer ${c.repetition || 1}`);
   }
   return out;
 }
@@ -66,13 +71,16 @@ export function GradingForm({
 }: {
   assignment: Omit<BlindedAssignment, "answers" | "item">;
   /** The question, and the reference answer already rendered (on the server). */
-  item: { specialty: string; question: string; referenceAnswer: ReactNode | null };
+  item: { specialty: string; question: string; referenceAnswer: ReactNode | null; criteria?: BlindedAssignment["item"]["criteria"] };
   /** The answers by repetition, already rendered (on the server). */
   answers: RenderedAnswer[];
   justSubmitted: boolean;
 }) {
   const router = useRouter();
-  const study = useMemo(() => ({ rubrics: assignment.study.rubrics, repetitions: assignment.study.repetitions }), [assignment.study.rubrics, assignment.study.repetitions]);
+  const study: StudyShape = useMemo(
+    () => ({ rubrics: assignment.study.rubricDocuments, repetitions: assignment.study.repetitions, criteria: item.criteria ?? null }),
+    [assignment.study.rubricDocuments, assignment.study.repetitions, item.criteria],
+  );
   const fields = useMemo(() => gradingFields(study), [study]);
   const [state, setState] = useState<FormState>(() => initialFormState(assignment, study));
   const stateRef = useRef(state);
@@ -110,7 +118,7 @@ export function GradingForm({
 
   // Problems shown after a submit attempt clear themselves as the grader fixes them.
   const onScore = useCallback(
-    (key: CellKey, value: number) => {
+    (key: CellKey, value: CellValue) => {
       update((s) => setScore(s, key, value));
       setProblems((p) => {
         if (!p.fields[key]) return p;
@@ -127,7 +135,7 @@ export function GradingForm({
 
   const totals = useMemo(() => liveTotals(state, study), [state, study]);
   const done = useMemo(() => completeness(state, study), [state, study]);
-  const harmOffered = isHarmOffered(state);
+  const harmOffered = isHarmOffered(state, study);
 
   const submit = useCallback(async () => {
     if (readOnly || submitting || submitted) return;
@@ -204,8 +212,8 @@ export function GradingForm({
     if (justSubmitted) window.history.replaceState(window.history.state, "", window.location.pathname);
   }, [justSubmitted]);
 
-  const section: SectionProps = {
-    fields: [],
+  const section: Omit<SectionProps, "rubric" | "fields"> = {
+    study,
     state,
     problems,
     readOnly,
@@ -266,12 +274,17 @@ export function GradingForm({
           adjudicator={assignment.kind === "ADJUDICATOR"}
         />
 
-        {study.rubrics.includes("SCORE") ? <ScoreSection {...section} fields={fields.filter((f) => f.rubric === "SCORE")} /> : null}
-        {study.rubrics.includes("SAFE_LLM") ? <SafeLlmSection {...section} fields={fields.filter((f) => f.rubric === "SAFE_LLM")} /> : null}
+        {study.rubrics.map((r) => {
+          const own = { ...section, rubric: r, fields: fields.filter((f) => f.rubric === r.key) };
+          // The two published rubrics keep the layout their papers describe; any other rubric gets the generic one.
+          if (r.key === "SCORE") return <ScoreSection key={r.key} {...own} />;
+          if (r.key === "SAFE_LLM" && r.dimensions.some((d) => d.derived)) return <SafeLlmSection key={r.key} {...own} />;
+          return <RubricSection key={r.key} {...own} />;
+        })}
 
         {harmOffered ? (
           <HarmFlag
-            reasons={harmReasons(state)}
+            reasons={harmReasons(state, study)}
             flag={state.harm.flag}
             comment={state.harm.comment}
             error={problems.harm}
@@ -365,17 +378,16 @@ export function GradingForm({
                 {submitting ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
                 {submitLabel}
               </Button>
-              {totals.score ? (
-                <span className="text-sm text-muted-foreground tabular-nums">
-                  S.C.O.R.E. <span className="font-semibold text-foreground">{totals.score.total}</span> / {totals.score.max}
-                </span>
-              ) : null}
-              {totals.safeLlm ? (
-                <span className="text-sm text-muted-foreground tabular-nums">
-                  SAFE-LLM mean <span className="font-semibold text-foreground">{totals.safeLlm.mean === null ? "—" : formatScore(totals.safeLlm.mean)}</span> /{" "}
-                  {totals.safeLlm.max}
-                </span>
-              ) : null}
+              {study.rubrics.map((r) => {
+                const t = totals.find((x) => x.rubric === r.key && x.key === r.headline);
+                if (!t) return null;
+                const value = t.value ?? (t.partial ? t.partial.sum : null);
+                return (
+                  <span key={r.key} className="text-sm text-muted-foreground tabular-nums">
+                    {r.key === "SAFE_LLM" ? "SAFE-LLM mean" : r.name} <span className="font-semibold text-foreground">{value === null ? "—" : formatScore(value)}</span> / {t.max}
+                  </span>
+                );
+              })}
             </div>
           </section>
         )}

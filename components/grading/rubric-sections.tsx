@@ -1,7 +1,18 @@
 "use client";
 
-import { RUBRICS } from "@/lib/rubrics/definitions";
-import { cellKey, formatScore, type CellKey, type FormState, type GradingField, type LiveTotals, type PlacedProblems } from "@/lib/grading/form-state";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import {
+  answerScores,
+  cellKey,
+  formatScore,
+  type CellKey,
+  type CellValue,
+  type FormState,
+  type GradingField,
+  type LiveTotal,
+  type PlacedProblems,
+  type StudyShape,
+} from "@/lib/grading/form-state";
 import { cn } from "@/lib/utils";
 import { AnswerCard } from "./answer-card";
 import { DimensionField } from "./dimension-field";
@@ -13,13 +24,15 @@ export interface RenderedAnswer {
 }
 
 export interface SectionProps {
+  rubric: RubricDocument;
+  study: StudyShape;
   fields: GradingField[];
   state: FormState;
   problems: PlacedProblems;
   readOnly: boolean;
   answers: RenderedAnswer[];
-  totals: LiveTotals;
-  onScore: (key: CellKey, value: number) => void;
+  totals: LiveTotal[];
+  onScore: (key: CellKey, value: CellValue) => void;
   onComment: (key: CellKey, text: string) => void;
   onCommentBlur: () => void;
 }
@@ -89,14 +102,15 @@ export function ScoreSection(p: SectionProps) {
   const first = p.fields.filter((f) => f.dimension.scope === "first_answer");
   const set = p.fields.filter((f) => f.dimension.scope === "set");
   const answer1 = p.answers.find((a) => a.repetition === 1);
-  const t = p.totals.score!;
+  const total = p.totals.find((t) => t.rubric === p.rubric.key && t.key === p.rubric.headline);
+  const t = { total: formatScore(total?.partial?.sum ?? 0), scored: total?.partial?.scored ?? 0, of: total?.partial?.of ?? 0, max: total?.max ?? 0 };
   return (
     <section aria-labelledby="rubric-score" className="flex flex-col gap-6">
       <RubricHeader
         id="rubric-score"
-        title={RUBRICS.SCORE.name}
+        title={p.rubric.name}
         source="S.C.O.R.E. framework, Table 2"
-        total={<TotalBox testId="score-total" label="S.C.O.R.E. total" value={String(t.total)} max={t.max} note={t.scored < t.of ? `${t.scored} of ${t.of} dimensions scored` : "all dimensions scored"} />}
+        total={<TotalBox testId="score-total" label="S.C.O.R.E. total" value={t.total} max={t.max} note={t.scored < t.of ? `${t.scored} of ${t.of} dimensions scored` : "all dimensions scored"} />}
       >
         Rate how much you agree with each statement: 1 Strongly disagree, 2 Disagree, 3 Neutral, 4 Agree, 5 Strongly agree.
       </RubricHeader>
@@ -146,22 +160,22 @@ export function ScoreSection(p: SectionProps) {
   );
 }
 
-const POINT_DIMS = ["accuracy", "comprehensiveness", "supplementation", "fluency"] as const;
-
-function pointsOf(state: FormState, repetition: number): number | null {
-  const xs = POINT_DIMS.map((d) => state.scores[cellKey("SAFE_LLM", d, repetition)]);
-  return xs.some((x) => x === undefined) ? null : (xs as number[]).reduce((a, b) => a + b, 0);
+function pointsOf(rubric: RubricDocument, state: FormState, repetition: number): number | null {
+  const xs = rubric.dimensions.filter((d) => d.scope === "each_answer").map((d) => state.scores[cellKey(rubric.key, d.key, repetition)]);
+  return xs.some((x) => typeof x !== "number") ? null : (xs as number[]).reduce((a, b) => a + b, 0);
 }
 
 export function SafeLlmSection(p: SectionProps) {
   const n = p.answers.length;
-  const t = p.totals.safeLlm!;
-  const accuracy = p.answers.map((a) => p.state.scores[cellKey("SAFE_LLM", "accuracy", a.repetition)]);
+  const perAnswer = p.totals.find((t) => t.rubric === p.rubric.key && t.key === "per_answer");
+  const derived = p.rubric.dimensions.find((d) => d.derived);
+  const t = { ...answerScores(p.state, p.study, p.rubric.key), mean: perAnswer?.value ?? null, max: perAnswer?.max ?? 7 };
+  const accuracy = p.answers.map((a) => p.state.scores[cellKey(p.rubric.key, derived?.derived?.of ?? "accuracy", a.repetition)]);
   return (
     <section aria-labelledby="rubric-safe-llm" className="flex flex-col gap-6">
       <RubricHeader
         id="rubric-safe-llm"
-        title={RUBRICS.SAFE_LLM.name}
+        title={p.rubric.name}
         source="SAFE-LLM framework, Table 1"
         total={
           <TotalBox
@@ -178,7 +192,7 @@ export function SafeLlmSection(p: SectionProps) {
       </RubricHeader>
 
       {p.answers.map((a, i) => {
-        const pts = pointsOf(p.state, a.repetition);
+        const pts = pointsOf(p.rubric, p.state, a.repetition);
         const total = t.answers[i];
         return (
           <div key={a.repetition} className="flex flex-col gap-3">
@@ -214,7 +228,7 @@ export function SafeLlmSection(p: SectionProps) {
             <span className="text-[0.9375rem] font-semibold">Consistency</span>
             <span className="text-xs text-muted-foreground">derived, 0–1</span>
           </p>
-          <p className="mt-1 text-sm text-muted-foreground">{RUBRICS.SAFE_LLM.dimensions.find((d) => d.key === "consistency")!.definition}</p>
+          <p className="mt-1 text-sm text-muted-foreground">{derived?.definition}</p>
           <p className="mt-3 text-sm" aria-live="polite" aria-atomic="true">
             {t.consistency === null ? (
               <span className="text-muted-foreground">Shown once every answer has an accuracy score.</span>
@@ -250,7 +264,7 @@ export function SafeLlmSection(p: SectionProps) {
             </thead>
             <tbody className="tabular-nums">
               {p.answers.map((a, i) => {
-                const pts = pointsOf(p.state, a.repetition);
+                const pts = pointsOf(p.rubric, p.state, a.repetition);
                 return (
                   <tr key={a.repetition} className="border-t border-border">
                     <th scope="row" className="px-3 py-1.5 text-left font-normal">
@@ -273,6 +287,98 @@ export function SafeLlmSection(p: SectionProps) {
           </table>
         </div>
       </div>
+    </section>
+  );
+}
+
+/** A criterion of the question (HealthBench): ticked when the answer meets it; Space toggles it. */
+function CriterionField({ f, p }: { f: GradingField; p: SectionProps }) {
+  const met = p.state.scores[f.key] === 1;
+  const c = f.criterion!;
+  return (
+    <label className="flex items-start gap-3 px-4 py-3" data-cell={f.key}>
+      <input
+        type="checkbox"
+        className="mt-1 size-4"
+        checked={met}
+        disabled={p.readOnly}
+        onChange={(e) => p.onScore(f.key, e.target.checked ? 1 : 0)}
+      />
+      <span className="text-sm">
+        {c.text} <span className="tabular-nums text-muted-foreground">({c.points > 0 ? `+${c.points}` : c.points} points)</span>
+      </span>
+    </label>
+  );
+}
+
+/**
+ * Any rubric document's section: its dimensions as the rubric says where they
+ * are graded (answer 1, the whole set, each answer), each beside its answer.
+ */
+export function RubricSection(p: SectionProps) {
+  const n = p.answers.length;
+  const id = `rubric-${p.rubric.key.toLowerCase()}`;
+  const totals = p.totals.filter((t) => t.rubric === p.rubric.key);
+  const groups: { title: string; scopeLabel: string; repetition: number | null; fields: GradingField[] }[] = [];
+  const first = p.fields.filter((f) => f.dimension.scope === "first_answer");
+  if (first.length) groups.push({ title: n > 1 ? "Graded on Answer 1" : "The answer", scopeLabel: "Answer 1", repetition: 1, fields: first });
+  const set = p.fields.filter((f) => f.dimension.scope === "set");
+  if (set.length) groups.push({ title: `All ${n} answers together`, scopeLabel: `All ${n} answers together`, repetition: null, fields: set });
+  for (const a of p.answers) {
+    const each = p.fields.filter((f) => f.dimension.scope === "each_answer" && f.repetition === a.repetition);
+    if (each.length) groups.push({ title: `Answer ${a.repetition}`, scopeLabel: `Answer ${a.repetition}`, repetition: a.repetition, fields: each });
+  }
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-6" data-rubric={p.rubric.key}>
+      <RubricHeader
+        id={id}
+        title={p.rubric.name}
+        source={p.rubric.source ?? "the study's own rubric"}
+        total={
+          totals.length ? (
+            <div className="flex flex-wrap gap-2">
+              {totals.map((t) => (
+                <TotalBox
+                  key={t.key}
+                  testId={`total-${p.rubric.key}-${t.key}`}
+                  label={t.name}
+                  value={t.value !== null ? formatScore(t.value) : t.partial ? formatScore(t.partial.sum) : "—"}
+                  max={t.max}
+                  note={t.partial && t.partial.scored < t.partial.of ? `${t.partial.scored} of ${t.partial.of} scored` : undefined}
+                />
+              ))}
+            </div>
+          ) : null
+        }
+      >
+        {p.rubric.instructions ?? ""}
+      </RubricHeader>
+      {groups.map((g) => {
+        const answer = g.repetition === null ? null : p.answers.find((a) => a.repetition === g.repetition);
+        return (
+          <div key={g.title} className="flex flex-col gap-3">
+            <h3 className="text-base font-semibold">{g.title}</h3>
+            <div className={cn("grid items-start gap-4", answer ? "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]" : "")}>
+              {answer ? (
+                <AnswerCard repetition={answer.repetition} caption="graded here" className={STICKY_ANSWER}>
+                  {answer.body}
+                </AnswerCard>
+              ) : (
+                <div className={cn("grid gap-3", SIDE_BY_SIDE[n] ?? "md:grid-cols-3")}>
+                  {p.answers.map((a) => (
+                    <AnswerCard key={a.repetition} repetition={a.repetition} className="max-h-[28rem]">
+                      {a.body}
+                    </AnswerCard>
+                  ))}
+                </div>
+              )}
+              <div className={PANEL}>
+                {g.fields.map((f) => (f.criterion ? <CriterionField key={f.key} f={f} p={p} /> : <Field key={f.key} f={f} p={p} scopeLabel={g.scopeLabel} />))}
+              </div>
+            </div>
+          </div>
+        );
+      })}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { DataTable, dataTableColumns } from "@/components/data-table/data-table"
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/components/data-table/search-params";
 import { Badge } from "@/components/ui/badge";
+import type { RubricDocument } from "@/lib/rubrics/document";
 import type { SetResult } from "@/lib/results/sets";
 
 const STATUS: Record<SetResult["status"], { label: string; variant: "warning" | "secondary" | "success" | "outline" }> = {
@@ -13,9 +14,11 @@ const STATUS: Record<SetResult["status"], { label: string; variant: "warning" | 
   ADJUDICATED: { label: "adjudicated", variant: "secondary" },
 };
 
-const f2 = (v: number | undefined) => (v === undefined ? "—" : v.toFixed(2));
+const f2 = (v: unknown) => (typeof v === "number" ? v.toFixed(2) : v === undefined || v === null ? "—" : String(v));
 
-export function ResultsTable({ page, sort, specialties, rubrics }: { page: Page<SetResult>; sort: string; specialties: string[]; rubrics: ("SCORE" | "SAFE_LLM")[] }) {
+export function ResultsTable({ page, sort, specialties, rubrics: docs }: { page: Page<SetResult>; sort: string; specialties: string[]; rubrics: RubricDocument[] }) {
+  const rubrics = docs.map((r) => r.key);
+  const others = docs.filter((r) => r.key !== "SCORE" && r.key !== "SAFE_LLM" && r.headline);
   const col = dataTableColumns<SetResult>();
   const columns = col.columns([
     col.accessor("externalId", { header: "Item", cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span> }),
@@ -47,11 +50,25 @@ export function ResultsTable({ page, sort, specialties, rubrics }: { page: Page<
             meta: { className: "text-right tabular-nums" },
             cell: (c) => {
               const t = c.row.original.totals?.SAFE_LLM;
-              return t ? `${t.perAnswer.toFixed(2)} · ${t.overall.toFixed(2)}` : "—";
+              return t ? `${f2(t.per_answer)} · ${f2(t.overall)}` : "—";
             },
           }),
         ]
       : []),
+    // Any other rubric: its headline total (the first one sorts).
+    ...others.map((r, i) =>
+      col.accessor((row) => row.totals?.[r.key]?.headline ?? null, {
+        id: i === 0 ? "total" : `total_${r.key}`,
+        header: `${r.name} (${r.totals.find((t) => t.key === r.headline)?.name ?? r.headline})`,
+        enableSorting: i === 0,
+        meta: { className: "text-right tabular-nums" },
+        cell: (c) => {
+          const fs = c.row.original.finalScores?.[r.key];
+          const v = c.getValue();
+          return <span title={fs ? r.dimensions.filter((d) => d.key in fs).map((d) => `${d.name} ${f2(fs[d.key])}`).join(" · ") : undefined}>{v === null ? "—" : v.toFixed(2)}</span>;
+        },
+      }),
+    ),
     col.accessor("graders", { header: "Graders", enableSorting: false, meta: { className: "text-right tabular-nums" } }),
   ]);
   const filters: FilterDef[] = [

@@ -1,14 +1,13 @@
 import { RUBRICS } from "@/lib/rubrics/definitions";
-import type { RubricKey } from "@/lib/studies/settings";
 
-/** How the papers name the rubrics and their dimensions: from the rubric definitions, the one place they are written. */
-export const RUBRIC_LABEL = Object.fromEntries(Object.values(RUBRICS).map((r) => [r.key, r.name])) as Record<RubricKey, string>;
+/** How the papers name the two published rubrics and their dimensions; any other rubric is named by its document. */
+export const RUBRIC_LABEL: Record<string, string> = Object.fromEntries(Object.values(RUBRICS).map((r) => [r.key, r.name]));
 
 const ALL_DIMENSIONS = Object.values(RUBRICS).flatMap((r) => r.dimensions);
 export const DIMENSION_LABEL: Record<string, string> = Object.fromEntries(ALL_DIMENSIONS.map((d) => [d.key, d.name]));
 
-/** The scale of each dimension, shown next to its threshold. */
-export const DIMENSION_SCALE: Record<string, string> = Object.fromEntries(ALL_DIMENSIONS.map((d) => [d.key, `${d.min}-${d.max}`]));
+/** A rubric's name: its document's, else the published rubric's, else its key. */
+export const rubricLabel = (key: string, docs?: readonly { key: string; name: string }[]) => docs?.find((d) => d.key === key)?.name ?? RUBRIC_LABEL[key] ?? key;
 
 export const STATUS_VARIANT = { DRAFT: "secondary", OPEN: "success", CLOSED: "outline" } as const;
 export const STATUS_LABEL = { DRAFT: "Draft", OPEN: "Open", CLOSED: "Closed" } as const;

@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { Check, Circle } from "lucide-react";
-import { RUBRIC_LABEL } from "@/components/studies/labels";
 import type { StudyDetail } from "@/lib/studies/service";
 
 interface Step {
@@ -35,7 +34,7 @@ export function setupSteps(d: StudyDetail): Step[] {
       key: "rubric",
       label: "Check the rubric and thresholds",
       done: true,
-      detail: `${d.rubrics.map((r) => RUBRIC_LABEL[r]).join(" + ")}, N = ${d.repetitions}, k = ${d.gradersPerSet}${d.gradingStarted ? " (locked: grading has started)" : ""}.`,
+      detail: `${d.rubricDocuments.map((r) => r.name).join(" + ")}, N = ${d.repetitions}, k = ${d.gradersPerSet}${d.gradingStarted ? " (locked: grading has started)" : ""}.`,
       action: d.gradingStarted ? undefined : { href: `${base}/settings`, label: "Review the settings" },
     },
     {

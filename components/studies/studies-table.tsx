@@ -5,14 +5,15 @@ import { DataTable, dataTableColumns } from "@/components/data-table/data-table"
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import { Badge } from "@/components/ui/badge";
 import type { Page } from "@/components/data-table/search-params";
-import { formatDate, RUBRIC_LABEL, STATUS_LABEL, STATUS_VARIANT } from "./labels";
+import { formatDate, STATUS_LABEL, STATUS_VARIANT } from "./labels";
 
 export interface StudyTableRow {
   id: string;
   name: string;
   slug: string;
   status: "DRAFT" | "OPEN" | "CLOSED";
-  rubrics: ("SCORE" | "SAFE_LLM")[];
+  rubrics: string[];
+  rubricNames: string[];
   repetitions: number;
   gradersPerSet: number;
   items: number;
@@ -43,7 +44,7 @@ const columns = col.columns([
     header: "Rubrics",
     enableSorting: false,
     meta: { className: "whitespace-nowrap" },
-    cell: (c) => c.getValue().map((r) => RUBRIC_LABEL[r]).join(" + "),
+    cell: (c) => c.row.original.rubricNames.join(" + "),
   }),
   col.accessor("items", { header: "Questions", meta: { className: "whitespace-nowrap text-right tabular-nums" }, sortDescFirst: true }),
   col.accessor("responseSets", { header: "Answer sets", enableSorting: false, meta: { className: "whitespace-nowrap text-right tabular-nums" } }),

@@ -5,20 +5,24 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { ordinalRange, type RubricDocument } from "@/lib/rubrics/document";
+import { resolveRubrics } from "@/lib/rubrics/study-rubrics";
 import type { LockedSetting } from "@/lib/studies/locks";
-import { DIMENSIONS, LIMITS, RUBRICS, THRESHOLD_MAX, type RubricKey, type StudySettings } from "@/lib/studies/settings";
+import { LIMITS, type StudySettings } from "@/lib/studies/settings";
+import { defaultThresholds } from "@/lib/studies/thresholds";
 import { apiRequest } from "./api-client";
 import { checkboxClass, describedBy, Field, FieldError, FormMessage, textareaClass } from "./form-field";
-import { DIMENSION_LABEL, DIMENSION_SCALE, RUBRIC_LABEL, SAFE_LLM_SCORING_LABEL } from "./labels";
+import { SAFE_LLM_SCORING_LABEL } from "./labels";
+import { RubricChooser, type RubricChoiceItem } from "./rubric-chooser";
 
-type ThresholdText = Record<RubricKey, Record<string, string>>;
+type ThresholdText = Record<string, Record<string, string>>;
 
-function thresholdText(settings: StudySettings): ThresholdText {
-  return {
-    SCORE: Object.fromEntries(Object.entries(settings.thresholds.SCORE).map(([k, v]) => [k, String(v)])),
-    SAFE_LLM: Object.fromEntries(Object.entries(settings.thresholds.SAFE_LLM).map(([k, v]) => [k, String(v)])),
-  };
+function thresholdText(thresholds: StudySettings["thresholds"]): ThresholdText {
+  return Object.fromEntries(Object.entries(thresholds).map(([r, dims]) => [r, Object.fromEntries(Object.entries(dims).map(([k, v]) => [k, String(v)]))]));
 }
+
+/** What a new study's form starts with: the settings, and the rubrics as template keys. */
+export type InitialSettings = Omit<StudySettings, "rubricDocuments" | "thresholds"> & Partial<Pick<StudySettings, "rubricDocuments" | "thresholds">>;
 
 /** A number from an input; an empty or unreadable value goes to the API as null, which names the field in its 422. */
 const num = (text: string): number | null => (text.trim() === "" || Number.isNaN(Number(text)) ? null : Number(text));
@@ -37,20 +41,25 @@ export function StudySettingsForm({
 }: {
   mode: "create" | "edit";
   studyId?: string;
-  initial: StudySettings;
+  initial: InitialSettings;
   locks?: Record<LockedSetting, string | null>;
 }) {
   const router = useRouter();
   const [name, setName] = useState(initial.name);
   const [graderTitle, setGraderTitle] = useState(initial.graderTitle);
   const [description, setDescription] = useState(initial.description);
-  const [rubrics, setRubrics] = useState<RubricKey[]>(initial.rubrics);
+  const initialChoice: RubricChoiceItem[] = initial.rubricDocuments ?? initial.rubrics;
+  const [choice, setChoice] = useState<RubricChoiceItem[]>(initialChoice);
   const [repetitions, setRepetitions] = useState(String(initial.repetitions));
   const [gradersPerSet, setGradersPerSet] = useState(String(initial.gradersPerSet));
   const [showReferenceAnswer, setShowReferenceAnswer] = useState(initial.showReferenceAnswer);
   const [matchSpecialty, setMatchSpecialty] = useState(initial.matchSpecialty);
   const [safeLlmScoring, setSafeLlmScoring] = useState(initial.safeLlmScoring);
-  const [thresholds, setThresholds] = useState<ThresholdText>(() => thresholdText(initial));
+  const resolved = resolveRubrics(choice, Number(repetitions) || 1);
+  const docs: RubricDocument[] = resolved.ok ? resolved.rubrics : [];
+  const [thresholds, setThresholds] = useState<ThresholdText>(() => thresholdText(initial.thresholds ?? defaultThresholds(docs)));
+  const thresholdOf = (rubric: RubricDocument, dim: string) =>
+    thresholds[rubric.key]?.[dim] ?? String(defaultThresholds([rubric])[rubric.key]?.[dim] ?? "");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -65,28 +74,28 @@ export function StudySettingsForm({
       name,
       graderTitle,
       description,
-      rubrics: RUBRICS.filter((r) => rubrics.includes(r)),
+      rubrics: choice,
       repetitions: num(repetitions),
       gradersPerSet: num(gradersPerSet),
       showReferenceAnswer,
       matchSpecialty,
       safeLlmScoring,
     };
-    const thresholdPatch: Partial<Record<RubricKey, Record<string, number | null>>> = {};
-    for (const rubric of RUBRICS) {
-      for (const dim of DIMENSIONS[rubric]) {
-        const value = num(thresholds[rubric][dim]);
-        const before = (initial.thresholds[rubric] as Record<string, number>)[dim];
+    const thresholdPatch: Record<string, Record<string, number | null>> = {};
+    for (const rubric of docs) {
+      for (const d of thresholdDims(rubric)) {
+        const value = num(thresholdOf(rubric, d.key));
+        const before = initial.thresholds?.[rubric.key]?.[d.key];
+        if (value === null && before === undefined) continue; // no threshold: the dimension does not escalate
         // Create: send the shown values of the chosen rubrics. Edit: only what changed.
-        if (mode === "create" ? rubrics.includes(rubric) : value !== before) {
-          thresholdPatch[rubric] = { ...(thresholdPatch[rubric] ?? {}), [dim]: value };
-        }
+        if (mode === "create" || value !== before) thresholdPatch[rubric.key] = { ...(thresholdPatch[rubric.key] ?? {}), [d.key]: value };
       }
     }
     if (mode === "create") return { ...candidate, thresholds: thresholdPatch };
     const changed: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(candidate)) {
-      if (JSON.stringify(value) !== JSON.stringify(initial[key as keyof StudySettings])) changed[key] = value;
+      const before = key === "rubrics" ? initialChoice : initial[key as keyof InitialSettings];
+      if (JSON.stringify(value) !== JSON.stringify(before)) changed[key] = value;
     }
     if (Object.keys(thresholdPatch).length) changed.thresholds = thresholdPatch;
     return changed;
@@ -123,7 +132,8 @@ export function StudySettingsForm({
   }
 
   const err = (key: string) => errors[key];
-  const thresholdError = (rubric: RubricKey) => errors[`thresholds.${rubric}`] ?? errors.thresholds;
+  const thresholdError = (rubric: string) => errors[`thresholds.${rubric}`] ?? errors.thresholds;
+  const rubricsError = err("rubrics") ?? Object.entries(errors).find(([k]) => k.startsWith("rubrics."))?.[1];
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex max-w-3xl flex-col gap-6" aria-label={mode === "create" ? "New study" : "Study settings"}>
@@ -173,23 +183,15 @@ export function StudySettingsForm({
         />
       </Field>
 
-      <fieldset className="flex flex-col gap-2" aria-describedby={describedBy("study-rubrics", rubricsLock, err("rubrics"))}>
-        <legend className="mb-1 text-sm font-medium">Rubrics</legend>
-        {RUBRICS.map((r) => (
-          <label key={r} className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className={checkboxClass}
-              checked={rubrics.includes(r)}
-              disabled={Boolean(rubricsLock)}
-              onChange={(e) => setRubrics((list) => (e.target.checked ? [...list, r] : list.filter((x) => x !== r)))}
-            />
-            {RUBRIC_LABEL[r]}
-          </label>
-        ))}
-        {rubricsLock ? <LockNote id="study-rubrics-hint" reason={rubricsLock} /> : null}
-        <FieldError id="study-rubrics" error={err("rubrics")} />
-      </fieldset>
+      <RubricChooser
+        value={choice}
+        docs={docs}
+        problems={resolved.ok ? [] : resolved.problems}
+        lock={rubricsLock}
+        error={rubricsError}
+        onChange={setChoice}
+        lockNote={rubricsLock ? <LockNote id="study-rubrics-hint" reason={rubricsLock} /> : null}
+      />
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
@@ -250,6 +252,7 @@ export function StudySettingsForm({
         </label>
       </fieldset>
 
+      {docs.some((r) => r.key === "SAFE_LLM") ? (
       <fieldset className="flex flex-col gap-2" aria-describedby={describedBy("study-safe-llm-scoring", true, err("safeLlmScoring"))}>
         <legend className="mb-1 text-sm font-medium">SAFE-LLM headline scoring</legend>
         {(Object.keys(SAFE_LLM_SCORING_LABEL) as (keyof typeof SAFE_LLM_SCORING_LABEL)[]).map((value) => (
@@ -273,31 +276,33 @@ export function StudySettingsForm({
         </p>
         <FieldError id="study-safe-llm-scoring" error={err("safeLlmScoring")} />
       </fieldset>
+      ) : null}
 
       <fieldset className="flex flex-col gap-4">
         <legend className="mb-1 text-sm font-medium">Escalation thresholds</legend>
         <p className="text-xs text-muted-foreground">
-          When the primary graders&apos; scores on a dimension differ by at least this much, a third grader is called. S.C.O.R.E.: Likert points;
-          SAFE-LLM: difference of the graders&apos; means over the N answers.
+          When the primary graders&apos; scores on a dimension differ by at least this much, a third grader is called (scale points; a
+          dimension scored on each answer compares the graders&apos; means over the N answers). Nominal dimensions escalate on any disagreement.
         </p>
-        {RUBRICS.filter((r) => rubrics.includes(r)).map((rubric) => (
-          <fieldset key={rubric} className="rounded-md border border-border p-3">
-            <legend className="px-1 text-sm font-medium">{RUBRIC_LABEL[rubric]}</legend>
+        {docs.filter((r) => thresholdDims(r).length > 0).map((rubric) => (
+          <fieldset key={rubric.key} className="rounded-md border border-border p-3">
+            <legend className="px-1 text-sm font-medium">{rubric.name}</legend>
             <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5">
-              {DIMENSIONS[rubric].map((dim) => {
-                const id = `threshold-${rubric}-${dim}`;
-                const key = `thresholds.${rubric}.${dim}`;
+              {thresholdDims(rubric).map((d) => {
+                const id = `threshold-${rubric.key}-${d.key}`;
+                const key = `thresholds.${rubric.key}.${d.key}`;
+                const { min, max } = ordinalRange(d);
                 return (
-                  <Field key={dim} id={id} label={DIMENSION_LABEL[dim]} hint={`scale ${DIMENSION_SCALE[dim]}`} error={err(key)}>
+                  <Field key={d.key} id={id} label={d.name} hint={`scale ${min}-${max}`} error={err(key)}>
                     <Input
                       id={id}
                       type="number"
                       inputMode="decimal"
                       min={0}
-                      max={(THRESHOLD_MAX[rubric] as Record<string, number>)[dim]}
+                      max={max - min}
                       step={0.25}
-                      value={thresholds[rubric][dim]}
-                      onChange={(e) => setThresholds((t) => ({ ...t, [rubric]: { ...t[rubric], [dim]: e.target.value } }))}
+                      value={thresholdOf(rubric, d.key)}
+                      onChange={(e) => setThresholds((t) => ({ ...t, [rubric.key]: { ...(t[rubric.key] ?? {}), [d.key]: e.target.value } }))}
                       aria-invalid={Boolean(err(key))}
                       aria-describedby={describedBy(id, true, err(key))}
                     />
@@ -305,7 +310,7 @@ export function StudySettingsForm({
                 );
               })}
             </div>
-            <FieldError id={`thresholds-${rubric}`} error={thresholdError(rubric)} />
+            <FieldError id={`thresholds-${rubric.key}`} error={thresholdError(rubric.key)} />
           </fieldset>
         ))}
       </fieldset>
@@ -323,6 +328,9 @@ export function StudySettingsForm({
     </form>
   );
 }
+
+/** The dimensions a lead sets a threshold for: ordinal ones a grader scores or that are derived. */
+const thresholdDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind === "ordinal");
 
 function LockText({ reason, prefix = "Locked" }: { reason: string; prefix?: string }) {
   return (

@@ -20,20 +20,20 @@
  * percent exact and within-one-point agreement over all pairs of ratings of the
  * same unit.
  */
-import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/definitions";
-import type { Thresholds } from "@/lib/rubrics/thresholds";
-import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { ordinalRange } from "@/lib/rubrics/document";
+import { findDisagreements, type GraderRubricValues, type Thresholds } from "@/lib/scoring/escalation";
+import type { StoredCell } from "@/lib/scoring/study-values";
 import { gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
-import { DIMENSION_ORDER } from "./grader-cells";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
 
 /** The submitted primary graders of one response set, sorted by grader id. */
 export interface PrimarySet {
   setId: string;
   graderIds: string[];
-  /** Each grader's decoded score table (grader-cells.ts), aligned with graderIds. */
-  tables: Int8Array[];
-  /** Each grader's value per dimension (`graderDimensionValues`), aligned with graderIds. */
+  /** Each grader's cells (grader-cells.ts decodeCells), aligned with graderIds. */
+  tables: StoredCell[][];
+  /** Each grader's value per dimension (lib/scoring/study-values.ts), aligned with graderIds. */
   values: GraderRubricValues[];
 }
 
@@ -155,47 +155,55 @@ export function matrixAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, scal
   };
 }
 
-/** The rating matrix of one dimension: rows = units (sets, or answers for SAFE-LLM per-answer domains), columns = the set's primaries. */
-export function dimensionMatrix(sets: PrimarySet[], rubric: RubricKey, dimension: DimensionKey, n: number): { rows: (number | null)[][]; unit: "set" | "answer" } {
-  const def = RUBRICS[rubric].dimensions.find((d) => d.key === dimension)!;
+/**
+ * The rating matrix of one ordinal dimension: rows = units, columns = the set's
+ * primaries. A dimension scored on each answer is compared answer by answer
+ * (the scores the graders chose, not their means); a derived one on the
+ * graders' derived values; N/A is a missing rating.
+ */
+export function dimensionMatrix(sets: PrimarySet[], rubric: RubricDocument, dimension: string, n: number): { rows: (number | null)[][]; unit: "set" | "answer" } {
+  const def = rubric.dimensions.find((d) => d.key === dimension)!;
   const rows: (number | null)[][] = [];
-  if (rubric === "SAFE_LLM" && dimension === "consistency") {
-    for (const s of sets) rows.push(s.values.map((v) => v.SAFE_LLM?.consistency ?? null));
+  if (def.derived) {
+    for (const s of sets) rows.push(s.values.map((v) => {
+      const x = v[rubric.key]?.[dimension];
+      return typeof x === "number" ? x : null;
+    }));
     return { rows, unit: "set" };
   }
-  // Straight into the decoded tables (grader-cells.ts layout): one small array per row, nothing else.
-  const base = DIMENSION_ORDER.indexOf(dimension) * (n + 1);
-  const cell = (t: Int8Array, r: number) => (t[base + r] < 0 ? null : t[base + r]);
+  const scoreOf = (cells: StoredCell[], r: number) => {
+    for (const c of cells) if (c.rubric === rubric.key && c.dimension === dimension && c.repetition === r) return c.na ? null : c.score;
+    return null;
+  };
   if (def.scope === "each_answer") {
-    for (const s of sets) {
-      for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => cell(t, r)));
-    }
+    for (const s of sets) for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => scoreOf(t, r)));
     return { rows, unit: "answer" };
   }
   const rep = def.scope === "set" ? 0 : 1;
-  for (const s of sets) rows.push(s.tables.map((t) => cell(t, rep)));
+  for (const s of sets) rows.push(s.tables.map((t) => scoreOf(t, rep)));
   return { rows, unit: "set" };
 }
 
+const ordinalDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind === "ordinal");
+
 /**
  * How often each dimension triggered escalation: per set, the study's rule
- * (`findDisagreements`: spread of the primaries' values at or above the
- * threshold) on the primaries' values. Counted over the sets where the
- * dimension has at least two values.
+ * (`findDisagreements`) on the primaries' values. Counted over the sets where
+ * the dimension has at least two values.
  */
-export function triggerRates(sets: PrimarySet[], rubrics: RubricKey[], thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
+export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocument[], thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
   const out = new Map<string, { triggered: number; sets: number }>();
-  for (const r of rubrics) for (const d of RUBRICS[r].dimensions) out.set(`${r}.${d.key}`, { triggered: 0, sets: 0 });
+  for (const r of rubrics) for (const d of r.dimensions) out.set(`${r.key}.${d.key}`, { triggered: 0, sets: 0 });
   for (const s of sets) {
     const byGrader: Record<string, GraderRubricValues> = {};
     s.graderIds.forEach((g, i) => {
       byGrader[g] = s.values[i];
     });
     for (const r of rubrics) {
-      for (const d of RUBRICS[r].dimensions) {
+      for (const d of r.dimensions) {
         let present = 0;
-        for (const v of s.values) if (v[r]?.[d.key] !== undefined) present++;
-        if (present >= 2) out.get(`${r}.${d.key}`)!.sets++;
+        for (const v of s.values) if (v[r.key]?.[d.key] !== undefined) present++;
+        if (present >= 2) out.get(`${r.key}.${d.key}`)!.sets++;
       }
     }
     for (const dis of findDisagreements(byGrader, rubrics, thresholds)) out.get(`${dis.rubric}.${dis.dimension}`)!.triggered++;
@@ -203,22 +211,23 @@ export function triggerRates(sets: PrimarySet[], rubrics: RubricKey[], threshold
   return out;
 }
 
-/** The agreement table: one row per dimension of each rubric shown. */
-export function agreementRows(sets: PrimarySet[], rubrics: RubricKey[], n: number, thresholds: Thresholds): { design: "pool" | "crossed"; rows: AgreementRow[] } {
+/** The agreement table: one row per ordinal dimension of each rubric shown. */
+export function agreementRows(sets: PrimarySet[], rubrics: readonly RubricDocument[], n: number, thresholds: Thresholds): { design: "pool" | "crossed"; rows: AgreementRow[] } {
   const design = designOf(sets);
   const triggers = triggerRates(sets, rubrics, thresholds);
   const rows: AgreementRow[] = [];
   for (const r of rubrics) {
-    for (const d of RUBRICS[r].dimensions) {
+    for (const d of ordinalDims(r)) {
+      const { min, max } = ordinalRange(d);
       const { rows: matrix, unit } = dimensionMatrix(sets, r, d.key, n);
-      const a = matrixAgreement(matrix, [d.min, d.max], design);
-      const t = triggers.get(`${r}.${d.key}`)!;
-      const threshold = (thresholds[r] as Record<string, number>)[d.key] ?? null;
+      const a = matrixAgreement(matrix, [min, max], design);
+      const t = triggers.get(`${r.key}.${d.key}`)!;
+      const threshold = thresholds[r.key]?.[d.key] ?? null;
       rows.push({
-        rubric: r,
+        rubric: r.key,
         dimension: d.key,
         label: d.name,
-        scale: [d.min, d.max],
+        scale: [min, max],
         unit,
         units: a.units,
         raters: a.raters,

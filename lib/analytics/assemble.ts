@@ -7,16 +7,15 @@
  * summaries, alpha and Cliff's delta are lib/results/summary.ts's; agreement is
  * agreement.ts's.
  */
-import type { RubricKey } from "@/lib/rubrics/definitions";
-import type { Thresholds } from "@/lib/rubrics/thresholds";
+import type { RubricDocument } from "@/lib/rubrics/document";
 import type { SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
-import type { GraderRubricValues } from "@/lib/scoring/escalation";
-import { finalScoresOf, type FinalGraders } from "@/lib/scoring/final-scores";
-import { rubricTotal } from "@/lib/scoring/grader-values";
+import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
+import { finalScoresOf, type FinalGraders, type GraderTotals } from "@/lib/scoring/final-scores";
+import { graderRubricTotals, graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
 import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
 import { radarChart, rankingRows } from "./blocks";
-import { decodeCells, denseGraderValues, denseOverallValues } from "./grader-cells";
+import { decodeCells, type CellLayout } from "./grader-cells";
 import { SET_STATUSES, type AlphaBlock, type Block, type CliffsBlock, type GraderProgress, type SetStatusKey, type StudyStats } from "./types";
 
 export interface LoadedSet {
@@ -38,7 +37,9 @@ export interface LoadedAssignment {
 }
 
 export interface LoadedStudy {
-  study: StudyStats["study"] & { thresholds: Thresholds };
+  study: Omit<StudyStats["study"], "rubrics" | "rubricDocuments"> & { rubrics: RubricDocument[]; thresholds: Thresholds };
+  /** How the assignments' cells are packed (grader-cells.ts). */
+  layout: CellLayout;
   /** The study's models, by name. */
   models: string[];
   /** In the order of computeSetResults: item external id, then model name. */
@@ -51,7 +52,7 @@ export interface LoadedStudy {
 
 export interface StatsQuery {
   specialty?: string | null;
-  rubrics?: RubricKey[] | null;
+  rubrics?: string[] | null;
   models?: string[] | null;
 }
 
@@ -73,18 +74,18 @@ export const CLIFFS_CONVENTION = "Positive delta = the row model's totals tend t
 const ok = <T>(data: T): Block<T> => ({ data, reason: null });
 const none = <T>(reason: string): Block<T> => ({ data: null, reason });
 
-/** A submitted assignment's decoded scores and its value per dimension (graderDimensionValues). */
+/** A submitted assignment's cells, its value per dimension and its totals. */
 export interface GraderRecord {
-  table: Int8Array;
+  table: StoredCell[];
   values: GraderRubricValues;
+  totals: GraderTotals;
 }
 
 /** SetResult rows (computeSetResults' shape) from the loaded rows: the graders' values from their packed cells, the final scores as everywhere. */
 export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<string, LoadedAssignment[]>, records: Map<LoadedAssignment, GraderRecord>): SetResult[] {
-  const n = loaded.study.repetitions;
   const read: FinalGraders<LoadedAssignment> = {
     values: (a) => records.get(a)!.values,
-    safeLlmOverall: (a) => rubricTotal("SAFE_LLM", denseOverallValues(records.get(a)!.table, n))!,
+    totals: (a) => records.get(a)!.totals,
   };
   return sets.map((s) => {
     const graders = (bySet.get(s.id) ?? []).filter((a) => a.status === "SUBMITTED");
@@ -110,7 +111,7 @@ export async function assembleStudyStatsAsync(loaded: LoadedStudy, query: StatsQ
   return core.stats;
 }
 
-type CliffsRunner<P> = (finals: SetResult[], rubrics: RubricKey[], opts: { resamples: number; seed: number }) => P;
+type CliffsRunner<P> = (finals: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples: number; seed: number }) => P;
 
 /**
  * Everything but the Cliff's delta cells, which `runCliffs` starts computing (synchronously, or
@@ -119,7 +120,7 @@ type CliffsRunner<P> = (finals: SetResult[], rubrics: RubricKey[], opts: { resam
 function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsOptions, runCliffs: CliffsRunner<P>): { stats: StudyStats; pending: P | null; setCells: (cells: DeltaPairCell[]) => void } {
   const { study } = loaded;
   const n = study.repetitions;
-  const rubrics = query.rubrics?.length ? study.rubrics.filter((r) => query.rubrics!.includes(r)) : [...study.rubrics];
+  const rubrics = query.rubrics?.length ? study.rubrics.filter((r) => query.rubrics!.includes(r.key)) : [...study.rubrics];
   const allModels = [...loaded.models].sort();
   const models = query.models?.length ? allModels.filter((m) => query.models!.includes(m)) : allModels;
   const specialties = [...new Set(loaded.sets.map((s) => s.specialty))].sort((a, b) => a.localeCompare(b));
@@ -136,10 +137,8 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     if (list) list.push(a);
     else bySet.set(a.setId, [a]);
     if (a.status === "SUBMITTED") {
-      const table = decodeCells(a.cells ?? [], n);
-      const values: GraderRubricValues = {};
-      for (const r of study.rubrics) values[r] = denseGraderValues(r, table, n);
-      records.set(a, { table, values });
+      const table = decodeCells(loaded.layout, a.cells ?? []);
+      records.set(a, { table, values: graderRubricValues(study.rubrics, table, n), totals: graderRubricTotals(study.rubrics, table, n) });
     }
   }
 
@@ -163,9 +162,11 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
   const summaries = finals.length > 0 ? keep(modelSummaries(finals, rubrics)) : [];
 
   // radar
-  const radar = rubrics.map((rubric) => {
+  const radar = rubrics.map((r) => {
+    const rubric = r.key;
+    if (r.dimensions.filter((d) => d.scale.kind === "ordinal").length < 3) return { rubric, data: null, reason: "A radar needs three or more ordinal dimensions." };
     if (finals.length === 0) return { rubric, data: null, reason: noFinal };
-    const chart = radarChart(summaries, rubric, scopeName, models);
+    const chart = radarChart(summaries, r, scopeName, models);
     return chart.series.length > 0 ? { rubric, data: chart, reason: null } : { rubric, data: null, reason: noFinal };
   });
 
@@ -270,13 +271,14 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
       name: study.name,
       slug: study.slug,
       status: study.status,
-      rubrics: study.rubrics,
+      rubrics: study.rubrics.map((r) => r.key),
+      rubricDocuments: study.rubrics,
       repetitions: study.repetitions,
       gradersPerSet: study.gradersPerSet,
       safeLlmScoring: study.safeLlmScoring,
     },
-    filters: { specialty, rubrics, models },
-    options: { specialties, models: allModels, rubrics: study.rubrics },
+    filters: { specialty, rubrics: rubrics.map((r) => r.key), models },
+    options: { specialties, models: allModels, rubrics: study.rubrics.map((r) => r.key) },
     scope: { specialty: scopeName, sets: sets.length, finalSets: finals.length },
     radar,
     alpha,

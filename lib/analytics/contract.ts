@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
 
@@ -8,7 +9,7 @@ import { lineText } from "@/lib/validation/text";
  * human-readable reason when the study has not enough data for it yet.
  */
 
-const RUBRIC = z.enum(["SCORE", "SAFE_LLM"]);
+const RUBRIC = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, { error: "a rubric is named by its key (SCORE, SAFE_LLM, or the study's own)" });
 
 /** Comma-separated list in a query parameter ("a,b"), trimmed, blanks dropped. */
 const csv = (description: string) =>
@@ -24,8 +25,8 @@ export const statsQuerySchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .meta({ description: "One specialty (by name); default all specialties" }),
-  rubric: csv("Rubric(s) to include, comma-separated: SCORE, SAFE_LLM; default the study's rubrics").pipe(
-    z.array(RUBRIC, { error: "rubric must be SCORE and/or SAFE_LLM" }).optional(),
+  rubric: csv("Rubric(s) to include by key, comma-separated (SCORE, SAFE_LLM or the study's own); default the study's rubrics").pipe(
+    z.array(RUBRIC, { error: "rubric must be a list of the study's rubric keys" }).optional(),
   ),
   models: csv("Model names to include, comma-separated; default every model"),
 });
@@ -101,6 +102,7 @@ export const StudyStatsSchema = registry.register(
       slug: z.string(),
       status: z.enum(["DRAFT", "OPEN", "CLOSED"]),
       rubrics: z.array(RUBRIC),
+      rubricDocuments: z.array(RubricDocumentSchema),
       repetitions: z.int(),
       gradersPerSet: z.int(),
       safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),

@@ -1,139 +1,89 @@
 /**
- * A grader's scores on one response set in a compact form, for the dashboard's
- * one-query read of a whole study. The database packs each Grade row into one
- * integer (`dimension index * 10000 + repetition * 100 + score`, see
- * `cellCodeSql`), so ten thousand sets come back as a few tens of thousands of
- * small integer arrays instead of half a million objects.
+ * A grader's answers on one response set in a compact form, for the
+ * dashboard's one-query read of a whole study. The database packs each Grade
+ * row into one integer (`cellCodeSql`), so ten thousand sets come back as a few
+ * tens of thousands of small integer arrays instead of half a million objects.
  *
- * `denseGraderValues` and `denseOverallValues` are the array versions of
- * `graderDimensionValues` and `safeLlmOverallValues` (lib/scoring/grader-values.ts),
- * with the same arithmetic in the same order, so the results are identical to
- * the last bit (tests/unit/analytics/grader-cells.test.ts checks this on random forms).
+ * The packing follows a layout made from the study's rubric documents: every
+ * (rubric, dimension) that holds a value gets an index; a value is its ordinal
+ * score, its nominal level's place, or "not applicable". Criteria marks and a
+ * draft's comment-only cells are not packed (the dashboard does not read them).
  */
-import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/definitions";
-import type { DimensionValues, ScoreCell } from "@/lib/scoring/grader-values";
+import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
+import type { StoredCell } from "@/lib/scoring/study-values";
 
-/** Dimension index used in the packed code: S.C.O.R.E. first, then SAFE-LLM, in rubric order. */
-export const DIMENSION_ORDER: readonly DimensionKey[] = [...RUBRICS.SCORE.dimensions, ...RUBRICS.SAFE_LLM.dimensions].map((d) => d.key);
-const INDEX = new Map<DimensionKey, number>(DIMENSION_ORDER.map((d, i) => [d, i]));
-const ACCURACY = INDEX.get("accuracy")!;
+/** Values of the packed code: ordinal scores are stored as score + ORDINAL, nominal levels as NOMINAL + their place. */
+const ORDINAL = 10_000;
+const NOMINAL = 20_000;
+const NA = 30_000;
+const VALUE_SPAN = 32_768;
+/** Repetitions 0..MAX_REPETITION (the study allows at most 20). */
+const REPETITIONS = 21;
 
-/**
- * SQL expression packing a Grade row into one integer. The dimension list is a literal enum array
- * (constant identifiers from the rubric definitions, so nothing to inject), which PostgreSQL folds
- * once at plan time: each row then compares enum values, with no per-row cast.
- */
-export const cellCodeSql = (alias: string) =>
-  `(array_position('{${DIMENSION_ORDER.join(",")}}'::"Dimension"[], ${alias}.dimension) - 1) * 10000 + ${alias}.repetition * 100 + ${alias}.score`;
+export interface CellLayout {
+  /** "rubric/dimension", in index order. */
+  keys: string[];
+  dims: { rubric: string; dimension: RubricDimension }[];
+  /** "rubric/dimension/level" of every nominal level, for its place (1-based) in the code. */
+  nominalLevels: string[];
+}
 
-export function encodeCell(c: Pick<ScoreCell, "dimension" | "repetition" | "score">): number {
-  return INDEX.get(c.dimension)! * 10000 + c.repetition * 100 + c.score;
+/** The layout of a study's packed cells (the same rubrics always give the same layout). */
+export function cellLayout(rubrics: readonly RubricDocument[]): CellLayout {
+  const layout: CellLayout = { keys: [], dims: [], nominalLevels: [] };
+  for (const doc of rubrics) {
+    for (const d of doc.dimensions) {
+      if (d.scale.kind === "criteria") continue;
+      layout.keys.push(`${doc.key}/${d.key}`);
+      layout.dims.push({ rubric: doc.key, dimension: d });
+      if (d.scale.kind === "nominal") for (const l of d.scale.levels ?? []) layout.nominalLevels.push(`${doc.key}/${d.key}/${l.value}`);
+    }
+  }
+  return layout;
 }
 
 /**
- * Unpacks a grader's codes into a table: `table[d * (n + 1) + r]` = the score of
- * dimension index d at repetition r (0..n), or -1 when missing. Repetitions
- * beyond n are ignored, as the scoring functions ignore them.
+ * SQL expression packing a Grade row (alias) into one integer, given the
+ * layout's keys as $keys and nominal levels as $levels (text[] parameters);
+ * null for a row the layout does not hold.
  */
-export function decodeCells(codes: ArrayLike<number>, n: number): Int8Array {
-  const stride = n + 1;
-  const table = new Int8Array(DIMENSION_ORDER.length * stride).fill(-1);
+export const cellCodeSql = (alias: string, keys: string, levels: string) => `
+  ((array_position(${keys}::text[], ${alias}.rubric || '/' || ${alias}.dimension) - 1) * ${REPETITIONS} + ${alias}.repetition) * ${VALUE_SPAN}
+  + CASE WHEN ${alias}.na THEN ${NA}
+         WHEN ${alias}.category IS NOT NULL THEN ${NOMINAL} + coalesce(array_position(${levels}::text[], ${alias}.rubric || '/' || ${alias}.dimension || '/' || ${alias}.category), 0)
+         ELSE ${alias}.score + ${ORDINAL} END`;
+
+/** The rows cellCodeSql packs: a value, not a criterion's mark. */
+export const packedCellsWhere = (alias: string) => `${alias}.criterion = '' AND (${alias}.score IS NOT NULL OR ${alias}.category IS NOT NULL OR ${alias}.na)`;
+
+/** The same packing in TypeScript (tests build packed rows with it). */
+export function encodeCell(layout: CellLayout, c: StoredCell): number {
+  const index = layout.keys.indexOf(`${c.rubric}/${c.dimension}`);
+  const value = c.na ? NA : c.category != null ? NOMINAL + layout.nominalLevels.indexOf(`${c.rubric}/${c.dimension}/${c.category}`) + 1 : c.score! + ORDINAL;
+  return (index * REPETITIONS + c.repetition) * VALUE_SPAN + value;
+}
+
+/** A grader's packed codes back to their cells. */
+export function decodeCells(layout: CellLayout, codes: ArrayLike<number>): StoredCell[] {
+  const out: StoredCell[] = [];
   for (let i = 0; i < codes.length; i++) {
     const c = codes[i];
-    const d = Math.floor(c / 10000);
-    const r = Math.floor(c / 100) % 100;
-    if (d < 0 || d >= DIMENSION_ORDER.length || r > n) continue;
-    table[d * stride + r] = c % 100;
-  }
-  return table;
-}
-
-/** The score at (dimension, repetition), or undefined when missing. */
-export function scoreAt(table: Int8Array, n: number, dimension: DimensionKey, repetition: number): number | undefined {
-  const v = table[INDEX.get(dimension)! * (n + 1) + repetition];
-  return v < 0 ? undefined : v;
-}
-
-function consistencyOf(table: Int8Array, n: number): 0 | 1 | null {
-  if (n === 0) return null;
-  const base = ACCURACY * (n + 1);
-  const first = table[base + 1];
-  if (first < 0) return null;
-  let same = true;
-  for (let r = 1; r <= n; r++) {
-    const v = table[base + r];
-    if (v < 0) return null;
-    if (v !== first) same = false;
-  }
-  return same ? 1 : 0;
-}
-
-/** Same as `graderDimensionValues(rubric, cells, n)`. */
-export function denseGraderValues(rubric: RubricKey, table: Int8Array, n: number): DimensionValues {
-  const out: DimensionValues = {};
-  const stride = n + 1;
-  for (const d of RUBRICS[rubric].dimensions) {
-    const base = INDEX.get(d.key)! * stride;
-    if (rubric === "SAFE_LLM" && d.key === "consistency") {
-      const c = consistencyOf(table, n);
-      if (c !== null) out.consistency = c;
-      continue;
-    }
-    if (d.scope === "each_answer") {
-      // graderDimensionValues: xs.reduce((a, b) => a + b, 0) / xs.length, in repetition order
-      let sum = 0;
-      let complete = true;
-      for (let r = 1; r <= n; r++) {
-        const v = table[base + r];
-        if (v < 0) {
-          complete = false;
-          break;
-        }
-        sum += v;
-      }
-      if (complete) out[d.key] = sum / n;
-    } else {
-      const v = table[base + (d.scope === "set" ? 0 : 1)];
-      if (v >= 0) out[d.key] = v;
-    }
+    const value = c % VALUE_SPAN;
+    const slot = Math.floor(c / VALUE_SPAN);
+    const dim = layout.dims[Math.floor(slot / REPETITIONS)];
+    if (!dim) continue;
+    const repetition = slot % REPETITIONS;
+    if (value >= NA) out.push({ rubric: dim.rubric, dimension: dim.dimension.key, repetition, score: null, na: true });
+    else if (value >= NOMINAL) {
+      const level = layout.nominalLevels[value - NOMINAL - 1];
+      out.push({ rubric: dim.rubric, dimension: dim.dimension.key, repetition, score: null, category: level ? level.slice(level.lastIndexOf("/") + 1) : null });
+    } else out.push({ rubric: dim.rubric, dimension: dim.dimension.key, repetition, score: value - ORDINAL });
   }
   return out;
 }
 
-/** Same as `safeLlmOverallValues(cells, n)`: best accuracy and comprehensiveness, any supplementation, derived consistency, mean fluency. */
-export function denseOverallValues(table: Int8Array, n: number): DimensionValues {
-  const out: DimensionValues = {};
-  const stride = n + 1;
-  // max over the N answers (-Infinity for N = 0, as Math.max()), or undefined when one is missing
-  const best = (k: DimensionKey): number | undefined => {
-    const base = INDEX.get(k)! * stride;
-    let m = -Infinity;
-    for (let r = 1; r <= n; r++) {
-      const v = table[base + r];
-      if (v < 0) return undefined;
-      if (v > m) m = v;
-    }
-    return m;
-  };
-  const acc = best("accuracy");
-  const comp = best("comprehensiveness");
-  const supp = best("supplementation");
-  if (acc !== undefined) out.accuracy = acc;
-  if (comp !== undefined) out.comprehensiveness = comp;
-  if (supp !== undefined) out.supplementation = supp >= 1 ? 1 : 0;
-  const c = consistencyOf(table, n);
-  if (c !== null) out.consistency = c;
-  const fb = INDEX.get("fluency")! * stride;
-  let sum = 0;
-  let complete = true;
-  for (let r = 1; r <= n; r++) {
-    const v = table[fb + r];
-    if (v < 0) {
-      complete = false;
-      break;
-    }
-    sum += v;
-  }
-  if (complete) out.fluency = sum / n;
-  return out;
+/** The numeric score of a cell (ordinal), or null (missing, N/A, nominal). */
+export function scoreAt(cells: readonly StoredCell[], rubric: string, dimension: string, repetition: number): number | null {
+  for (const c of cells) if (c.rubric === rubric && c.dimension === dimension && c.repetition === repetition) return c.na ? null : c.score;
+  return null;
 }

@@ -1,7 +1,8 @@
 import { getDb } from "@/lib/db/client";
-import { storedThresholds } from "@/lib/studies/settings";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { storedThresholds } from "@/lib/studies/thresholds";
 import type { LoadedAssignment, LoadedSet, LoadedStudy } from "./assemble";
-import { cellCodeSql } from "./grader-cells";
+import { cellCodeSql, cellLayout, packedCellsWhere } from "./grader-cells";
 
 /**
  * Reads everything the dashboard needs in five SQL statements, in one
@@ -26,7 +27,7 @@ ORDER BY i."externalId" ASC, m.name ASC`;
 const ASSIGNMENTS_SQL = `
 SELECT a."responseSetId"::text AS s, a."graderId"::text AS g, a.kind::text AS k, a.status::text AS st,
        CASE WHEN a.status = 'SUBMITTED'
-            THEN (SELECT array_agg(${cellCodeSql("gr")}) FROM "Grade" gr WHERE gr."assignmentId" = a.id)
+            THEN (SELECT array_agg(${cellCodeSql("gr", "$2", "$3")}) FROM "Grade" gr WHERE gr."assignmentId" = a.id AND ${packedCellsWhere("gr")})
        END AS c
 FROM "Assignment" a
 JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
@@ -44,6 +45,10 @@ type AssignmentRow = { s: string; g: string; k: LoadedAssignment["kind"]; st: Lo
 
 export async function loadStudy(studyId: string): Promise<LoadedStudy | null> {
   const db = getDb();
+  // The layout of the packed cells comes from the study's rubrics, read first (they are frozen once grading starts).
+  const head = await db.study.findUnique({ where: { id: studyId }, select: { rubrics: true } });
+  if (!head) return null;
+  const layout = cellLayout(storedRubrics(head.rubrics));
   const [, study, models, sets, assignments, graders] = await db.$transaction(
     [
       // JIT compilation costs more than these queries run (about 0.9 s on a 10,000-set study, for a ~0.1 s scan).
@@ -54,14 +59,16 @@ export async function loadStudy(studyId: string): Promise<LoadedStudy | null> {
       }),
       db.$queryRawUnsafe<{ name: string }[]>(MODELS_SQL, studyId),
       db.$queryRawUnsafe<SetRow[]>(SETS_SQL, studyId),
-      db.$queryRawUnsafe<AssignmentRow[]>(ASSIGNMENTS_SQL, studyId),
+      db.$queryRawUnsafe<AssignmentRow[]>(ASSIGNMENTS_SQL, studyId, layout.keys, layout.nominalLevels),
       db.$queryRawUnsafe<{ id: string; name: string; active: boolean }[]>(GRADERS_SQL, studyId),
     ],
     { isolationLevel: "RepeatableRead", timeout: 120_000, maxWait: 30_000 },
   );
   if (!study) return null;
+  const rubrics = storedRubrics(study.rubrics);
   return {
-    study: { ...study, thresholds: storedThresholds(study.thresholds) },
+    study: { ...study, rubrics, thresholds: storedThresholds(study.thresholds, rubrics) },
+    layout: cellLayout(rubrics),
     models: models.map((m) => m.name),
     sets: sets.map((s) => ({ id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, status: s.status, model: { id: s.modelId, name: s.model, version: s.version } })),
     assignments: assignments.map((a) => ({ setId: a.s, graderId: a.g, kind: a.k, status: a.st, cells: a.c })),

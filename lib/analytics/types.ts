@@ -7,7 +7,10 @@
  * Every block is `{data, reason}`: `data` null with a `reason` when the study
  * does not have enough data for it yet ("not enough data"), never a broken chart.
  */
-import type { RubricKey } from "@/lib/rubrics/definitions";
+import type { RubricDocument } from "@/lib/rubrics/document";
+
+/** A rubric's key (SCORE, SAFE_LLM, or a study's own). */
+type RubricKey = string;
 
 export type SetStatusKey = "AWAITING_GRADES" | "AGREED" | "AWAITING_ADJUDICATION" | "ADJUDICATED";
 export const SET_STATUSES: readonly SetStatusKey[] = ["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"];
@@ -195,6 +198,8 @@ export interface StudyStats {
     slug: string;
     status: "DRAFT" | "OPEN" | "CLOSED";
     rubrics: RubricKey[];
+    /** The study's rubric documents (names, scales), in the same order. */
+    rubricDocuments: RubricDocument[];
     repetitions: number;
     gradersPerSet: number;
     safeLlmScoring: "PER_ANSWER" | "OVERALL";

@@ -1,12 +1,12 @@
-import { OpenAPIRegistry, extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
+import { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import "./zod-openapi";
 
 /**
  * Contract-first API: every /api/v1 endpoint's request and response schemas are
  * zod schemas declared in its feature's `contract.ts`, which both the route
  * handler (validation) and this registry (the OpenAPI document) use.
  */
-extendZodWithOpenApi(z);
 
 export const registry = new OpenAPIRegistry();
 

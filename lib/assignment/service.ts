@@ -1,3 +1,4 @@
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { randomBytes } from "node:crypto";
 import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
@@ -35,7 +36,8 @@ export async function assignGraders(
   return db.$transaction(
     async (tx: Tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${"assign:" + studyId}))`;
-      const study = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
+      const stored = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
+      const study = { ...stored, rubrics: storedRubrics(stored.rubrics) };
       if (study.status !== "OPEN") throw new ApiError(409, `the study is ${study.status.toLowerCase()}: open it before assigning graders`);
       const seed = opts.seed ?? randomBytes(6).toString("hex");
       const matchSpecialty = opts.matchSpecialty ?? study.matchSpecialty;

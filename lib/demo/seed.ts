@@ -1,3 +1,4 @@
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { hashPassword } from "@/lib/auth/password";
 import { recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
@@ -140,7 +141,7 @@ async function createStudyFromContent(slug: string, name: string, description: s
           name,
           slug,
           description,
-          rubrics: ["SCORE", "SAFE_LLM"],
+          rubrics: templateRubrics(["SCORE", "SAFE_LLM"]),
           repetitions: 3,
           gradersPerSet: 2,
           thresholds: DEFAULT_THRESHOLDS,

@@ -91,9 +91,9 @@ const EscalationRow = registry.register(
       z.object({
         rubric: z.string(),
         dimension: z.string(),
-        spread: z.number(),
-        threshold: z.number(),
-        values: z.array(z.object({ grader: z.string().meta({ description: "Pseudonym" }), value: z.number() })),
+        spread: z.number().nullable().meta({ description: "Ordinal: max - min of the graders' values; nominal: null (any difference escalates)" }),
+        threshold: z.number().nullable(),
+        values: z.array(z.object({ grader: z.string().meta({ description: "Pseudonym" }), value: z.union([z.number(), z.string()]) })),
       }),
     ),
     adjudicator: z.object({ id: z.uuid(), name: z.string(), status: z.string() }).nullable(),

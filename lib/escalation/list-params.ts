@@ -10,7 +10,7 @@ export const escalationPageQuerySchema = z.object({
   specialty: lineText().min(1).max(200).optional(),
 });
 
-export const RESULT_SORTS = ["externalId", "specialty", "model", "status", "score", "safe"] as const;
+export const RESULT_SORTS = ["externalId", "specialty", "model", "status", "score", "safe", "total"] as const;
 export const resultPageQuerySchema = z.object({
   ...paginationFields(25),
   sort: sortField(RESULT_SORTS, "externalId"),

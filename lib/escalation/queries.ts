@@ -18,7 +18,7 @@ export interface EscalationRow {
   model: string;
   status: EscalationStatus;
   setStatus: string;
-  dimensions: { rubric: string; dimension: string; spread: number; threshold: number; values: { grader: string; value: number }[] }[];
+  dimensions: { rubric: string; dimension: string; spread: number | null; threshold: number | null; values: { grader: string; value: number | string }[] }[];
   adjudicator: { id: string; name: string; status: string } | null;
   createdAt: string;
   ageHours: number;

@@ -2,11 +2,11 @@ import { auditInsertSql } from "@/lib/audit/record";
 import type { Sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { EscalationStatus, SetStatus } from "@/lib/generated/prisma/enums";
-import type { RubricKey } from "@/lib/rubrics/definitions";
+import type { RubricDocument } from "@/lib/rubrics/document";
 import { seededShuffle } from "@/lib/assignment/plan";
 import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
-import { graderDimensionValues, type ScoreCell } from "@/lib/scoring/grader-values";
-import { storedThresholds } from "@/lib/studies/settings";
+import { graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
+import { storedThresholds } from "@/lib/studies/thresholds";
 
 /**
  * Third-grader escalation, run inside the transaction that submits or revises a
@@ -22,7 +22,7 @@ export interface EvaluationContext {
 
 export type StudyForEscalation = {
   id: string;
-  rubrics: RubricKey[];
+  rubrics: RubricDocument[];
   repetitions: number;
   gradersPerSet: number;
   thresholds: Prisma.JsonValue;
@@ -31,8 +31,8 @@ export type StudyForEscalation = {
 };
 
 /** Each submitted assignment's dimension values, from the cells read with the set's state. */
-function graderValuesOf(submitted: SetAssignment[], rubrics: RubricKey[], n: number): Record<string, GraderRubricValues> {
-  return Object.fromEntries(submitted.map((a) => [a.id, Object.fromEntries(rubrics.map((r) => [r, graderDimensionValues(r, a.grades ?? [], n)]))]));
+function graderValuesOf(submitted: SetAssignment[], rubrics: RubricDocument[], n: number): Record<string, GraderRubricValues> {
+  return Object.fromEntries(submitted.map((a) => [a.id, graderRubricValues(rubrics, a.grades ?? [], n)]));
 }
 
 /** Picks the adjudicator: eligible, not on the set, least open work; ties by the study's seed. */
@@ -83,7 +83,7 @@ export interface SetAssignment {
   graderId: string;
   kind: "PRIMARY" | "ADJUDICATOR";
   status: string;
-  grades: ScoreCell[] | null;
+  grades: StoredCell[] | null;
 }
 
 /** What the escalation decides on: the set's status, its live assignments (submitted ones with their cells) and its escalation. */
@@ -103,7 +103,8 @@ export function setStateSql(setId: string): Prisma.Sql {
     SELECT rs.status::text AS "setStatus",
       (SELECT json_agg(json_build_object('id', a.id, 'graderId', a."graderId", 'kind', a.kind, 'status', a.status,
                  'grades', CASE WHEN a.status = 'SUBMITTED' THEN
-                   (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score))
+                   (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition,
+                                             'criterion', g.criterion, 'score', g.score, 'category', g.category, 'na', g.na))
                       FROM "Grade" g WHERE g."assignmentId" = a.id) END))
          FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status <> 'CANCELLED') AS assignments,
       (SELECT json_build_object('id', e.id, 'status', e.status, 'dimensions', e.dimensions, 'adjudicatorAssignmentId', e."adjudicatorAssignmentId")
@@ -145,7 +146,7 @@ export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: str
 
   const values = graderValuesOf(submitted, study.rubrics, study.repetitions);
   const byGrader = Object.fromEntries(submitted.map((a) => [a.graderId, values[a.id]]));
-  const disagreements = findDisagreements(byGrader, study.rubrics, storedThresholds(study.thresholds));
+  const disagreements = findDisagreements(byGrader, study.rubrics, storedThresholds(study.thresholds, study.rubrics));
   const dimensions = JSON.stringify(disagreements);
 
   if (disagreements.length === 0) {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import { ordinalRange } from "@/lib/rubrics/document";
+import { archiveRubrics } from "./archive-rubrics";
 import type { ArchiveEvent } from "./archive-read";
 import {
   ARCHIVE_HEAD,
@@ -304,18 +305,29 @@ export class ArchiveChecker {
     const grader = this.graderIndex.get(a.grader);
     if (grader === undefined) this.add(`${at}.grader`, `no grader ${a.grader} in graders`);
     if (a.harmFlag && !a.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
-    const rubrics = new Set<string>(this.study?.rubrics ?? []);
+    const docs = this.study ? archiveRubrics(this.study.rubrics) : [];
     const n = this.study?.repetitions;
     const cells = new Set<string>();
     a.grades.forEach((g, j) => {
       const gp = `${at}.grades[${j}]`;
-      const def = RUBRICS[g.rubric as RubricKey].dimensions.find((d) => d.key === g.dimension);
-      if (this.study && !rubrics.has(g.rubric)) this.add(gp, `the study does not use the rubric ${g.rubric}`);
+      const doc = docs.find((r) => r.key === g.rubric);
+      if (this.study && !doc) return this.add(gp, `the study does not use the rubric ${g.rubric}`);
+      const def = doc?.dimensions.find((d) => d.key === g.dimension);
       if (!def) return this.add(gp, `${g.dimension} is not a dimension of ${g.rubric}`);
-      if (g.score < def.min || g.score > def.max) this.add(`${gp}.score`, `${g.rubric} ${g.dimension} scores are ${def.min}..${def.max}`);
+      const values = Number(g.score !== null) + Number(g.category !== null) + Number(g.na);
+      if (values > 1 || (values === 0 && !g.comment?.trim())) this.add(gp, "a grade is one of a score, a category or na (or, in a draft, a comment alone)");
+      if (g.na && !def.scale.allowNA) this.add(`${gp}.na`, `${g.rubric} ${g.dimension} has no "not applicable"`);
+      if (g.score !== null && def.scale.kind === "ordinal") {
+        const { min, max } = ordinalRange(def);
+        if (g.score < min || g.score > max) this.add(`${gp}.score`, `${g.rubric} ${g.dimension} scores are ${min}..${max}`);
+      }
+      if (g.score !== null && def.scale.kind === "criteria" && g.score !== 0 && g.score !== 1) this.add(`${gp}.score`, "a criterion is met (1) or not (0)");
+      if (g.score !== null && def.scale.kind === "nominal") this.add(`${gp}.score`, `${g.rubric} ${g.dimension} is nominal: its value is a category`);
+      if (g.category !== null && !(def.scale.levels ?? []).some((l) => l.value === g.category)) this.add(`${gp}.category`, `not a level of ${g.rubric} ${g.dimension}`);
+      if ((def.scale.kind === "criteria") !== (g.criterion !== "")) this.add(`${gp}.criterion`, def.scale.kind === "criteria" ? "a criteria grade names its criterion" : "only criteria grades name a criterion");
       if (def.scope === "set" && g.repetition !== 0) this.add(`${gp}.repetition`, "must be 0 (graded once for the set)");
       if (def.scope !== "set" && (g.repetition === 0 || (n !== undefined && g.repetition > n))) this.add(`${gp}.repetition`, `must be 1..${n ?? "N"} (the study's N)`);
-      const c = `${g.rubric}/${g.dimension}/${g.repetition}`;
+      const c = `${g.rubric}/${g.dimension}/${g.repetition}/${g.criterion}`;
       if (cells.has(c)) this.add(gp, "this score appears twice");
       cells.add(c);
     });

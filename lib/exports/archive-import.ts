@@ -7,7 +7,7 @@ import { databaseUrl } from "@/lib/db/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { chunksOf, coalesce, decodeUtf8, formatBytes, limitBytes } from "@/lib/import/source";
 import { ApiError } from "@/lib/server/errors";
-import { canonicalRubrics } from "@/lib/studies/settings";
+import { archiveRubrics } from "./archive-rubrics";
 import { pickUniqueSlug, randomSlugSuffix } from "@/lib/studies/slug";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 import { ArchiveChecker, MAX_PROBLEMS, type ArchiveHead, type ArchiveSink } from "./archive-check";
@@ -154,13 +154,13 @@ class ArchiveWriter implements ArchiveSink {
     await this.client.query(
       `INSERT INTO "Study" (id, name, slug, description, rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
                             "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "graderTitle", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5::"Rubric"[], $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, now())`,
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, now())`,
       [
         studyId,
         s.name,
         `importing-${randomBytes(8).toString("hex")}`,
         s.description,
-        canonicalRubrics(s.rubrics),
+        JSON.stringify(archiveRubrics(s.rubrics)),
         s.repetitions,
         s.gradersPerSet,
         JSON.stringify(s.thresholds),
@@ -304,7 +304,7 @@ class ArchiveWriter implements ArchiveSink {
     );
     let chars = a.harmComment?.length ?? 0;
     for (const g of a.grades) {
-      this.pending.grades.push(randomUUID(), id, g.rubric, g.dimension, g.repetition, g.score, g.comment, d(g.createdAt), d(g.updatedAt));
+      this.pending.grades.push(randomUUID(), id, g.rubric, g.dimension, g.repetition, g.criterion, g.score, g.category, g.na, g.comment, d(g.createdAt), d(g.updatedAt));
       chars += g.comment?.length ?? 0;
     }
     this.counts.assignments++;

@@ -53,7 +53,7 @@ export const batches = () => ({
     ["id", "uuid"], ["responseSetId", "uuid"], ["studyId", "uuid"], ["graderId", "uuid"], ["kind", '"AssignmentKind"'], ["position", "int4"], ["status", '"AssignmentStatus"'],
     ["timeSpentMs", "int8"], ["harmFlag", "bool"], ["harmComment", "text"], ["createdAt", T], ["updatedAt", T], ["startedAt", T], ["submittedAt", T],
   ]),
-  grades: new Batch("Grade", [["id", "uuid"], ["assignmentId", "uuid"], ["rubric", '"Rubric"'], ["dimension", '"Dimension"'], ["repetition", "int4"], ["score", "int4"], ["comment", "text"], ["createdAt", T], ["updatedAt", T]]),
+  grades: new Batch("Grade", [["id", "uuid"], ["assignmentId", "uuid"], ["rubric", "text"], ["dimension", "text"], ["repetition", "int4"], ["criterion", "text"], ["score", "int4"], ["category", "text"], ["na", "bool"], ["comment", "text"], ["createdAt", T], ["updatedAt", T]]),
   escalations: new Batch("Escalation", [["id", "uuid"], ["responseSetId", "uuid"], ["status", '"EscalationStatus"'], ["dimensions", "jsonb"], ["adjudicatorAssignmentId", "uuid"], ["createdAt", T], ["updatedAt", T], ["resolvedAt", T]]),
 });
 

@@ -1,5 +1,4 @@
-import type { RubricKey } from "@/lib/rubrics/definitions";
-import { canonicalRubrics } from "@/lib/studies/settings";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type ArchiveGrader } from "./contract";
 import { auditRecords } from "./audit";
 import { loadPeople, type RawQuery } from "./people";
@@ -53,8 +52,9 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
                        WHERE ms."studyId" = $1::uuid AND ms."userId" = u.id), '{}') AS specialties,
             (SELECT md5(string_agg(concat_ws('|', qi."externalId", m.name, a.kind, a.position, a.status, a."timeSpentMs", a."harmFlag", a."harmComment",
                                              ${ms('a."createdAt"')}, ${ms('a."updatedAt"')}, ${ms('a."startedAt"')}, ${ms('a."submittedAt"')},
-                                             (SELECT string_agg(concat_ws(',', gr.rubric, gr.dimension, gr.repetition, gr.score, gr.comment, ${ms('gr."createdAt"')}, ${ms('gr."updatedAt"')}),
-                                                                ';' ORDER BY gr.rubric, gr.dimension, gr.repetition)
+                                             (SELECT string_agg(concat_ws(',', gr.rubric, gr.dimension, gr.repetition, gr.criterion, gr.score, gr.category, gr.na, gr.comment,
+                                                                          ${ms('gr."createdAt"')}, ${ms('gr."updatedAt"')}),
+                                                                ';' ORDER BY gr.rubric, gr.dimension, gr.repetition, gr.criterion)
                                                 FROM "Grade" gr WHERE gr."assignmentId" = a.id)),
                                    E'\\n' ORDER BY ${C('qi."externalId"')}, ${C("m.name")}, a.kind))
                FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
@@ -80,7 +80,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export async function* archiveChunks(session: ExportSession, studyId: string, opts: { identities: boolean; audit: boolean; now?: Date }): AsyncGenerator<string> {
   const q = session.rawQuery;
   const [study] = await q<Record<string, unknown>>(
-    `SELECT name, slug, description, "graderTitle", rubrics::text[] AS rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
+    `SELECT name, slug, description, "graderTitle", rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
             "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
        FROM "Study" WHERE id = $1::uuid`,
     [studyId],
@@ -112,7 +112,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       slug: study.slug,
       description: study.description,
       graderTitle: study.graderTitle,
-      rubrics: canonicalRubrics(study.rubrics as RubricKey[]),
+      rubrics: storedRubrics(study.rubrics),
       repetitions: study.repetitions,
       gradersPerSet: study.gradersPerSet,
       thresholds: study.thresholds,
@@ -187,9 +187,10 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
     "assignments",
     `SELECT qi."externalId" AS item, m.name AS model, a."graderId" AS grader, a.kind, a.position, a.status, a."timeSpentMs"::float8 AS "timeSpentMs", a."harmFlag", a."harmComment",
             a."createdAt", a."updatedAt", a."startedAt", a."submittedAt",
-            COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment,
+            COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'criterion', g.criterion,
+                                                        'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment,
                                                         'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})
-                              ORDER BY g.rubric, g.dimension, g.repetition)
+                              ORDER BY g.rubric, g.dimension, g.repetition, g.criterion)
                         FROM "Grade" g WHERE g."assignmentId" = a.id), '[]'::json) AS grades
        FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
        JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
-import { DIMENSION_KEYS, RUBRIC_KEYS } from "@/lib/grading/contract-schemas";
+import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { MAX_COMMENT } from "@/lib/grading/contract-schemas";
 import { MAX_NAME, MAX_TEXT } from "@/lib/import/validate";
 import { LIMITS, thresholdsInputSchema } from "@/lib/studies/settings";
@@ -71,11 +71,17 @@ function storableJson(v: unknown, depth = 0): boolean {
   return true;
 }
 
+const archiveKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, "a rubric or dimension key");
+
 export const ArchiveGrade = z.strictObject({
-  rubric: z.enum(RUBRIC_KEYS),
-  dimension: z.enum(DIMENSION_KEYS),
+  rubric: archiveKey,
+  dimension: archiveKey,
   repetition: z.int().min(0).max(LIMITS.repetitions.max).meta({ description: "1..N, or 0 for a dimension graded once for the whole set" }),
-  score: z.int().min(0).max(5),
+  /** Archives written before rubrics were data have none of criterion, category and na. */
+  criterion: z.string().max(63).default(""),
+  score: z.int().min(-1000).max(1000).nullable(),
+  category: z.string().max(63).nullable().default(null),
+  na: z.boolean().default(false),
   comment: text(MAX_COMMENT).nullable(),
   createdAt: iso,
   updatedAt: iso,
@@ -143,14 +149,14 @@ export const ArchiveEscalation = z.strictObject({
   dimensions: z
     .array(
       z.strictObject({
-        rubric: z.enum(RUBRIC_KEYS),
-        dimension: z.enum(DIMENSION_KEYS),
-        spread: z.number(),
-        threshold: z.number(),
-        values: z.record(ref, z.number()),
+        rubric: archiveKey,
+        dimension: archiveKey,
+        spread: z.number().nullable(),
+        threshold: z.number().nullable(),
+        values: z.record(ref, z.union([z.number(), z.string().max(63)])),
       }),
     )
-    .max(DIMENSION_KEYS.length)
+    .max(2000)
     .meta({ description: "What disagreed; each grader's value keyed by the document's grader id" }),
   adjudicator: ref.nullable().meta({ description: "The adjudicating grader (graders[].id): their ADJUDICATOR assignment on the set" }),
   createdAt: iso,
@@ -164,7 +170,8 @@ export const ArchiveStudy = z.strictObject({
   description: text(LIMITS.description),
   /** Archives written before graders had a title of their own have none: a neutral one. */
   graderTitle: text(LIMITS.graderTitle).default(""),
-  rubrics: z.array(z.enum(RUBRIC_KEYS)).min(1).max(2),
+  /** Rubric documents; archives written before rubrics were data name the published ones (SCORE, SAFE_LLM). */
+  rubrics: z.array(z.union([z.enum(["SCORE", "SAFE_LLM"]), RubricDocumentSchema])).min(1).max(20),
   repetitions: z.int().min(LIMITS.repetitions.min).max(LIMITS.repetitions.max),
   gradersPerSet: z.int().min(LIMITS.gradersPerSet.min).max(LIMITS.gradersPerSet.max),
   thresholds: thresholdsInputSchema,

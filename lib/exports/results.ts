@@ -1,8 +1,8 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
-import { canonicalRubrics } from "@/lib/studies/settings";
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
 import { loadPeople, type People } from "./people";
@@ -21,7 +21,7 @@ import type { ExportSession } from "./session";
 export interface ResultsStudy {
   id: string;
   slug: string;
-  rubrics: RubricKey[];
+  rubrics: RubricDocument[];
 }
 
 const SET_BATCH = 500;
@@ -45,49 +45,71 @@ export const SCORE_LONG_HEADER = ["domain", "model", "response_id", "Safety", "C
 /** response_id: the item's id in the study and the model name, "<item_id>-<model>": stable across instances and archive round trips. */
 export const scoreLongResponseId = (s: Pick<SetResult, "externalId" | "model">) => `${s.externalId}-${s.model.name}`;
 
-export interface ScoreLongRow {
-  domain: string;
-  model: string;
-  response_id: string;
-  Safety: number;
-  Consensus: number;
-  Objectivity: number;
-  Reproducibility: number;
-  Explainability: number;
+export type ScoreLongRow = Record<string, string | number | null>;
+
+/** The dimensions score-long has a column for: every dimension that has a final value (criteria have their total instead). */
+const longDims = (rubrics: readonly RubricDocument[]) => rubrics.flatMap((r) => r.dimensions.filter((d) => d.scale.kind !== "criteria").map((d) => ({ r, d })));
+
+/**
+ * score-long's header: a S.C.O.R.E. study keeps exactly the header the paper's
+ * analysis code reads; any other study has one column per dimension (named by
+ * its key, prefixed by the rubric's key when the study has several rubrics).
+ */
+export function scoreLongHeader(rubrics: readonly RubricDocument[]): string[] {
+  if (rubrics.some((r) => r.key === "SCORE")) return [...SCORE_LONG_HEADER];
+  const several = rubrics.length > 1;
+  return ["domain", "model", "response_id", ...longDims(rubrics).map(({ r, d }) => (several ? `${r.key}_${d.key}` : d.key))];
 }
 
-export function scoreLongRows(sets: SetResult[]): ScoreLongRow[] {
+/** The final value as a CSV cell: a number, a nominal value, or "NA" for not applicable. */
+const longValue = (v: unknown) => (v === "N/A" ? "NA" : typeof v === "number" || typeof v === "string" ? v : null);
+
+export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[]): ScoreLongRow[] {
+  const header = scoreLongHeader(rubrics);
+  if (rubrics.some((r) => r.key === "SCORE")) {
+    return sets
+      .filter((s) => s.finalScores?.SCORE)
+      .map((s) => {
+        const f = s.finalScores!.SCORE!;
+        return {
+          domain: s.specialty,
+          model: s.model.name,
+          response_id: scoreLongResponseId(s),
+          Safety: longValue(f.safety),
+          Consensus: longValue(f.consensus_context),
+          Objectivity: longValue(f.objectivity),
+          Reproducibility: longValue(f.reproducibility),
+          Explainability: longValue(f.explainability),
+        };
+      });
+  }
+  const dims = longDims(rubrics);
   return sets
-    .filter((s) => s.finalScores?.SCORE)
+    .filter((s) => s.finalScores)
     .map((s) => {
-      const f = s.finalScores!.SCORE!;
-      return {
-        domain: s.specialty,
-        model: s.model.name,
-        response_id: scoreLongResponseId(s),
-        Safety: f.safety!,
-        Consensus: f.consensus_context!,
-        Objectivity: f.objectivity!,
-        Reproducibility: f.reproducibility!,
-        Explainability: f.explainability!,
-      };
+      const row: ScoreLongRow = { domain: s.specialty, model: s.model.name, response_id: scoreLongResponseId(s) };
+      dims.forEach(({ r, d }, i) => {
+        row[header[3 + i]] = longValue(s.finalScores![r.key]?.[d.key]);
+      });
+      return row;
     });
 }
 
 export async function* scoreLongChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
   async function* rows() {
-    if (study.rubrics.includes("SCORE")) for await (const b of resultBatches(session, study)) yield scoreLongRows(b);
+    for await (const b of resultBatches(session, study)) yield scoreLongRows(b, study.rubrics);
   }
   if (format === "json") return yield* jsonArray(rows());
-  yield csvHeader(SCORE_LONG_HEADER);
-  for await (const b of rows()) if (b.length > 0) yield b.map((r) => csvRow(SCORE_LONG_HEADER.map((k) => r[k]))).join("");
+  const header = scoreLongHeader(study.rubrics);
+  yield csvHeader(header);
+  for await (const b of rows()) if (b.length > 0) yield b.map((r) => csvRow(header.map((k) => r[k] ?? null))).join("");
 }
 
 // ─────────────────────────────────── sets ──────────────────────────────────
 
 export interface SetEscalation {
   status: string;
-  dimensions: { rubric: string; dimension: string; spread: number; threshold: number; values: Record<string, number> }[];
+  dimensions: { rubric: string; dimension: string; spread: number | null; threshold: number | null; values: Record<string, number | string> }[];
   adjudicator: string | null;
   adjudicatorStatus: string | null;
 }
@@ -129,14 +151,28 @@ async function escalationsOf(session: ExportSession, setIds: string[], people: P
   );
 }
 
-const PREFIX: Record<RubricKey, string> = { SCORE: "score", SAFE_LLM: "safe_llm" };
+/** Column prefix of a rubric: its key in lower case (score_, safe_llm_). */
+const prefix = (r: RubricDocument) => r.key.toLowerCase();
 
-export function setsHeader(rubrics: RubricKey[]): string[] {
+/** The totals columns of a rubric: S.C.O.R.E. and SAFE-LLM keep their names; any other rubric has each total, then the headline. */
+function totalColumns(r: RubricDocument): { column: string; value: (t: Record<string, number | null> | undefined) => number | null }[] {
+  if (r.key === "SCORE") return [{ column: "score_total", value: (t) => t?.total ?? null }, { column: "score_percent", value: (t) => t?.percent ?? null }];
+  if (r.key === "SAFE_LLM")
+    return [
+      { column: "safe_llm_total_per_answer", value: (t) => t?.per_answer ?? null },
+      { column: "safe_llm_total_overall", value: (t) => t?.overall ?? null },
+      { column: "safe_llm_total_headline", value: (t) => t?.headline ?? null },
+    ];
+  return r.totals.map((x) => ({ column: `${prefix(r)}_total_${x.key}`, value: (t: Record<string, number | null> | undefined) => t?.[x.key] ?? null }));
+}
+
+const setDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind !== "criteria");
+
+export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
   const cols = ["set_id", "study", "specialty", "item_id", "model", "model_version", "status", "graders"];
   for (const r of rubrics) {
-    cols.push(...RUBRICS[r].dimensions.map((d) => `${PREFIX[r]}_${d.key}`));
-    if (r === "SCORE") cols.push("score_total", "score_percent");
-    else cols.push("safe_llm_total_per_answer", "safe_llm_total_overall", "safe_llm_total_headline");
+    cols.push(...setDims(r).map((d) => `${prefix(r)}_${d.key}`));
+    cols.push(...totalColumns(r).map((c) => c.column));
   }
   cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status");
   return cols;
@@ -155,13 +191,12 @@ export interface SetRecord {
   escalation: SetEscalation | null;
 }
 
-function setCsvCells(r: SetRecord, rubrics: RubricKey[]): Cell[] {
+function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
   const cells: Cell[] = [r.set_id, r.study, r.specialty, r.item_id, r.model.name, r.model.version, r.status, r.graders];
   for (const rubric of rubrics) {
-    const f = r.finalScores?.[rubric];
-    cells.push(...RUBRICS[rubric].dimensions.map((d) => f?.[d.key] ?? null));
-    if (rubric === "SCORE") cells.push(r.totals?.SCORE?.total ?? null, r.totals?.SCORE?.percent ?? null);
-    else cells.push(r.totals?.SAFE_LLM?.perAnswer ?? null, r.totals?.SAFE_LLM?.overall ?? null, r.totals?.SAFE_LLM?.headline ?? null);
+    const f = r.finalScores?.[rubric.key];
+    cells.push(...setDims(rubric).map((d) => longValue(f?.[d.key])));
+    cells.push(...totalColumns(rubric).map((c) => c.value(r.totals?.[rubric.key])));
   }
   const e = r.escalation;
   cells.push(
@@ -235,7 +270,7 @@ export interface HarmFlagSummary {
 
 export interface SummaryDocument {
   study: string;
-  rubrics: RubricKey[];
+  rubrics: string[];
   models: ModelSummary[];
   alpha: AlphaRow[];
   cliffsDelta: DeltaPairCell[];
@@ -268,7 +303,7 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
   for await (const b of resultBatches(session, study, 2000)) sets.push(...b);
   return {
     study: study.slug,
-    rubrics: study.rubrics,
+    rubrics: study.rubrics.map((r) => r.key),
     models: modelSummaries(sets, study.rubrics),
     alpha: alphaBySpecialty(sets, study.rubrics),
     // The dashboard's computation with its defaults (lib/analytics CLIFFS_DEFAULTS): what a lead
@@ -280,12 +315,19 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
 
 type SummaryRow = Partial<Record<(typeof SUMMARY_HEADER)[number], Cell>>;
 
-const TOTAL_MEASURES: [keyof ModelSummary["totals"], RubricKey, string][] = [
-  ["SCORE", "SCORE", "total"],
-  ["SAFE_LLM", "SAFE_LLM", "total"],
-  ["SAFE_LLM_perAnswer", "SAFE_LLM", "total_per_answer"],
-  ["SAFE_LLM_overall", "SAFE_LLM", "total_overall"],
-];
+/** The summary's total rows: [ModelSummary.totals key, rubric, measure]; the two published rubrics keep their measure names. */
+function totalMeasures(doc: SummaryDocument, s: ModelSummary): [string, string, string][] {
+  const out: [string, string, string][] = [];
+  for (const rubric of doc.rubrics) {
+    if (s.totals[rubric]) out.push([rubric, rubric, "total"]);
+    if (rubric === "SAFE_LLM") {
+      out.push(["SAFE_LLM_perAnswer", rubric, "total_per_answer"], ["SAFE_LLM_overall", rubric, "total_overall"]);
+      continue;
+    }
+    for (const k of Object.keys(s.totals)) if (k.startsWith(`${rubric}_`)) out.push([k, rubric, `total_${k.slice(rubric.length + 1)}`]);
+  }
+  return out;
+}
 
 /** The summary as one long table: a `section` column says which of the four blocks a row belongs to. */
 export function summaryRows(doc: SummaryDocument): SummaryRow[] {
@@ -302,7 +344,7 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
   // No agreed or adjudicated set yet: no scores to summarise.
   if (doc.models.length === 0) return rows;
   for (const s of doc.models) {
-    for (const [key, rubric, measure] of TOTAL_MEASURES) {
+    for (const [key, rubric, measure] of totalMeasures(doc, s)) {
       const t = s.totals[key];
       if (t) rows.push({ section: "model_summary", specialty: s.specialty, rubric, model: s.model, measure, n: t.n, mean: t.mean, sd: t.sd });
     }
@@ -346,6 +388,6 @@ export async function* summaryChunks(session: ExportSession, study: ResultsStudy
   for (let i = 0; i < rows.length; i += SET_BATCH) yield rows.slice(i, i + SET_BATCH).map((r) => csvRow(SUMMARY_HEADER.map((k) => r[k] ?? null))).join("");
 }
 
-export function resultsStudy(study: { id: string; slug: string; rubrics: readonly RubricKey[] }): ResultsStudy {
-  return { id: study.id, slug: study.slug, rubrics: canonicalRubrics(study.rubrics) };
+export function resultsStudy(study: { id: string; slug: string; rubrics: unknown }): ResultsStudy {
+  return { id: study.id, slug: study.slug, rubrics: storedRubrics(study.rubrics) };
 }

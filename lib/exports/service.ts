@@ -1,4 +1,3 @@
-import type { RubricKey } from "@/lib/rubrics/definitions";
 import { ApiError } from "@/lib/server/errors";
 import { archiveChunks } from "./archive";
 import { auditChunks } from "./audit";
@@ -16,7 +15,8 @@ import { openWebStream, type ChunkSource, type WebStreamOptions } from "./web-st
 export interface ExportStudy {
   id: string;
   slug: string;
-  rubrics: readonly RubricKey[];
+  /** The study's rubric documents as stored (Study.rubrics). */
+  rubrics: unknown;
 }
 
 export interface ExportOptions {

@@ -1,29 +1,23 @@
 import { z } from "zod";
 import { multilineText } from "@/lib/validation/text";
 
-export const RUBRIC_KEYS = ["SCORE", "SAFE_LLM"] as const;
-export const DIMENSION_KEYS = [
-  "safety",
-  "consensus_context",
-  "objectivity",
-  "reproducibility",
-  "explainability",
-  "accuracy",
-  "comprehensiveness",
-  "supplementation",
-  "consistency",
-  "fluency",
-] as const;
-
 /** Longest comment a grader may write on one dimension. */
 export const MAX_COMMENT = 5_000;
 
+const key = (what: string) => z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, `${what} is a key of the study's rubric (letters, digits and _)`);
+
 export const scoreInputSchema = z.object({
-  rubric: z.enum(RUBRIC_KEYS),
-  dimension: z.enum(DIMENSION_KEYS),
+  /** The key of one of the study's rubric documents (SCORE, SAFE_LLM, or the lead's own). */
+  rubric: key("rubric"),
+  dimension: key("dimension"),
   /** 1..N for a per-answer dimension; null for one graded once for the whole set. */
   repetition: z.number().int().nullable(),
-  score: z.number().int(),
+  /** Ordinal: the level's integer value; nominal: its string value; criteria: 1 met, 0 not met; null with `na`. */
+  score: z.union([z.number().int(), z.string().max(63), z.null()]),
+  /** "Not applicable", where the dimension allows it (score null). */
+  na: z.boolean().optional(),
+  /** Criteria dimensions: the id of the question's criterion this score marks. */
+  criterion: z.string().min(1).max(63).optional(),
   comment: multilineText().max(MAX_COMMENT).optional(),
 });
 
@@ -32,7 +26,7 @@ export const scoreInputSchema = z.object({
  * grader's form (not a patch), so sending it twice stores the same thing once.
  */
 export const gradeSubmissionSchema = z.object({
-  scores: z.array(scoreInputSchema).max(1_000),
+  scores: z.array(scoreInputSchema).max(2_000),
   harm: z.object({ flag: z.boolean(), comment: multilineText().max(MAX_COMMENT).optional() }).optional(),
   submit: z.boolean(),
   /** Milliseconds on the page since the previous save, added to the time on task. */

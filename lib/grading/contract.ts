@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
-import { gradeSubmissionSchema, RUBRIC_KEYS } from "./contract-schemas";
+import { RubricDocument } from "@/lib/rubrics/contract";
+import { CriterionSchema } from "@/lib/rubrics/criteria";
+import { gradeSubmissionSchema } from "./contract-schemas";
 
 /** The grader's side of /api/v1: their own assignments and grades. */
 
@@ -28,10 +30,26 @@ const BlindedAssignment = registry.register(
     kind: z.enum(["PRIMARY", "ADJUDICATOR"]),
     status: z.enum(["PENDING", "IN_PROGRESS", "SUBMITTED"]),
     readOnly: z.boolean(),
-    study: z.object({ name: z.string(), rubrics: z.array(z.enum(RUBRIC_KEYS)), repetitions: z.int(), showReferenceAnswer: z.boolean() }),
-    item: z.object({ specialty: z.string(), question: z.string(), referenceAnswer: z.string().nullable() }),
+    study: z.object({
+      name: z.string(),
+      rubrics: z.array(z.string()).meta({ description: "The keys of the study's rubrics" }),
+      rubricDocuments: z.array(RubricDocument).meta({ description: "The rubrics the form is built from" }),
+      repetitions: z.int(),
+      showReferenceAnswer: z.boolean(),
+    }),
+    item: z.object({ specialty: z.string(), question: z.string(), referenceAnswer: z.string().nullable(), criteria: z.array(CriterionSchema).nullable() }),
     answers: z.array(z.object({ repetition: z.int(), text: z.string() })).meta({ description: "Labelled by repetition only (Answer 1..N): no model identity" }),
-    scores: z.array(z.object({ rubric: z.enum(RUBRIC_KEYS), dimension: z.string(), repetition: z.int().nullable(), score: z.int(), comment: z.string().nullable() })),
+    scores: z.array(
+      z.object({
+        rubric: z.string(),
+        dimension: z.string(),
+        repetition: z.int().nullable(),
+        score: z.union([z.int(), z.string(), z.null()]).meta({ description: "Ordinal/criteria: a number; nominal: the level's value; null: N/A, or a draft's comment typed before its score" }),
+        na: z.literal(true).optional(),
+        criterion: z.string().optional(),
+        comment: z.string().nullable(),
+      }),
+    ),
     harm: z.object({ flag: z.boolean(), comment: z.string().nullable() }),
     timeSpentMs: z.int(),
     submittedAt: z.iso.datetime().nullable(),

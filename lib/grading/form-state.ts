@@ -1,77 +1,88 @@
-import { RUBRICS, repetitionsFor, type DimensionDefinition, type DimensionKey, type RubricKey } from "@/lib/rubrics/definitions";
-import { deriveConsistency, safeLlmPerAnswerScores, type ScoreCell } from "@/lib/scoring/grader-values";
+import type { Criterion } from "@/lib/rubrics/criteria";
+import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
+import { ordinalRange } from "@/lib/rubrics/document";
+import { graderTotal, repetitionsOf, type RubricCell } from "@/lib/scoring/rubric-values";
+import { rubricCells, type StoredCell } from "@/lib/scoring/study-values";
 import type { GradeSubmission } from "./contract-schemas";
 import { harmFlagOffered, validateGrades, type Problem } from "./validate";
 
 /**
  * The grading form's state and what it sends, as plain functions (no React, no
- * DOM) so they are unit-tested. The form keeps one score per cell; a cell is a
- * rubric, a dimension and the repetition it is graded at (0 = the whole set).
- * Every save sends the WHOLE form (PUT /api/v1/assignments/{id}/grades).
+ * DOM) so they are unit-tested. The form keeps one value per cell; a cell is a
+ * rubric, a dimension and the repetition it is graded at (0 = the whole set),
+ * and for a criteria dimension the criterion. Every save sends the WHOLE form
+ * (PUT /api/v1/assignments/{id}/grades).
  */
 
-export type CellKey = `${RubricKey}/${DimensionKey}/${number}`;
+export type CellKey = string;
 
+/** What the form needs of the study: its rubric documents, N, and the set's question's criteria. */
 export interface StudyShape {
-  rubrics: RubricKey[];
+  rubrics: readonly RubricDocument[];
   repetitions: number;
+  criteria?: readonly Criterion[] | null;
 }
 
-export const cellKey = (rubric: RubricKey, dimension: DimensionKey, repetition: number): CellKey => `${rubric}/${dimension}/${repetition}`;
+export const cellKey = (rubric: string, dimension: string, repetition: number, criterion?: string): CellKey =>
+  `${rubric}/${dimension}/${repetition}${criterion ? `/${criterion}` : ""}`;
 
-export function parseCellKey(key: CellKey): { rubric: RubricKey; dimension: DimensionKey; repetition: number } {
-  const [rubric, dimension, repetition] = key.split("/");
-  return { rubric: rubric as RubricKey, dimension: dimension as DimensionKey, repetition: Number(repetition) };
+export function parseCellKey(key: CellKey): { rubric: string; dimension: string; repetition: number; criterion?: string } {
+  const [rubric, dimension, repetition, criterion] = key.split("/");
+  return { rubric, dimension, repetition: Number(repetition), ...(criterion ? { criterion } : {}) };
 }
 
-/** One score the grader types. */
+/** One value the grader gives. */
 export interface GradingField {
   key: CellKey;
-  rubric: RubricKey;
-  dimension: DimensionDefinition;
+  rubric: string;
+  rubricName: string;
+  dimension: RubricDimension;
   /** 1..N, or 0 for a dimension graded once for the whole set. */
   repetition: number;
+  /** Criteria dimensions: the criterion this field marks. */
+  criterion?: Criterion;
 }
 
-/** Rubrics in the order the form shows them, whatever order the study lists them in. */
-const RUBRIC_ORDER: RubricKey[] = ["SCORE", "SAFE_LLM"];
-const SCOPE_ORDER = { first_answer: 0, set: 1, each_answer: 2 } as const;
-
 /**
- * Every field the grader types, in the order the form shows them (and Tab
- * walks them): S.C.O.R.E. on answer 1, then its reproducibility over the set;
- * SAFE-LLM answer by answer. Derived dimensions (SAFE-LLM consistency) are not fields.
+ * Every field the grader fills, in the order the form shows them (and Tab
+ * walks them), rubric by rubric: first-answer dimensions, then whole-set ones,
+ * then each answer's dimensions answer by answer. Derived dimensions (SAFE-LLM
+ * consistency) are not fields.
  */
 export function gradingFields(study: StudyShape): GradingField[] {
   const out: GradingField[] = [];
-  for (const rubric of RUBRIC_ORDER.filter((r) => study.rubrics.includes(r))) {
-    const dims = RUBRICS[rubric].dimensions.filter((d) => !d.derived);
-    const ordered = [...dims].sort((a, b) => SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope]);
-    if (rubric === "SAFE_LLM") {
-      // answer by answer: all of answer 1's dimensions, then answer 2's...
-      for (let r = 1; r <= study.repetitions; r++) {
-        for (const d of ordered) if (d.scope === "each_answer") out.push({ key: cellKey(rubric, d.key, r), rubric, dimension: d, repetition: r });
-      }
-      for (const d of ordered) if (d.scope !== "each_answer") for (const r of repetitionsFor(d, study.repetitions)) out.push({ key: cellKey(rubric, d.key, r), rubric, dimension: d, repetition: r });
-    } else {
-      for (const d of ordered) for (const r of repetitionsFor(d, study.repetitions)) out.push({ key: cellKey(rubric, d.key, r), rubric, dimension: d, repetition: r });
-    }
+  const push = (doc: RubricDocument, d: RubricDimension, r: number) => {
+    if (d.scale.kind === "criteria") {
+      for (const c of study.criteria ?? []) out.push({ key: cellKey(doc.key, d.key, r, c.id), rubric: doc.key, rubricName: doc.name, dimension: d, repetition: r, criterion: c });
+    } else out.push({ key: cellKey(doc.key, d.key, r), rubric: doc.key, rubricName: doc.name, dimension: d, repetition: r });
+  };
+  for (const doc of study.rubrics) {
+    const typed = doc.dimensions.filter((d) => !d.derived);
+    for (const d of typed) if (d.scope === "first_answer") push(doc, d, 1);
+    for (const d of typed) if (d.scope === "set") push(doc, d, 0);
+    for (let r = 1; r <= study.repetitions; r++) for (const d of typed) if (d.scope === "each_answer") push(doc, d, r);
   }
   return out;
 }
 
+/** A cell's value: an ordinal or criteria number, a nominal level's value, or null for "not applicable". */
+export type CellValue = number | string | null;
+
 export interface FormState {
-  scores: Partial<Record<CellKey, number>>;
+  /** Absent: not yet answered; null: "not applicable". */
+  scores: Partial<Record<CellKey, CellValue>>;
   comments: Partial<Record<CellKey, string>>;
   harm: { flag: boolean; comment: string };
 }
 
 /** The grader's saved scores as the server returned them (repetition null = whole set). */
 export interface SavedScore {
-  rubric: RubricKey;
+  rubric: string;
   dimension: string;
   repetition: number | null;
-  score: number;
+  score: number | string | null;
+  na?: boolean;
+  criterion?: string;
   comment: string | null;
 }
 
@@ -80,17 +91,19 @@ export function initialFormState(saved: { scores: SavedScore[]; harm: { flag: bo
   const fields = new Set(gradingFields(study).map((f) => f.key));
   const state: FormState = { scores: {}, comments: {}, harm: { flag: saved.harm.flag, comment: saved.harm.comment ?? "" } };
   for (const s of saved.scores) {
-    const key = cellKey(s.rubric, s.dimension as DimensionKey, s.repetition ?? 0);
+    const key = cellKey(s.rubric, s.dimension, s.repetition ?? 0, s.criterion);
     if (!fields.has(key)) continue; // derived (consistency) or no longer part of the study
-    state.scores[key] = s.score;
+    if (s.na) state.scores[key] = null;
+    else if (s.score !== null) state.scores[key] = s.score;
     if (s.comment) state.comments[key] = s.comment;
   }
   return state;
 }
 
-export function setScore(state: FormState, key: CellKey, score: number | null): FormState {
+/** Sets a cell's value (null: "not applicable"); `undefined` clears it. */
+export function setScore(state: FormState, key: CellKey, score: CellValue | undefined): FormState {
   const scores = { ...state.scores };
-  if (score === null) delete scores[key];
+  if (score === undefined) delete scores[key];
   else scores[key] = score;
   return { ...state, scores };
 }
@@ -103,14 +116,18 @@ export function setHarm(state: FormState, harm: Partial<FormState["harm"]>): For
   return { ...state, harm: { ...state.harm, ...harm } };
 }
 
-/** The scored cells, for totals and the harm rule. */
-export function formCells(state: FormState): ScoreCell[] {
-  return (Object.keys(state.scores) as CellKey[]).map((key) => ({ ...parseCellKey(key), score: state.scores[key]! }));
+/** The answered cells as stored cells, for totals and the harm rule. */
+export function formCells(state: FormState): StoredCell[] {
+  return Object.keys(state.scores).map((key) => {
+    const v = state.scores[key]!;
+    const { rubric, dimension, repetition, criterion } = parseCellKey(key);
+    return { rubric, dimension, repetition, criterion, score: typeof v === "number" ? v : null, category: typeof v === "string" ? v : null, na: v === null };
+  });
 }
 
-/** The potential-harm flag is offered when S.C.O.R.E. safety <= 2 or any SAFE-LLM accuracy = 0. */
-export function isHarmOffered(state: FormState): boolean {
-  return harmFlagOffered(formCells(state));
+/** Whether the potential-harm flag is offered (lib/grading/validate.ts harmFlagOffered). */
+export function isHarmOffered(state: FormState, study: StudyShape): boolean {
+  return harmFlagOffered(study.rubrics, formCells(state));
 }
 
 /** Longest elapsed time the API accepts in one save (it caps each save lower itself). */
@@ -133,20 +150,24 @@ export function buildGradeBody(state: FormState, study: StudyShape, opts: { subm
   const keys: CellKey[] = [];
   const scores: GradeSubmission["scores"] = [];
   for (const f of gradingFields(study)) {
-    const score = state.scores[f.key];
-    if (score === undefined) continue;
+    // A criterion is a checkbox: left unticked, it is not met.
+    const score = f.criterion ? (state.scores[f.key] ?? 0) : state.scores[f.key];
     const comment = state.comments[f.key]?.trim();
+    // A comment typed before its score is kept on its own (a draft stores it; a submission still needs the score).
+    if (score === undefined && !comment) continue;
     keys.push(f.key);
     scores.push({
       rubric: f.rubric,
       dimension: f.dimension.key,
       repetition: f.dimension.scope === "set" ? null : f.repetition,
-      score,
+      score: score ?? null,
+      ...(score === null ? { na: true } : {}),
+      ...(f.criterion ? { criterion: f.criterion.id } : {}),
       ...(comment ? { comment } : {}),
     });
   }
   const body: GradeSubmission = { scores, submit: opts.submit };
-  const flag = state.harm.flag && isHarmOffered(state);
+  const flag = state.harm.flag && isHarmOffered(state, study);
   const harmComment = state.harm.comment.trim();
   if (!flag) body.harm = { flag: false };
   else if (harmComment || opts.submit) body.harm = { flag: true, comment: harmComment };
@@ -162,7 +183,7 @@ export interface Completeness {
 
 export function completeness(state: FormState, study: StudyShape): Completeness {
   const fields = gradingFields(study);
-  const missing = fields.filter((f) => state.scores[f.key] === undefined);
+  const missing = fields.filter((f) => !f.criterion && state.scores[f.key] === undefined);
   return { done: fields.length - missing.length, total: fields.length, missing };
 }
 
@@ -222,33 +243,72 @@ export function problemsFromErrorBody(payload: unknown): Problem[] {
 /** The same checks the server runs, for immediate feedback before submitting. */
 export function checkBeforeSubmit(state: FormState, study: StudyShape): { problems: Problem[]; keys: CellKey[] } {
   const { body, keys } = buildGradeBody(state, study, { submit: true });
-  const problems = validateGrades(body, study).problems;
+  const problems = validateGrades(body, { rubrics: study.rubrics, repetitions: study.repetitions, criteria: study.criteria ?? [] }).problems;
   // The shared validator lists what is missing in one message; the form also names fields one by one.
   return { problems, keys };
 }
 
-export interface LiveTotals {
-  score: { total: number; scored: number; of: number; max: number } | null;
-  safeLlm: { consistency: 0 | 1 | null; answers: (number | null)[]; mean: number | null; max: number } | null;
+/** One total of one rubric as the grader's form stands: null until everything it counts is answered. */
+export interface LiveTotal {
+  rubric: string;
+  key: string;
+  name: string;
+  value: number | null;
+  /** For a sum: the sum of what is answered so far, and how many of its dimensions are. */
+  partial: { sum: number; scored: number; of: number } | null;
+  max: number;
 }
 
-/** Live totals: S.C.O.R.E. out of 25 (sum of what is scored so far), SAFE-LLM per answer out of 7 and the set mean. */
-export function liveTotals(state: FormState, study: StudyShape): LiveTotals {
+function totalMax(doc: RubricDocument, t: RubricDocument["totals"][number]): number {
+  if (t.method === "criteria_score") return 1;
+  if (t.method === "percent_applicable") return 100;
+  return t.dimensions.reduce((m, k) => m + ordinalRange(doc.dimensions.find((d) => d.key === k)!).max, 0);
+}
+
+/** Every rubric's totals, live: what the grader's form adds up to so far. */
+export function liveTotals(state: FormState, study: StudyShape): LiveTotal[] {
   const cells = formCells(state);
-  let score: LiveTotals["score"] = null;
-  if (study.rubrics.includes("SCORE")) {
-    const dims = RUBRICS.SCORE.dimensions;
-    const values = dims.map((d) => state.scores[cellKey("SCORE", d.key, d.scope === "set" ? 0 : 1)]).filter((v): v is number => v !== undefined);
-    score = { total: values.reduce((a, b) => a + b, 0), scored: values.length, of: dims.length, max: RUBRICS.SCORE.maxTotal };
+  const out: LiveTotal[] = [];
+  for (const doc of study.rubrics) {
+    const own: RubricCell[] = rubricCells(cells, doc.key);
+    for (const t of doc.totals) {
+      const value = graderTotal(doc, t, own, study.repetitions, { criteria: study.criteria ?? [] });
+      let partial: LiveTotal["partial"] = null;
+      if (t.method === "sum") {
+        let sum = 0;
+        let scored = 0;
+        for (const k of t.dimensions) {
+          const d = doc.dimensions.find((x) => x.key === k)!;
+          const xs = repetitionsOf(d, study.repetitions).map((r) => state.scores[cellKey(doc.key, k, r)]);
+          if (d.derived || xs.some((x) => typeof x !== "number")) continue;
+          sum += (xs as number[]).reduce((a, b) => a + b, 0) / xs.length;
+          scored++;
+        }
+        partial = { sum, scored, of: t.dimensions.length };
+      }
+      out.push({ rubric: doc.key, key: t.key, name: t.name, value, partial, max: totalMax(doc, t) });
+    }
   }
-  let safeLlm: LiveTotals["safeLlm"] = null;
-  if (study.rubrics.includes("SAFE_LLM")) {
-    const n = study.repetitions;
-    const consistency = deriveConsistency(Array.from({ length: n }, (_, i) => state.scores[cellKey("SAFE_LLM", "accuracy", i + 1)]));
-    const { answers, mean } = safeLlmPerAnswerScores(cells, n);
-    safeLlm = { consistency, answers, mean, max: RUBRICS.SAFE_LLM.maxTotal };
+  return out;
+}
+
+/** SAFE-LLM's score of each answer (its four points + the set's consistency, out of 7): the form's per-answer table. */
+export function answerScores(state: FormState, study: StudyShape, rubric: string): { consistency: 0 | 1 | null; answers: (number | null)[] } {
+  const doc = study.rubrics.find((r) => r.key === rubric);
+  const derived = doc?.dimensions.find((d) => d.derived);
+  const points = doc?.dimensions.filter((d) => d.scope === "each_answer" && d.scale.kind === "ordinal") ?? [];
+  const n = study.repetitions;
+  let consistency: 0 | 1 | null = null;
+  if (derived?.derived) {
+    const xs = Array.from({ length: n }, (_, i) => state.scores[cellKey(rubric, derived.derived!.of, i + 1)]);
+    consistency = xs.some((x) => x === undefined) ? null : xs.every((x) => x === xs[0]) ? 1 : 0;
   }
-  return { score, safeLlm };
+  const answers = Array.from({ length: n }, (_, i) => {
+    const xs = points.map((d) => state.scores[cellKey(rubric, d.key, i + 1)]);
+    if (xs.some((x) => typeof x !== "number") || (derived && consistency === null)) return null;
+    return (xs as number[]).reduce((a, b) => a + b, 0) + (consistency ?? 0);
+  });
+  return { consistency, answers };
 }
 
 /** Formats a score that may be a mean (e.g. 5.67) without trailing noise. */
@@ -259,8 +319,8 @@ export function formatScore(v: number): string {
 /** "SCORE/safety/1" → "S.C.O.R.E. Safety (answer 1)" */
 export function fieldLabel(f: GradingField): string {
   const where = f.dimension.scope === "set" ? "all answers" : `answer ${f.repetition}`;
-  return `${RUBRICS[f.rubric].name} ${f.dimension.name} (${where})`;
+  return `${f.rubricName} ${f.dimension.name}${f.criterion ? `: ${f.criterion.text.slice(0, 60)}` : ""} (${where})`;
 }
 
 /** The id of a field's fieldset on the page, so a problem list can link to it. */
-export const fieldDomId = (key: CellKey) => `field-${key.replace(/\//g, "-")}`;
+export const fieldDomId = (key: CellKey) => `field-${key.replace(/[^A-Za-z0-9_-]/g, "-")}`;

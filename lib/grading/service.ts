@@ -5,10 +5,12 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from "@/lib/escalation/service";
-import type { RubricKey } from "@/lib/rubrics/definitions";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { storedCriteria } from "@/lib/rubrics/criteria";
 import { ApiError } from "@/lib/server/errors";
 import type { GradeSubmission } from "./contract-schemas";
-import { validateGrades } from "./validate";
+import { validateGrades, type GradeCell } from "./validate";
 
 /**
  * What a grader may see and do with their own assignments. Every read is
@@ -60,16 +62,47 @@ export async function listMyAssignments(graderId: string): Promise<MyAssignment[
     ORDER BY mine.position, mine.id`);
 }
 
+/** A grader's saved answer to one cell, as the API gives it back (repetition null = the whole set). */
+export interface SavedGrade {
+  rubric: string;
+  dimension: string;
+  repetition: number | null;
+  /** Ordinal and criteria: a number; nominal: the level's string value; N/A or a comment alone: null. */
+  score: number | string | null;
+  na?: true;
+  criterion?: string;
+  comment: string | null;
+}
+
+type GradeRow = Pick<GradeCell, "rubric" | "dimension" | "repetition" | "criterion" | "score" | "category" | "na" | "comment">;
+
+const gradeJsonSql = Prisma.sql`json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'criterion', g.criterion,
+  'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment)`;
+
+function savedGrade(g: GradeRow): SavedGrade {
+  return {
+    rubric: g.rubric,
+    dimension: g.dimension,
+    repetition: g.repetition === 0 ? null : g.repetition,
+    score: g.score ?? g.category,
+    ...(g.na ? { na: true as const } : {}),
+    ...(g.criterion ? { criterion: g.criterion } : {}),
+    comment: g.comment,
+  };
+}
+
 export interface BlindedAssignment {
   id: string;
   kind: "PRIMARY" | "ADJUDICATOR";
   status: AssignmentStatusKey;
   readOnly: boolean;
-  study: { name: string; rubrics: RubricKey[]; repetitions: number; showReferenceAnswer: boolean };
-  item: { specialty: string; question: string; referenceAnswer: string | null };
+  /** `rubrics`: the keys; `rubricDocuments`: the documents the form is built from. */
+  study: { name: string; rubrics: string[]; rubricDocuments: RubricDocument[]; repetitions: number; showReferenceAnswer: boolean };
+  /** `criteria`: the question's own criteria, for a criteria dimension (HealthBench); null without. */
+  item: { specialty: string; question: string; referenceAnswer: string | null; criteria: { id: string; text: string; points: number }[] | null };
   /** Labelled by repetition only: "Answer 1..N". */
   answers: { repetition: number; text: string }[];
-  scores: { rubric: RubricKey; dimension: string; repetition: number | null; score: number; comment: string | null }[];
+  scores: SavedGrade[];
   harm: { flag: boolean; comment: string | null };
   timeSpentMs: number;
   submittedAt: string | null;
@@ -94,15 +127,16 @@ interface AssignmentViewRow {
   timeSpentMs: number;
   submittedAt: Date | null;
   studyName: string;
-  rubrics: RubricKey[];
+  rubrics: unknown;
   repetitions: number;
   showReferenceAnswer: boolean;
   studyStatus: string;
   question: string;
   referenceAnswer: string;
+  criteria: unknown;
   specialty: string;
   answers: { repetition: number; text: string }[] | null;
-  grades: { rubric: RubricKey; dimension: string; repetition: number; score: number; comment: string | null }[] | null;
+  grades: GradeRow[] | null;
   total: number;
   done: number;
   before: number;
@@ -129,8 +163,8 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
       SELECT a.id, a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
-             a."responseSetId", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics::text[] AS rubrics, st.repetitions, st."showReferenceAnswer",
-             st.status::text AS "studyStatus", q.question, q."referenceAnswer", sp.name AS specialty
+             a."responseSetId", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics, st.repetitions, st."showReferenceAnswer",
+             st.status::text AS "studyStatus", q.question, q."referenceAnswer", q.criteria, sp.name AS specialty
       FROM "Assignment" a
       JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
       JOIN "Study" st ON st.id = a."studyId"
@@ -141,8 +175,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
     SELECT this.*,
       (SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text) ORDER BY r.repetition)
          FROM "Response" r WHERE r."responseSetId" = this."responseSetId" AND r.repetition <= this.repetitions) AS answers,
-      (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment))
-         FROM "Grade" g WHERE g."assignmentId" = this.id) AS grades,
+      (SELECT json_agg(${gradeJsonSql}) FROM "Grade" g WHERE g."assignmentId" = this.id) AS grades,
       (SELECT count(*)::int FROM mine) AS total,
       (SELECT count(*)::int FROM mine WHERE mine.status = 'SUBMITTED') AS done,
       (SELECT count(*)::int FROM mine WHERE mine.position < this.position) AS before,
@@ -150,15 +183,16 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
     FROM this`);
   const a = rows[0];
   if (!a) throw new ApiError(404, "assignment not found");
+  const rubrics = storedRubrics(a.rubrics);
   return {
     id: a.id,
     kind: a.kind,
     status: a.status,
     readOnly: a.studyStatus !== "OPEN",
-    study: { name: a.studyName, rubrics: a.rubrics, repetitions: a.repetitions, showReferenceAnswer: a.showReferenceAnswer },
-    item: { specialty: a.specialty, question: a.question, referenceAnswer: a.showReferenceAnswer ? a.referenceAnswer : null },
+    study: { name: a.studyName, rubrics: rubrics.map((r) => r.key), rubricDocuments: rubrics, repetitions: a.repetitions, showReferenceAnswer: a.showReferenceAnswer },
+    item: { specialty: a.specialty, question: a.question, referenceAnswer: a.showReferenceAnswer ? a.referenceAnswer : null, criteria: storedCriteria(a.criteria) },
     answers: a.answers ?? [],
-    scores: (a.grades ?? []).map((g) => ({ ...g, repetition: g.repetition === 0 ? null : g.repetition })),
+    scores: (a.grades ?? []).map(savedGrade),
     harm: { flag: a.harmFlag, comment: a.harmComment },
     timeSpentMs: a.timeSpentMs,
     submittedAt: a.submittedAt?.toISOString() ?? null,
@@ -175,8 +209,10 @@ async function nextAssignmentAfter(graderId: string, assignmentId: string): Prom
 }
 
 /** The assignment being saved, what of its study the save and the escalation need, and its set's state. */
-interface SavedStateRow extends Omit<StudyForEscalation, "id"> {
+interface SavedStateRow extends Omit<StudyForEscalation, "id" | "rubrics"> {
   studyId: string;
+  rubrics: unknown;
+  criteria: unknown;
   studyStatus: string;
   responseSetId: string;
   /** Server time since the assignment's row was last written (a save, its creation or revival). */
@@ -185,7 +221,7 @@ interface SavedStateRow extends Omit<StudyForEscalation, "id"> {
   status: AssignmentStatusKey | "CANCELLED";
   harmFlag: boolean;
   harmComment: string | null;
-  grades: { id: string; rubric: RubricKey; dimension: string; repetition: number; score: number; comment: string | null }[] | null;
+  grades: (GradeRow & { id: string })[] | null;
   setStatus: SetState["setStatus"];
   setAssignments: SetState["assignments"];
   escalation: SetState["escalation"];
@@ -198,7 +234,12 @@ export interface SaveResult {
   nextAssignmentId: string | null;
 }
 
-const cellKey = (c: { rubric: string; dimension: string; repetition: number }) => `${c.rubric}/${c.dimension}/${c.repetition}`;
+const cellKey = (c: { rubric: string; dimension: string; repetition: number; criterion: string }) =>
+  `${c.rubric}/${c.dimension}/${c.repetition}${c.criterion ? `/${c.criterion}` : ""}`;
+/** What a cell holds, for the audit's before and after. */
+const held = (c: GradeRow) => ({ score: c.score ?? c.category, ...(c.na ? { na: true } : {}), comment: c.comment });
+const sameCell = (a: GradeRow, b: GradeRow) =>
+  a.score === b.score && a.category === b.category && a.na === b.na && (a.comment ?? null) === (b.comment ?? null);
 
 /**
  * Saves a draft or submits (all or nothing). The body is the whole form, so the
@@ -229,10 +270,10 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         WITH mine AS (${mineSql(graderId)})
         SELECT a.id IN (SELECT id FROM mine) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
-          st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics::text[] AS rubrics, st.repetitions, st."gradersPerSet",
+          st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
           st.thresholds, st."matchSpecialty", st."assignmentSeed",
-          (SELECT json_agg(json_build_object('id', g.id, 'rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'comment', g.comment))
-             FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades,
+          (SELECT q.criteria FROM "ResponseSet" rs JOIN "QaItem" q ON q.id = rs."itemId" WHERE rs.id = a."responseSetId") AS criteria,
+          (SELECT json_agg(jsonb_build_object('id', g.id) || ${gradeJsonSql}::jsonb) FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades,
           s."setStatus", s.assignments AS "setAssignments", s.escalation
         FROM "Assignment" a
         JOIN "Study" st ON st.id = a."studyId"
@@ -245,7 +286,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       if (a.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
       const study: StudyForEscalation = {
         id: a.studyId,
-        rubrics: a.rubrics,
+        rubrics: storedRubrics(a.rubrics),
         repetitions: a.repetitions,
         gradersPerSet: a.gradersPerSet,
         thresholds: a.thresholds,
@@ -257,23 +298,24 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       if (wasSubmitted && !body.submit) {
         throw new ApiError(409, "this assignment is already submitted: send the complete form with submit: true to revise it");
       }
-      const v = validateGrades(body, study);
+      const v = validateGrades(body, { ...study, criteria: storedCriteria(a.criteria) ?? [] });
       if (v.problems.length) throw new ApiError(422, "invalid grades", { problems: v.problems });
 
       const existing = a.grades ?? [];
       const byKey = new Map(existing.map((g) => [cellKey(g), g]));
       const incoming = new Map(v.cells.map((c) => [cellKey(c), c]));
-      const revisions: { cell: string; before: { score: number; comment: string | null } | null; after: { score: number; comment: string | null } | null }[] = [];
+      type Held = ReturnType<typeof held>;
+      const revisions: { cell: string; before: Held | null; after: Held | null }[] = [];
       const writes: typeof v.cells = [];
       for (const [key, c] of incoming) {
         const old = byKey.get(key);
-        if (old && old.score === c.score && (old.comment ?? null) === c.comment) continue;
+        if (old && sameCell(old, c)) continue;
         writes.push(c);
-        revisions.push({ cell: key, before: old ? { score: old.score, comment: old.comment } : null, after: { score: c.score, comment: c.comment } });
+        revisions.push({ cell: key, before: old ? held(old) : null, after: held(c) });
       }
       // A draft may clear a score the grader took back; a submitted form is complete, so nothing is dropped then.
       const dropped = existing.filter((g) => !incoming.has(cellKey(g)));
-      for (const g of dropped) revisions.push({ cell: cellKey(g), before: { score: g.score, comment: g.comment }, after: null });
+      for (const g of dropped) revisions.push({ cell: cellKey(g), before: held(g), after: null });
 
       const harmFlag = body.harm?.flag ?? a.harmFlag;
       const harmComment = body.harm ? (body.harm.flag ? body.harm.comment!.trim() : null) : a.harmComment;
@@ -313,12 +355,14 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       const steps: Prisma.Sql[] = [];
       if (writes.length) {
         steps.push(Prisma.sql`written AS (
-          INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, comment, "updatedAt")
-          SELECT gen_random_uuid(), ${assignmentId}::uuid, w.rubric::"Rubric", w.dimension::"Dimension", w.repetition, w.score, w.comment, now()
+          INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt")
+          SELECT gen_random_uuid(), ${assignmentId}::uuid, w.rubric, w.dimension, w.repetition, w.criterion, w.score, w.category, w.na, w.comment, now()
           FROM unnest(${writes.map((c) => c.rubric)}::text[], ${writes.map((c) => c.dimension)}::text[], ${writes.map((c) => c.repetition)}::int[],
-                      ${writes.map((c) => c.score)}::int[], ${writes.map((c) => c.comment)}::text[]) AS w(rubric, dimension, repetition, score, comment)
-          ON CONFLICT ("assignmentId", rubric, dimension, repetition)
-          DO UPDATE SET score = EXCLUDED.score, comment = EXCLUDED.comment, "updatedAt" = now()
+                      ${writes.map((c) => c.criterion)}::text[], ${writes.map((c) => c.score)}::int[], ${writes.map((c) => c.category)}::text[],
+                      ${writes.map((c) => c.na)}::bool[], ${writes.map((c) => c.comment)}::text[])
+               AS w(rubric, dimension, repetition, criterion, score, category, na, comment)
+          ON CONFLICT ("assignmentId", rubric, dimension, repetition, criterion)
+          DO UPDATE SET score = EXCLUDED.score, category = EXCLUDED.category, na = EXCLUDED.na, comment = EXCLUDED.comment, "updatedAt" = now()
           RETURNING 1)`);
       }
       if (dropped.length) {
@@ -337,7 +381,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       if (body.submit && (!wasSubmitted || changed > 0)) {
         // The set as it now stands: what was read under the lock, with this submission applied.
         const assignments = (a.setAssignments ?? []).map((x) =>
-          x.id === assignmentId ? { ...x, status: nextStatus, grades: v.cells.map(({ rubric, dimension, repetition, score }) => ({ rubric, dimension, repetition, score })) } : x,
+          x.id === assignmentId ? { ...x, status: nextStatus, grades: v.cells } : x,
         );
         await evaluateSet(tx, study, a.responseSetId, { setStatus: a.setStatus, assignments, escalation: a.escalation }, { actorId: graderId, requestId });
       }

@@ -1,9 +1,10 @@
 import { offsetOf, type Page } from "@/components/data-table/search-params";
 import { getDb, getPool } from "@/lib/db/client";
-import type { SafeLlmScoring, SetStatus } from "@/lib/generated/prisma/enums";
-import type { RubricKey } from "@/lib/rubrics/definitions";
-import { finalScoresOf, type FinalGraders, type FinalScores, type FinalTotals } from "@/lib/scoring/final-scores";
-import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
+import { storedCriteria } from "@/lib/rubrics/criteria";
+import type { SetStatus } from "@/lib/generated/prisma/enums";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { finalScoresOf, type FinalGraders, type FinalScores, type FinalTotals, type ScoringStudy } from "@/lib/scoring/final-scores";
+import { graderRubricTotals, graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
 
 /**
  * Response sets with their final scores (finalScoresOf: per dimension, the
@@ -22,26 +23,25 @@ export interface SetResult {
   totals: FinalTotals | null;
 }
 
-interface ScoringStudy {
-  rubrics: RubricKey[];
-  repetitions: number;
-  safeLlmScoring: SafeLlmScoring;
-}
+export type { ScoringStudy };
 
-type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string; graders: ([RubricKey, ScoreCell["dimension"], number, number][] | null)[] };
+/** [rubric, dimension, repetition, score, category, na, criterion] */
+type CellTuple = [string, string, number, number | null, string | null, boolean, string];
+type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string; criteria: unknown; graders: (CellTuple[] | null)[] };
 
 /** How a set's row gives its submitted graders (their cells) to finalScoresOf: values are computed only for a final set. */
-const ROW_GRADERS = (study: ScoringStudy): FinalGraders<ScoreCell[]> => ({
-  values: (cells) => Object.fromEntries(study.rubrics.map((r) => [r, graderDimensionValues(r, cells, study.repetitions)])),
-  safeLlmOverall: (cells) => rubricTotal("SAFE_LLM", safeLlmOverallValues(cells, study.repetitions))!,
+const ROW_GRADERS = (study: ScoringStudy, criteria: unknown): FinalGraders<StoredCell[]> => ({
+  values: (cells) => graderRubricValues(study.rubrics, cells, study.repetitions),
+  totals: (cells) => graderRubricTotals(study.rubrics, cells, study.repetitions, { criteria: storedCriteria(criteria) ?? [] }),
 });
 
 /** Sets' final scores from their rows: each row carries its submitted graders' cells, one array per grader. */
 function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[] {
-  const read = ROW_GRADERS(study);
   return rows.map((s) => {
-    const graders = s.graders.map((tuples) => (tuples ?? []).map(([rubric, dimension, repetition, score]): ScoreCell => ({ rubric, dimension, repetition, score })));
-    const { finalScores, totals } = finalScoresOf(study, s.status, graders, read);
+    const graders = s.graders.map((tuples) =>
+      (tuples ?? []).map(([rubric, dimension, repetition, score, category, na, criterion]): StoredCell => ({ rubric, dimension, repetition, score, category, na, criterion })),
+    );
+    const { finalScores, totals } = finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
     const model = { id: s.modelId, name: s.model, version: s.version };
     return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals };
   });
@@ -60,7 +60,7 @@ WHERE rs."studyId" = $1::uuid AND ($2::text IS NULL OR rs.status::text = $2::tex
 
 // Each submitted grader's cells as [rubric, dimension, repetition, score] tuples: a set's scores arrive with the set.
 const GRADERS_OF_SET = `
-(SELECT coalesce(json_agg((SELECT json_agg(json_build_array(g.rubric, g.dimension, g.repetition, g.score))
+(SELECT coalesce(json_agg((SELECT json_agg(json_build_array(g.rubric, g.dimension, g.repetition, g.score, g.category, g.na, g.criterion))
                            FROM "Grade" g WHERE g."assignmentId" = a.id)), '[]'::json)
  FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED') AS graders`;
 
@@ -75,19 +75,21 @@ const NATURAL_ORDER = `"externalId" ASC, model ASC`;
 function setResultsSql(pick: { where?: string; order?: string; limit?: string } = {}) {
   return `
 WITH s AS (
-  SELECT rs.id, rs.status::text AS status, i.id AS "itemId", i."externalId", sp.name AS specialty, m.id AS "modelId", m.name AS model, m.version
+  SELECT rs.id, rs.status::text AS status, i.id AS "itemId", i."externalId", i.criteria, sp.name AS specialty, m.id AS "modelId", m.name AS model, m.version
   ${SET_FROM} ${pick.where ?? ""}
   ORDER BY ${pick.order ?? NATURAL_ORDER} ${pick.limit ?? ""}
 )
 SELECT s.id::text AS id, s.status, s."itemId"::text AS "itemId", s."externalId", s.specialty,
-       s."modelId"::text AS "modelId", s.model, s.version, ${GRADERS_OF_SET}
+       s."modelId"::text AS "modelId", s.model, s.version, s.criteria, ${GRADERS_OF_SET}
 FROM s
 ORDER BY ${pick.order ?? NATURAL_ORDER}`;
 }
 const SET_RESULTS_SQL = setResultsSql();
 
-const loadScoringStudy = (studyId: string): Promise<ScoringStudy> =>
-  getDb().study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, safeLlmScoring: true } });
+const loadScoringStudy = async (studyId: string): Promise<ScoringStudy> => {
+  const s = await getDb().study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, safeLlmScoring: true } });
+  return { ...s, rubrics: storedRubrics(s.rubrics) };
+};
 
 /** Every set's results at once (the results table sorted by a total; tests), in the order of the question's id, then the model's name. */
 export async function computeSetResults(studyId: string, filter: { status?: SetStatus } = {}): Promise<SetResult[]> {

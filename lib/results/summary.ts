@@ -1,4 +1,4 @@
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import type { RubricDocument } from "@/lib/rubrics/document";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
 import { cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, type PairResult } from "@/lib/analytics/cliffs-fast";
 import type { SetResult } from "./sets";
@@ -22,9 +22,14 @@ export interface Stat {
 export interface ModelSummary {
   model: string;
   specialty: string;
-  /** totals: S.C.O.R.E. out of 25, SAFE-LLM headline out of 7 (plus both ways of scoring a prompt). */
-  totals: { SCORE?: Stat; SAFE_LLM?: Stat; SAFE_LLM_perAnswer?: Stat; SAFE_LLM_overall?: Stat };
-  dimensions: Partial<Record<RubricKey, Record<string, Stat>>>;
+  /**
+   * Per rubric key its headline total (S.C.O.R.E. out of 25, SAFE-LLM's headline
+   * out of 7); a rubric with several totals also has each as "<rubric>_<total>"
+   * (SAFE-LLM's two scorings also as SAFE_LLM_perAnswer and SAFE_LLM_overall).
+   */
+  totals: Record<string, Stat>;
+  /** Ordinal dimensions' final values (N/A left out). */
+  dimensions: Record<string, Record<string, Stat>>;
 }
 
 const stat = (xs: number[]): Stat => {
@@ -46,7 +51,17 @@ function groups(sets: SetResult[]): [string, SetResult[]][] {
   return [...[...bySpecialty.entries()].sort(([a], [b]) => a.localeCompare(b)), [ALL_SPECIALTIES, sets]];
 }
 
-export function modelSummaries(allSets: SetResult[], rubrics: RubricKey[]): ModelSummary[] {
+/** A set's final value of a total (the headline unless named); null when it has none. */
+export function totalOf(s: SetResult, rubric: string, total = "headline"): number | null {
+  return s.totals?.[rubric]?.[total] ?? null;
+}
+
+const numbers = (xs: unknown[]) => xs.filter((x): x is number => typeof x === "number");
+
+/** The dimensions that are numbers to summarise: ordinal ones. */
+const ordinalDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind === "ordinal");
+
+export function modelSummaries(allSets: SetResult[], rubrics: readonly RubricDocument[]): ModelSummary[] {
   const sets = finalOnly(allSets);
   const out: ModelSummary[] = [];
   for (const [specialty, inSpecialty] of groups(sets)) {
@@ -54,14 +69,14 @@ export function modelSummaries(allSets: SetResult[], rubrics: RubricKey[]): Mode
     for (const model of models) {
       const mine = inSpecialty.filter((s) => s.model.name === model);
       const summary: ModelSummary = { model, specialty, totals: {}, dimensions: {} };
-      if (rubrics.includes("SCORE")) summary.totals.SCORE = stat(mine.map((s) => s.totals!.SCORE!.total));
-      if (rubrics.includes("SAFE_LLM")) {
-        summary.totals.SAFE_LLM = stat(mine.map((s) => s.totals!.SAFE_LLM!.headline));
-        summary.totals.SAFE_LLM_perAnswer = stat(mine.map((s) => s.totals!.SAFE_LLM!.perAnswer));
-        summary.totals.SAFE_LLM_overall = stat(mine.map((s) => s.totals!.SAFE_LLM!.overall));
-      }
       for (const r of rubrics) {
-        summary.dimensions[r] = Object.fromEntries(RUBRICS[r].dimensions.map((d) => [d.key, stat(mine.map((s) => s.finalScores![r]![d.key]!))]));
+        if (r.headline !== undefined) summary.totals[r.key] = stat(numbers(mine.map((s) => totalOf(s, r.key))));
+        if (r.totals.length > 1) for (const t of r.totals) summary.totals[`${r.key}_${t.key}`] = stat(numbers(mine.map((s) => totalOf(s, r.key, t.key))));
+        if (r.key === "SAFE_LLM" && summary.totals.SAFE_LLM_per_answer) {
+          summary.totals.SAFE_LLM_perAnswer = summary.totals.SAFE_LLM_per_answer;
+          delete summary.totals.SAFE_LLM_per_answer;
+        }
+        summary.dimensions[r.key] = Object.fromEntries(ordinalDims(r).map((d) => [d.key, stat(numbers(mine.map((s) => s.finalScores![r.key]?.[d.key])))]));
       }
       out.push(summary);
     }
@@ -71,7 +86,7 @@ export function modelSummaries(allSets: SetResult[], rubrics: RubricKey[]): Mode
 
 export interface AlphaRow {
   specialty: string;
-  rubric: RubricKey;
+  rubric: string;
   alpha: number | null;
   ci: [number, number] | null;
   n: number;
@@ -84,14 +99,18 @@ export interface AlphaRow {
  * the final per-set scores, columns the rubric's dimensions (its items). It
  * measures the internal consistency of the rubric, not agreement between graders.
  */
-export function alphaBySpecialty(allSets: SetResult[], rubrics: RubricKey[]): AlphaRow[] {
+export function alphaBySpecialty(allSets: SetResult[], rubrics: readonly RubricDocument[]): AlphaRow[] {
   const sets = finalOnly(allSets);
   const out: AlphaRow[] = [];
   for (const [specialty, inSpecialty] of groups(sets)) {
     for (const r of rubrics) {
-      const rows = inSpecialty.map((s) => RUBRICS[r].dimensions.map((d) => s.finalScores![r]![d.key] ?? null));
+      const dims = ordinalDims(r);
+      const rows = inSpecialty.map((s) => dims.map((d) => {
+        const v = s.finalScores![r.key]?.[d.key];
+        return typeof v === "number" ? v : null;
+      }));
       const a = cronbachAlpha(rows);
-      out.push({ specialty, rubric: r, alpha: a.alpha, ci: a.ci, n: a.n, k: a.k, ...(a.reason ? { reason: a.reason } : {}) });
+      out.push({ specialty, rubric: r.key, alpha: a.alpha, ci: a.ci, n: a.n, k: a.k, ...(a.reason ? { reason: a.reason } : {}) });
     }
   }
   return out;
@@ -99,7 +118,7 @@ export function alphaBySpecialty(allSets: SetResult[], rubrics: RubricKey[]): Al
 
 export interface DeltaCell {
   specialty: string;
-  rubric: RubricKey;
+  rubric: string;
   /** Positive delta = the row model's totals tend to be higher (better). */
   rowModel: string;
   colModel: string;
@@ -111,23 +130,23 @@ export interface DeltaCell {
 }
 
 /** Pairwise Cliff's delta between models on final totals, per specialty, with a seeded bootstrap CI. */
-export function cliffsMatrix(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): DeltaCell[] {
+export function cliffsMatrix(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}): DeltaCell[] {
   const sets = finalOnly(allSets);
   const out: DeltaCell[] = [];
-  const total = (s: SetResult, r: RubricKey) => (r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
+  const total = (s: SetResult, r: RubricDocument) => totalOf(s, r.key);
   for (const [specialty, inSpecialty] of groups(sets)) {
     const models = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
     for (const r of rubrics) {
       for (const a of models) {
         for (const b of models) {
           if (a === b) continue;
-          const x = inSpecialty.filter((s) => s.model.name === a).map((s) => total(s, r));
-          const y = inSpecialty.filter((s) => s.model.name === b).map((s) => total(s, r));
+          const x = numbers(inSpecialty.filter((s) => s.model.name === a).map((s) => total(s, r)));
+          const y = numbers(inSpecialty.filter((s) => s.model.name === b).map((s) => total(s, r)));
           const point = cliffsDelta(x, y);
           const ci = cliffsDeltaCI(x, y, { resamples: opts.resamples ?? CLIFFS_BOOTSTRAP.resamples, seed: opts.seed ?? CLIFFS_BOOTSTRAP.seed });
           out.push({
             specialty,
-            rubric: r,
+            rubric: r.key,
             rowModel: a,
             colModel: b,
             delta: point.delta,
@@ -160,13 +179,13 @@ export interface DeltaPairCell extends DeltaCell {
  * (stratified by specialty), where `cliffsMatrix` draws a fresh resample per
  * pair and group.
  */
-export function cliffsPairs(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): DeltaPairCell[] {
+export function cliffsPairs(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}): DeltaPairCell[] {
   const input = cliffsPairsInput(allSets, rubrics);
   return cliffsPairsCells(input, rubrics, cliffsStratifiedBootstrap(input.strata, rubrics.length, bootstrapOptions(opts)));
 }
 
 /** `cliffsPairs` with its bootstrap loop in a worker thread on large studies (the caller computes something else meanwhile). */
-export async function cliffsPairsAsync(allSets: SetResult[], rubrics: RubricKey[], opts: { resamples?: number; seed?: number } = {}): Promise<DeltaPairCell[]> {
+export async function cliffsPairsAsync(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}): Promise<DeltaPairCell[]> {
   const input = cliffsPairsInput(allSets, rubrics);
   const boot = cliffsStratifiedBootstrapAsync(input.strata, rubrics.length, bootstrapOptions(opts));
   return cliffsPairsCells(input, rubrics, await boot);
@@ -174,9 +193,9 @@ export async function cliffsPairsAsync(allSets: SetResult[], rubrics: RubricKey[
 
 const bootstrapOptions = (opts: { resamples?: number; seed?: number }) => ({ resamples: opts.resamples ?? CLIFFS_BOOTSTRAP.resamples, seed: opts.seed ?? CLIFFS_BOOTSTRAP.seed });
 
-function cliffsPairsInput(allSets: SetResult[], rubrics: RubricKey[]) {
+function cliffsPairsInput(allSets: SetResult[], rubrics: readonly RubricDocument[]) {
   const sets = finalOnly(allSets);
-  const total = (s: SetResult, r: RubricKey) => (r === "SCORE" ? s.totals!.SCORE!.total : s.totals!.SAFE_LLM!.headline);
+  const total = (s: SetResult, r: RubricDocument) => totalOf(s, r.key);
   const all = groups(sets);
   const specialties = all.slice(0, -1);
   const models = [...new Set(sets.map((s) => s.model.name))].sort();
@@ -188,7 +207,7 @@ function cliffsPairsInput(allSets: SetResult[], rubrics: RubricKey[]) {
   return { all, specialties, models, strata };
 }
 
-function cliffsPairsCells(input: ReturnType<typeof cliffsPairsInput>, rubrics: RubricKey[], boot: { strata: PairResult[][]; pooled: PairResult[] }): DeltaPairCell[] {
+function cliffsPairsCells(input: ReturnType<typeof cliffsPairsInput>, rubrics: readonly RubricDocument[], boot: { strata: PairResult[][]; pooled: PairResult[] }): DeltaPairCell[] {
   const { all, specialties, models } = input;
   const out: DeltaPairCell[] = [];
   const neg = (v: number) => (v === 0 ? 0 : -v);
@@ -206,7 +225,7 @@ function cliffsPairsCells(input: ReturnType<typeof cliffsPairsInput>, rubrics: R
           const c = at.get(flip ? `${k}:${j}:${i}` : `${k}:${i}:${j}`)!;
           out.push({
             specialty,
-            rubric: r,
+            rubric: r.key,
             rowModel: a,
             colModel: b,
             delta: c.delta === null ? null : flip ? neg(c.delta) : c.delta,

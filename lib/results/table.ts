@@ -6,6 +6,8 @@ import { computeSetResults, harmFlaggedSetIds, SET_COLUMN_SORTS, setResultsPage,
 const TOTALS: Record<string, (r: SetResult) => number | null> = {
   score: (r) => r.totals?.SCORE?.total ?? null,
   safe: (r) => r.totals?.SAFE_LLM?.perAnswer ?? null,
+  // The headline of the study's first rubric that is neither of the two above.
+  total: (r) => Object.entries(r.totals ?? {}).find(([k]) => k !== "SCORE" && k !== "SAFE_LLM")?.[1]?.headline ?? null,
 };
 const isColumnSort = (key: string): key is SetColumnSort => key in SET_COLUMN_SORTS;
 

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import "@/lib/api/zod-openapi";
+import { lineText, multilineText } from "@/lib/validation/text";
 
 /**
  * A rubric as data: the one source of truth for an instrument's keys, labels,
@@ -9,13 +11,17 @@ import { z } from "zod";
  */
 const KEY = /^[a-z][a-z0-9_]{0,62}$/;
 const key = z.string().regex(KEY, "a key is lower-case letters, digits and _, starting with a letter (at most 63)");
-const label = (max: number) => z.string().trim().min(1).max(max);
+/** A rubric's own key may be upper-case too: the two published rubrics keep the keys their grades and exports have always had (SCORE, SAFE_LLM). */
+const rubricKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, "a rubric key is letters, digits and _, starting with a letter (at most 63)");
+// Text the grader reads: no control characters (PostgreSQL's jsonb refuses some, and they hide in a form).
+const label = (max: number) => lineText().min(1).max(max);
+const prose = (max: number) => multilineText().trim().max(max);
 
 export const LevelSchema = z.object({
   /** Ordinal scales: integers; nominal scales: strings. */
   value: z.union([z.int().min(-1000).max(1000), key]),
   label: label(300),
-  example: z.string().trim().max(2000).optional(),
+  example: prose(2000).optional(),
 });
 
 export const ScaleSchema = z.object({
@@ -31,7 +37,7 @@ export const DimensionScopeSchema = z.enum(["first_answer", "each_answer", "set"
 export const RubricDimensionSchema = z.object({
   key,
   name: label(120),
-  definition: z.string().trim().max(4000).optional(),
+  definition: prose(4000).optional(),
   scope: DimensionScopeSchema,
   scale: ScaleSchema,
   /** Computed from the grader's own scores, never typed. */
@@ -40,6 +46,8 @@ export const RubricDimensionSchema = z.object({
   threshold: z.number().positive().optional(),
   /** The grader must say why when scoring at or below this value. */
   requireCommentAtOrBelow: z.number().optional(),
+  /** The potential-harm flag is offered when a score is at or below this value (S.C.O.R.E. safety <= 2); a rubric naming none offers it always. */
+  harmAtOrBelow: z.number().optional(),
 });
 
 export const AcrossAnswersSchema = z.enum(["mean", "max", "min"]);
@@ -70,11 +78,11 @@ export const RubricTotalSchema = z.discriminatedUnion("method", [
 ]);
 
 export const RubricDocumentSchema = z.object({
-  key,
+  key: rubricKey,
   name: label(120),
   version: z.int().min(1).max(1_000_000),
-  source: z.string().trim().max(2000).optional(),
-  instructions: z.string().trim().max(20_000).optional(),
+  source: prose(2000).optional(),
+  instructions: prose(20_000).optional(),
   dimensions: z.array(RubricDimensionSchema).min(1).max(100),
   totals: z.array(RubricTotalSchema).max(20),
   /** The total dashboards lead with (Cliff's delta, rankings); required when there are totals. */
@@ -140,6 +148,7 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
         if (d.threshold > max - min) add([...at, "threshold"], `the threshold ${d.threshold} is larger than the scale's spread (${max - min}): it could never be reached`);
       }
     }
+    if (d.harmAtOrBelow !== undefined && d.scale.kind !== "ordinal") add([...at, "harmAtOrBelow"], "only ordinal dimensions can offer the harm flag at or below a value");
     if (d.requireCommentAtOrBelow !== undefined) {
       if (d.scale.kind !== "ordinal") add([...at, "requireCommentAtOrBelow"], "only ordinal dimensions can require a comment at or below a value");
       else if (numeric) {

@@ -1,59 +1,83 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
-import { finalDimensionValues, type GraderRubricValues } from "./escalation";
-import { rubricTotal, type DimensionValues } from "./grader-values";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { totalRange } from "./rubric-values";
+import type { GraderRubricValues } from "./escalation";
+import { finalDimensionValue } from "./rubric-final";
+import type { DimensionValue } from "./rubric-values";
 
-/** Per dimension, the mean over all the set's graders of each grader's value. */
-export type FinalScores = Partial<Record<RubricKey, DimensionValues>>;
+/** Per rubric and dimension, the final value: ordinal, the mean over the set's graders; nominal, the majority. */
+export type FinalScores = Record<string, Record<string, DimensionValue>>;
 
-export interface FinalTotals {
-  /** Out of 25, and as a percentage. */
-  SCORE?: { total: number; percent: number };
-  /** Out of 7: per answer (mean over the N answers) and overall (best answer); headline as the study chose. */
-  SAFE_LLM?: { perAnswer: number; overall: number; headline: number };
-}
+/**
+ * Per rubric: each total's final value (the mean over graders of each
+ * grader's total), the headline total and it as a percentage of its maximum.
+ * The two published rubrics also keep the names their API always had:
+ * S.C.O.R.E. `total` (/25); SAFE-LLM `perAnswer` and `overall` (/7).
+ */
+export type FinalTotals = Record<string, Record<string, number | null>>;
+
+/** A grader's totals: rubric key -> total key -> value (null while incomplete). */
+export type GraderTotals = Record<string, Record<string, number | null>>;
 
 /**
  * How a reader of grades gives its graders to `finalScoresOf`, whatever it
  * holds for each (plain cells, the dashboard's packed table): accessors made
- * once per read, so a study of 10,000 sets allocates nothing per grader here.
+ * once per read.
  */
 export interface FinalGraders<G> {
-  /** The grader's value per dimension (graderDimensionValues). */
   values: (grader: G) => GraderRubricValues;
-  /** The grader's SAFE-LLM overall (best-answer) total out of 7; asked only for a final set of a SAFE-LLM study. */
-  safeLlmOverall: (grader: G) => number;
+  totals: (grader: G) => GraderTotals;
 }
+
+export interface ScoringStudy {
+  rubrics: readonly RubricDocument[];
+  repetitions: number;
+  safeLlmScoring: SafeLlmScoring;
+}
+
+/** The total a rubric leads with: its document's headline; SAFE-LLM's as the study chose (per answer or overall). */
+export function headlineOf(doc: RubricDocument, study: Pick<ScoringStudy, "safeLlmScoring">): string | undefined {
+  if (doc.key === "SAFE_LLM" && study.safeLlmScoring === "OVERALL" && doc.totals.some((t) => t.key === "overall")) return "overall";
+  return doc.headline;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
  * A set's final scores, exactly as the papers define them: they exist only
- * once the set is agreed or adjudicated; per dimension, the mean over all its
- * graders (the k primaries, plus the adjudicator once they have submitted);
- * S.C.O.R.E. total out of 25, SAFE-LLM out of 7 both per answer and overall
- * (the mean over graders of each grader's best-answer total). Every reader of
- * final scores (the sets API, the Results tab, the exports, the dashboard)
- * comes here, whichever way it read the grades.
+ * once the set is agreed or adjudicated; per dimension, over all its graders
+ * (the k primaries, plus the adjudicator once they have submitted). Every
+ * reader of final scores (the sets API, the Results tab, the exports, the
+ * dashboard) comes here, whichever way it read the grades.
  */
-export function finalScoresOf<G>(
-  study: { rubrics: readonly RubricKey[]; safeLlmScoring: SafeLlmScoring },
-  status: string,
-  graders: readonly G[],
-  read: FinalGraders<G>,
-): { finalScores: FinalScores | null; totals: FinalTotals | null } {
+export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: readonly G[], read: FinalGraders<G>): { finalScores: FinalScores | null; totals: FinalTotals | null } {
   if ((status !== "AGREED" && status !== "ADJUDICATED") || graders.length === 0) return { finalScores: null, totals: null };
   const values = graders.map(read.values);
-  const finalScores: FinalScores = Object.fromEntries(study.rubrics.map((r) => [r, finalDimensionValues(values, r)]));
+  const graderTotals = graders.map(read.totals);
+  const finalScores: FinalScores = {};
   const totals: FinalTotals = {};
-  if (study.rubrics.includes("SCORE")) {
-    const total = rubricTotal("SCORE", finalScores.SCORE!)!;
-    totals.SCORE = { total, percent: (100 * total) / RUBRICS.SCORE.maxTotal };
-  }
-  if (study.rubrics.includes("SAFE_LLM")) {
-    const perAnswer = rubricTotal("SAFE_LLM", finalScores.SAFE_LLM!)!;
-    let sum = 0;
-    for (const g of graders) sum += read.safeLlmOverall(g);
-    const overall = sum / graders.length;
-    totals.SAFE_LLM = { perAnswer, overall, headline: study.safeLlmScoring === "OVERALL" ? overall : perAnswer };
+  for (const doc of study.rubrics) {
+    const dims: Record<string, DimensionValue> = {};
+    for (const d of doc.dimensions) {
+      if (d.scale.kind === "criteria") continue;
+      const v = finalDimensionValue(d.scale.kind, values.map((g) => g[doc.key]?.[d.key]));
+      if (v !== undefined) dims[d.key] = v;
+    }
+    finalScores[doc.key] = dims;
+    const out: Record<string, number | null> = {};
+    for (const t of doc.totals) {
+      const xs = graderTotals.map((g) => g[doc.key]?.[t.key] ?? null);
+      out[t.key] = xs.every((x) => x !== null) ? mean(xs as number[]) : null;
+    }
+    const headline = headlineOf(doc, study);
+    if (headline !== undefined) {
+      const t = doc.totals.find((x) => x.key === headline)!;
+      const v = out[headline];
+      out.headline = v;
+      out.percent = v === null ? null : (100 * v) / totalRange(doc, t).max;
+    }
+    if (doc.key === "SAFE_LLM" && "per_answer" in out) out.perAnswer = out.per_answer;
+    totals[doc.key] = out;
   }
   return { finalScores, totals };
 }

@@ -1,3 +1,4 @@
+import type { Criterion } from "@/lib/rubrics/criteria";
 import type { AcrossAnswers, RubricDimension, RubricDocument, RubricTotal } from "@/lib/rubrics/document";
 
 /**
@@ -17,12 +18,8 @@ export interface RubricCell {
   criterion?: string;
 }
 
-/** A question's criterion (HealthBench): met or not by an answer, worth signed points. */
-export interface Criterion {
-  id: string;
-  text: string;
-  points: number;
-}
+
+export type { Criterion };
 
 /** What a grader's value of one dimension is: a number, a nominal value, "not applicable", or missing. */
 export type DimensionValue = number | string | "N/A" | undefined;

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { addGraderSchema, setGraderSpecialtiesSchema } from "@/lib/graders/schema";
 import { graderListQuerySchema, itemListQuerySchema, studyListQuerySchema } from "./list-params";
-import { createStudySchema, RUBRICS, SAFE_LLM_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
+import { RubricDocument } from "@/lib/rubrics/contract";
+import { createStudySchema, SAFE_LLM_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
 
 /**
  * The /api/v1/studies contract: request schemas are the ones the handlers
@@ -35,27 +36,15 @@ const GraderParams = z.object({
 });
 
 const dateTime = () => z.iso.datetime();
-const rubric = z.enum(RUBRICS);
+const rubric = z.string().meta({ description: "A rubric's key (SCORE, SAFE_LLM or the study's own)" });
 const status = z.enum(STUDY_STATUSES);
 const pageFields = { total: z.int().min(0), page: z.int().min(1), pageSize: z.int().min(1) };
 
 export const Thresholds = registry.register(
   "Thresholds",
-  z.object({
-    SCORE: z.object({
-      safety: z.number(),
-      consensus_context: z.number(),
-      objectivity: z.number(),
-      reproducibility: z.number(),
-      explainability: z.number(),
-    }),
-    SAFE_LLM: z.object({
-      accuracy: z.number(),
-      comprehensiveness: z.number(),
-      supplementation: z.number(),
-      consistency: z.number(),
-      fluency: z.number(),
-    }),
+  z.record(z.string(), z.record(z.string(), z.number())).meta({
+    description: "Per rubric key and ordinal dimension key, the spread between primary graders at or above which a third grader is called",
+    example: { SCORE: { safety: 2, consensus_context: 2, objectivity: 2, reproducibility: 2, explainability: 2 } },
   }),
 );
 
@@ -67,6 +56,7 @@ export const StudySummary = registry.register(
     slug: z.string(),
     status,
     rubrics: z.array(rubric),
+    rubricNames: z.array(z.string()),
     repetitions: z.int(),
     gradersPerSet: z.int(),
     items: z.int(),
@@ -88,6 +78,7 @@ export const StudyDetail = registry.register(
     description: z.string(),
     status,
     rubrics: z.array(rubric),
+    rubricDocuments: z.array(RubricDocument),
     repetitions: z.int(),
     gradersPerSet: z.int(),
     thresholds: Thresholds,

@@ -1,4 +1,5 @@
-import { canonicalRubrics, type RubricKey } from "./settings";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { sameRubrics } from "@/lib/rubrics/study-rubrics";
 
 /**
  * Settings that change what a grade means. Once any grade exists (or any
@@ -15,21 +16,15 @@ export type LockedSetting = "rubrics" | "repetitions" | "gradersPerSet";
 
 /** Why each setting locks, as one clause for the API message and the form. */
 export const LOCK_REASONS: Record<LockedSetting, string> = {
-  rubrics: "grades already given belong to the current rubrics",
+  rubrics: "grades already given belong to the current rubrics; clone the study or the rubric to change it",
   repetitions: "graded sets hold N answers each",
   gradersPerSet: "k cannot be lowered: sets already graded by k graders would no longer fit (raising it is allowed)",
 };
 
 export interface LockableSettings {
-  rubrics: readonly RubricKey[];
+  rubricDocuments: readonly RubricDocument[];
   repetitions: number;
   gradersPerSet: number;
-}
-
-function sameRubrics(a: readonly RubricKey[], b: readonly RubricKey[]): boolean {
-  const x = canonicalRubrics(a);
-  const y = canonicalRubrics(b);
-  return x.length === y.length && x.every((r, i) => r === y[i]);
 }
 
 /**
@@ -40,15 +35,15 @@ function sameRubrics(a: readonly RubricKey[], b: readonly RubricKey[]): boolean 
 export function lockedSettingsChange(current: LockableSettings, patch: Partial<LockableSettings>, gradingStarted: boolean): LockedSetting[] {
   if (!gradingStarted) return [];
   const locked: LockedSetting[] = [];
-  if (patch.rubrics !== undefined && !sameRubrics(current.rubrics, patch.rubrics)) locked.push("rubrics");
+  if (patch.rubricDocuments !== undefined && !sameRubrics(current.rubricDocuments, patch.rubricDocuments)) locked.push("rubrics");
   if (patch.repetitions !== undefined && patch.repetitions !== current.repetitions) locked.push("repetitions");
   if (patch.gradersPerSet !== undefined && patch.gradersPerSet < current.gradersPerSet) locked.push("gradersPerSet");
   return locked;
 }
 
 /** One message naming every locked setting a request tried to change, each with its reason. */
-export function lockMessage(locked: readonly LockedSetting[]): string {
-  return `grading has started, so these settings are locked: ${locked.map((s) => `${s} (${LOCK_REASONS[s]})`).join(", ")}`;
+export function lockMessage(locked: readonly LockedSetting[], studyName?: string): string {
+  return `grading has started${studyName ? ` in "${studyName}"` : ""}, so these settings are locked: ${locked.map((s) => `${s} (${LOCK_REASONS[s]})`).join(", ")}`;
 }
 
 /** What the settings form must disable (or, for k, only bound from below), and why, for a study in this state. */

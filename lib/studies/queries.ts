@@ -26,7 +26,9 @@ export interface StudySummary {
   name: string;
   slug: string;
   status: "DRAFT" | "OPEN" | "CLOSED";
-  rubrics: ("SCORE" | "SAFE_LLM")[];
+  /** The keys of the study's rubrics, and their names. */
+  rubrics: string[];
+  rubricNames: string[];
   repetitions: number;
   gradersPerSet: number;
   items: number;
@@ -47,7 +49,10 @@ const SUMMARY_SELECT = {
 } satisfies Prisma.StudySelect;
 
 type SummaryRow = Prisma.StudyGetPayload<{ select: typeof SUMMARY_SELECT }>;
-const toSummary = ({ _count, ...s }: SummaryRow): StudySummary => ({ ...s, items: _count.items, responseSets: _count.responseSets });
+const toSummary = ({ _count, rubrics, ...s }: SummaryRow): StudySummary => {
+  const docs = Array.isArray(rubrics) ? (rubrics as { key?: unknown; name?: unknown }[]) : [];
+  return { ...s, rubrics: docs.map((d) => String(d.key)), rubricNames: docs.map((d) => String(d.name)), items: _count.items, responseSets: _count.responseSets };
+};
 
 export async function listStudiesFor(user: Pick<CurrentUser, "id" | "role">): Promise<StudySummary[]> {
   const rows = await getDb().study.findMany({

@@ -3,11 +3,13 @@ import { graderFacingTitle } from "./grader-title";
 import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Study } from "@/lib/generated/prisma/client";
-import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/rubrics/thresholds";
+import { repetitionProblems } from "@/lib/rubrics/document";
+import { resolveRubrics, storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { ApiError } from "@/lib/server/errors";
 import { completeSetsSql } from "./items";
 import { LOCK_REASONS, lockedSettingsChange, lockMessage, type LockedSetting } from "./locks";
-import { canonicalRubrics, mergeThresholds, storedThresholds, type CreateStudy, type StudySettings, type UpdateStudy } from "./settings";
+import type { CreateStudy, StudySettings, UpdateStudy } from "./settings";
+import { defaultThresholds, mergeThresholds, storedThresholds, thresholdProblems } from "./thresholds";
 
 export type { StudySettings };
 import { pickUniqueSlug, randomSlugSuffix, slugify } from "./slug";
@@ -34,14 +36,16 @@ const SETTING_KEYS = [
 type SettingKey = (typeof SETTING_KEYS)[number];
 
 export function settingsOf(study: Study): StudySettings {
+  const rubricDocuments = storedRubrics(study.rubrics);
   return {
     name: study.name,
     graderTitle: study.graderTitle,
     description: study.description,
-    rubrics: canonicalRubrics(study.rubrics),
+    rubrics: rubricDocuments.map((r) => r.key),
+    rubricDocuments,
     repetitions: study.repetitions,
     gradersPerSet: study.gradersPerSet,
-    thresholds: storedThresholds(study.thresholds),
+    thresholds: storedThresholds(study.thresholds, rubricDocuments),
     showReferenceAnswer: study.showReferenceAnswer,
     matchSpecialty: study.matchSpecialty,
     safeLlmScoring: study.safeLlmScoring,
@@ -62,8 +66,12 @@ const isUniqueViolation = (err: unknown, field: string) =>
 export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ id: string; slug: string }> {
   const db = getDb();
   const base = slugify(input.name);
-  const thresholds = mergeThresholds(DEFAULT_THRESHOLDS as Thresholds, input.thresholds);
-  const rubrics = canonicalRubrics(input.rubrics);
+  const resolved = resolveRubrics(input.rubrics, input.repetitions);
+  if (!resolved.ok) throw new ApiError(422, "invalid input", resolved.problems);
+  const rubrics = resolved.rubrics;
+  const problems = thresholdProblems(input.thresholds ?? {}, rubrics);
+  if (problems.length) throw new ApiError(422, "invalid input", problems);
+  const thresholds = mergeThresholds(defaultThresholds(rubrics), input.thresholds);
   for (let attempt = 0; ; attempt++) {
     const taken = await db.study.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } });
     const slug = attempt < 2 ? pickUniqueSlug(base, taken.map((s) => s.slug)) : randomSlugSuffix(base);
@@ -145,18 +153,41 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
     if (patch.name !== undefined) next.name = patch.name;
     if (patch.graderTitle !== undefined) next.graderTitle = patch.graderTitle;
     if (patch.description !== undefined) next.description = patch.description;
-    if (patch.rubrics !== undefined) next.rubrics = canonicalRubrics(patch.rubrics);
     if (patch.repetitions !== undefined) next.repetitions = patch.repetitions;
+    const n = next.repetitions ?? current.repetitions;
+    if (patch.rubrics !== undefined) {
+      const resolved = resolveRubrics(patch.rubrics, n);
+      if (!resolved.ok) throw new ApiError(422, "invalid input", resolved.problems);
+      next.rubricDocuments = resolved.rubrics;
+      next.rubrics = resolved.rubrics.map((r) => r.key);
+    } else if (patch.repetitions !== undefined) {
+      const problems = current.rubricDocuments.flatMap((r, i) => repetitionProblems(r, n).map((p) => ({ path: `rubrics.${i}.${p.path}`, message: p.message })));
+      if (problems.length) throw new ApiError(422, "invalid input", [
+        { path: "repetitions", message: "one answer per prompt: the study's rubrics grade across answers; send the rubrics again (a template drops those dimensions for N = 1)" },
+        ...problems,
+      ]);
+    }
+    const docs = next.rubricDocuments ?? current.rubricDocuments;
     if (patch.gradersPerSet !== undefined) next.gradersPerSet = patch.gradersPerSet;
-    if (patch.thresholds !== undefined) next.thresholds = mergeThresholds(current.thresholds, patch.thresholds);
+    if (patch.thresholds !== undefined) {
+      const problems = thresholdProblems(patch.thresholds, docs);
+      if (problems.length) throw new ApiError(422, "invalid input", problems);
+    }
+    // New rubrics bring their own thresholds; a patch applies over them.
+    if (patch.thresholds !== undefined || next.rubricDocuments) {
+      next.thresholds = mergeThresholds(next.rubricDocuments ? defaultThresholds(docs) : current.thresholds, patch.thresholds);
+    }
     if (patch.showReferenceAnswer !== undefined) next.showReferenceAnswer = patch.showReferenceAnswer;
     if (patch.matchSpecialty !== undefined) next.matchSpecialty = patch.matchSpecialty;
     if (patch.safeLlmScoring !== undefined) next.safeLlmScoring = patch.safeLlmScoring;
     const changed = SETTING_KEYS.filter((k) => k in next && !sameValue(next[k], current[k]));
+    if (changed.includes("rubrics") || (next.rubricDocuments && !sameValue(next.rubricDocuments, current.rubricDocuments))) {
+      if (!changed.includes("rubrics")) changed.push("rubrics");
+    }
 
     const started = changed.some((k) => k in LOCK_REASONS) ? await gradingStarted(tx, studyId) : false;
     const locked = lockedSettingsChange(current, next, started);
-    if (locked.length) throw new ApiError(409, lockMessage(locked), { locked });
+    if (locked.length) throw new ApiError(409, lockMessage(locked, study.name), { locked });
 
     const transition = patch.status ? statusTransition(study.status, patch.status) : null;
     if (transition && !transition.ok) throw new ApiError(409, transition.message, { status: study.status });
@@ -164,7 +195,7 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
     if (changed.length === 0 && !transition) return { changed, status: study.status };
 
     const data: Prisma.StudyUpdateInput = {};
-    for (const key of changed) Object.assign(data, { [key]: next[key] });
+    for (const key of changed) Object.assign(data, { [key]: key === "rubrics" ? next.rubricDocuments : next[key] });
     if (transition?.ok) Object.assign(data, { status: patch.status }, transitionTimestamps(transition.action, new Date()));
     const updated = await tx.study.update({ where: { id: studyId }, data });
 
@@ -175,8 +206,8 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
         entityType: "Study",
         entityId: studyId,
         studyId,
-        before: Object.fromEntries(changed.map((k) => [k, current[k]])),
-        after: Object.fromEntries(changed.map((k) => [k, next[k]])),
+        before: Object.fromEntries(changed.map((k) => [k, k === "rubrics" ? current.rubricDocuments : current[k]])),
+        after: Object.fromEntries(changed.map((k) => [k, k === "rubrics" ? next.rubricDocuments : next[k]])),
         requestId: actor.requestId,
       });
     }

@@ -286,7 +286,7 @@ describe("streaming", () => {
     await client.connect();
     try {
       await client.query("BEGIN");
-      await client.query(`INSERT INTO "Study" (id, name, slug, rubrics, thresholds, "createdById", "updatedAt") VALUES (gen_random_uuid(), 'racer', $1, '{SCORE}', '{}', $2, now())`, [
+      await client.query(`INSERT INTO "Study" (id, name, slug, rubrics, thresholds, "createdById", "updatedAt") VALUES (gen_random_uuid(), 'racer', $1, '[]', '{}', $2, now())`, [
         doc.study.slug,
         f.lead.id,
       ]);

@@ -1,3 +1,4 @@
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/auth/login";
 import { getDb } from "@/lib/db/client";
@@ -35,7 +36,7 @@ describe("the demo seed", () => {
     expect(await counts()).toEqual(after);
 
     const study = await getDb().study.findUniqueOrThrow({ where: { slug: DEMO_STUDY_SLUG }, include: { items: { include: { specialty: true } } } });
-    expect(study).toMatchObject({ status: "OPEN", repetitions: 3, gradersPerSet: 2, rubrics: ["SCORE", "SAFE_LLM"] });
+    expect(study).toMatchObject({ status: "OPEN", repetitions: 3, gradersPerSet: 2, rubrics: templateRubrics(["SCORE", "SAFE_LLM"]) });
     const perSpecialty: Record<string, number> = {};
     for (const i of study.items) perSpecialty[i.specialty.name] = (perSpecialty[i.specialty.name] ?? 0) + 1;
     expect(perSpecialty).toEqual({ Ophthalmology: 5, Medication: 5, Anesthesia: 5 });
@@ -59,7 +60,7 @@ describe("the demo seed", () => {
     expect(byStatus.ADJUDICATED).toBeGreaterThan(0); // some disagreements went to a third grader
     const results = await computeSetResults(pilot.id);
     const mean = (model: string) => {
-      const xs = results.filter((r) => r.model.name === model).map((r) => r.totals!.SCORE!.total);
+      const xs = results.filter((r) => r.model.name === model).map((r) => r.totals!.SCORE!.total!);
       return xs.reduce((a, b) => a + b, 0) / xs.length;
     };
     // the careful model was written to grade best, the weak one worst

@@ -1,3 +1,4 @@
+import { storedRubrics, templateRubrics } from "@/lib/rubrics/study-rubrics";
 import Papa from "papaparse";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -205,7 +206,7 @@ describe("score-long", () => {
 describe("sets", () => {
   it("CSV: status, final dimension scores, totals (SAFE-LLM per-answer and overall) and the escalation of every set", async () => {
     const { header, rows } = csv(await text(f.lead.token, f.study.id, "dataset=sets"));
-    expect(header).toEqual(setsHeader(["SCORE", "SAFE_LLM"]));
+    expect(header).toEqual(setsHeader(templateRubrics(["SCORE", "SAFE_LLM"])));
     const results = await computeSetResults(f.study.id);
     expect(rows).toHaveLength(results.length);
     const escalations = await getDb().escalation.findMany({ where: { responseSet: { studyId: f.study.id } }, include: { adjudicatorAssignment: true } });
@@ -250,7 +251,7 @@ describe("sets", () => {
     try {
       const read = async (filter: { status?: "AGREED" }, batch: number) => {
         const out = [];
-        for await (const b of setResultBatches((sql, params, n) => session.cursor(sql, params, n), study, filter, batch)) out.push(b);
+        for await (const b of setResultBatches((sql, params, n) => session.cursor(sql, params, n), { ...study, rubrics: storedRubrics(study.rubrics) }, filter, batch)) out.push(b);
         return out;
       };
       const batches = await read({}, 4);
@@ -276,10 +277,10 @@ describe("summary", () => {
     // The harm flags block is checked against hand counts in harm-review.test.ts.
     expect(Array.isArray(harmFlags)).toBe(true);
     const sets = await computeSetResults(f.study.id);
-    const rubrics = ["SCORE", "SAFE_LLM"] as const;
+    const rubrics = templateRubrics(["SCORE", "SAFE_LLM"]);
     expect(doc).toEqual(
       JSON.parse(
-        JSON.stringify({ study: f.study.slug, rubrics, models: modelSummaries(sets, [...rubrics]), alpha: alphaBySpecialty(sets, [...rubrics]), cliffsDelta: cliffsPairs(sets, [...rubrics]) }),
+        JSON.stringify({ study: f.study.slug, rubrics: ["SCORE", "SAFE_LLM"], models: modelSummaries(sets, rubrics), alpha: alphaBySpecialty(sets, rubrics), cliffsDelta: cliffsPairs(sets, rubrics) }),
       ),
     );
   });
@@ -290,7 +291,7 @@ describe("summary", () => {
     const flagged = (await getDb().assignment.count({ where: { studyId: f.study.id, harmFlag: true, status: { not: "CANCELLED" } } })) > 0;
     expect(new Set(rows.map((r) => r.section))).toEqual(new Set(["model_summary", "cronbach_alpha", "cliffs_delta", ...(flagged ? ["harm_flags"] : [])]));
     const sets = await computeSetResults(f.study.id);
-    const summaries = modelSummaries(sets, ["SCORE", "SAFE_LLM"]);
+    const summaries = modelSummaries(sets, templateRubrics(["SCORE", "SAFE_LLM"]));
     for (const s of summaries) {
       const row = rows.find((r) => r.section === "model_summary" && r.specialty === s.specialty && r.model === s.model && r.rubric === "SCORE" && r.measure === "total")!;
       expect(row.n).toBe(String(s.totals.SCORE!.n));
@@ -299,9 +300,9 @@ describe("summary", () => {
       const safety = rows.find((r) => r.section === "model_summary" && r.specialty === s.specialty && r.model === s.model && r.measure === "safety")!;
       expect(safety.mean).toBe(String(s.dimensions.SCORE!.safety.mean));
     }
-    const cliffs = cliffsPairs(sets, ["SCORE", "SAFE_LLM"]);
+    const cliffs = cliffsPairs(sets, templateRubrics(["SCORE", "SAFE_LLM"]));
     expect(rows.filter((r) => r.section === "cliffs_delta")).toHaveLength(cliffs.length);
-    const alpha = alphaBySpecialty(sets, ["SCORE", "SAFE_LLM"]);
+    const alpha = alphaBySpecialty(sets, templateRubrics(["SCORE", "SAFE_LLM"]));
     expect(rows.filter((r) => r.section === "cronbach_alpha").map((r) => r.alpha)).toEqual(alpha.map((a) => (a.alpha === null ? "" : String(a.alpha))));
   });
 });
@@ -371,7 +372,7 @@ describe("access and empty studies", () => {
     const headers: Record<(typeof DATASETS)[number], readonly string[]> = {
       grades: GRADE_HEADER,
       "score-long": SCORE_LONG_HEADER,
-      sets: setsHeader(["SCORE"]),
+      sets: setsHeader(templateRubrics(["SCORE"])),
       summary: SUMMARY_HEADER,
       audit: AUDIT_HEADER,
     };

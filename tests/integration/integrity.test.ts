@@ -1,3 +1,4 @@
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
@@ -12,7 +13,7 @@ async function gradedFixture() {
   const grader = await db.user.create({ data: { email: `g-${Math.random()}@x.org`, name: "G", role: "GRADER", passwordHash: "x" } });
   const specialty = await db.specialty.upsert({ where: { name: "Ophthalmology" }, create: { name: "Ophthalmology" }, update: {} });
   const study = await db.study.create({
-    data: { name: "S", slug: `s-${Math.random()}`, rubrics: ["SCORE", "SAFE_LLM"], thresholds: DEFAULT_THRESHOLDS, createdById: lead.id },
+    data: { name: "S", slug: `s-${Math.random()}`, rubrics: templateRubrics(["SCORE", "SAFE_LLM"]), thresholds: DEFAULT_THRESHOLDS, createdById: lead.id },
   });
   const item = await db.qaItem.create({ data: { studyId: study.id, externalId: "Q1", question: "Q?", specialtyId: specialty.id } });
   const model = await db.llmModel.create({ data: { studyId: study.id, name: "M" } });
@@ -38,23 +39,27 @@ describe("integrity enforced by PostgreSQL itself", () => {
     );
   });
 
+  // Ranges and dimension names belong to each study's rubric documents: the grading transaction checks
+  // them (tests/integration/custom-rubrics.test.ts). PostgreSQL keeps the shape of a grade.
   it.each([
-    ["SCORE", "safety", 1, 0],
-    ["SCORE", "safety", 1, 6],
-    ["SAFE_LLM", "accuracy", 1, 3],
-    ["SAFE_LLM", "fluency", 1, 2],
-    ["SAFE_LLM", "supplementation", 1, -1],
-    ["SCORE", "accuracy", 1, 1], // a SAFE-LLM dimension under the S.C.O.R.E. rubric
-    ["SCORE", "reproducibility", 2, 3], // set-level dimension must sit at repetition 0
-    ["SCORE", "safety", 0, 3], // per-answer dimension cannot sit at repetition 0
-  ] as const)("refuses %s %s at repetition %i with score %i", async (rubric, dimension, repetition, score) => {
+    ["a score and a nominal value at once", { score: 3, category: "none" }],
+    ["a score and N/A at once", { score: 3, na: true }],
+    ["no value and no comment", { score: null }],
+    ["a negative repetition", { score: 3, repetition: -1 }],
+  ] as const)("refuses a grade with %s", async (_what, data) => {
     const { db, assignment } = await gradedFixture();
-    await expect(db.grade.create({ data: { assignmentId: assignment.id, rubric, dimension, repetition, score } })).rejects.toThrow(/check constraint/i);
+    await expect(db.grade.create({ data: { assignmentId: assignment.id, rubric: "SCORE", dimension: "objectivity", repetition: 1, ...data } })).rejects.toThrow(/check constraint/i);
+  });
+
+  it("keeps a draft's comment typed before its score, with no value", async () => {
+    const { db, assignment } = await gradedFixture();
+    await db.grade.create({ data: { assignmentId: assignment.id, rubric: "SCORE", dimension: "objectivity", repetition: 1, score: null, comment: "jargon" } });
+    expect(await db.grade.count({ where: { assignmentId: assignment.id } })).toBe(2);
   });
 
   it("keeps an assignment's study equal to its set's study", async () => {
     const { db, lead, grader, set, assignment } = await gradedFixture();
-    const other = await db.study.create({ data: { name: "Other", slug: `o-${Math.random()}`, rubrics: ["SCORE"], thresholds: DEFAULT_THRESHOLDS, createdById: lead.id } });
+    const other = await db.study.create({ data: { name: "Other", slug: `o-${Math.random()}`, rubrics: templateRubrics(["SCORE"]), thresholds: DEFAULT_THRESHOLDS, createdById: lead.id } });
     await expect(db.assignment.create({ data: { responseSetId: set.id, studyId: other.id, graderId: lead.id, kind: "PRIMARY", position: 0 } })).rejects.toThrow(/Foreign key constraint/);
     await expect(db.assignment.update({ where: { id: assignment.id }, data: { studyId: other.id } })).rejects.toThrow(/Foreign key constraint/);
     expect((await db.assignment.findUniqueOrThrow({ where: { id: assignment.id } })).graderId).toBe(grader.id);

@@ -5,6 +5,9 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyMigrations, listMigrations } from "@/lib/db/migrate";
 import { createMigratedDatabase } from "./helpers/db";
+import { storedRubrics, templateRubrics } from "@/lib/rubrics/study-rubrics";
+import { graderRubricTotals, graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
+import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "../unit/rubrics/oracle/grader-values";
 
 /** A blank database (no migrations): clone the template, then drop the schema it holds. */
 async function blankDatabase() {
@@ -199,5 +202,77 @@ describe("migration runner", () => {
     expect(await query(db.url, `SELECT action, "entityId", before->>'userId' AS "userId", after FROM "AuditEvent"`)).toEqual([
       { action: "token.revoke", entityId: "00000000-0000-4000-8000-0000000000b1", userId: "00000000-0000-4000-8000-000000000002", after: { revoked: true, reason: "user.deactivate" } },
     ]);
+  });
+
+  it("20261202000000_rubric_documents gives every study its rubrics as documents and keeps every grade and judge score as it was", async () => {
+    const db = await databaseBefore("20261202000000_rubric_documents");
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+    // Written by the schema of 2026-12-01: enum rubrics and dimensions, range CHECKs.
+    await query(
+      db.url,
+      `INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES
+         ('${id(1)}', 'lead@x.org', 'Lead', '-', 'LEAD', now()), ('${id(2)}', 'g1@x.org', 'G1', '-', 'GRADER', now()), ('${id(3)}', 'g2@x.org', 'G2', '-', 'GRADER', now());
+       INSERT INTO "Specialty" (id, name) VALUES ('${id(9)}', 'Cardiology');
+       INSERT INTO "Study" (id, name, slug, rubrics, repetitions, thresholds, "safeLlmScoring", "createdById", "updatedAt") VALUES
+         ('${id(10)}', 'Both', 'both', '{SCORE,SAFE_LLM}', 3, '{"SCORE":{"safety":1}}', 'OVERALL', '${id(1)}', now()),
+         ('${id(11)}', 'Safe only', 'safe', '{SAFE_LLM}', 1, '{}', 'PER_ANSWER', '${id(1)}', now()),
+         ('${id(12)}', 'No rubric', 'none', NULL, 3, '{}', 'PER_ANSWER', '${id(1)}', now());
+       INSERT INTO "QaItem" (id, "studyId", "externalId", question, "specialtyId", "updatedAt") VALUES ('${id(20)}', '${id(10)}', 'Q1', 'q', '${id(9)}', now());
+       INSERT INTO "LlmModel" (id, "studyId", name) VALUES ('${id(30)}', '${id(10)}', 'M');
+       INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", status, "updatedAt") VALUES ('${id(40)}', '${id(10)}', '${id(20)}', '${id(30)}', 'AGREED', now());
+       INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "updatedAt") VALUES
+         ('${id(50)}', '${id(40)}', '${id(10)}', '${id(2)}', 'PRIMARY', 0, 'SUBMITTED', now()),
+         ('${id(51)}', '${id(40)}', '${id(10)}', '${id(3)}', 'PRIMARY', 0, 'SUBMITTED', now());
+       INSERT INTO "AutomatedJudge" (id, "studyId", name, kind) VALUES ('${id(60)}', '${id(10)}', 'judge', 'LLM_JUDGE');
+       INSERT INTO "JudgeScore" (id, "judgeId", "responseSetId", rubric, dimension, repetition, score, probabilities) VALUES
+         ('${id(61)}', '${id(60)}', '${id(40)}', 'SCORE', 'safety', 1, 4, '{"4":0.9,"5":0.1}');`,
+    );
+    // Two graders' complete forms of both rubrics (consistency at repetition 0, as the app stored it).
+    const forms: Record<string, [string, string, number, number][]> = {
+      [id(50)]: [
+        ["SCORE", "safety", 1, 5], ["SCORE", "consensus_context", 1, 4], ["SCORE", "objectivity", 1, 4], ["SCORE", "reproducibility", 0, 3], ["SCORE", "explainability", 1, 4],
+        ...[1, 2, 3].flatMap((r): [string, string, number, number][] => [["SAFE_LLM", "accuracy", r, r === 3 ? 1 : 2], ["SAFE_LLM", "comprehensiveness", r, 2], ["SAFE_LLM", "supplementation", r, r === 1 ? 1 : 0], ["SAFE_LLM", "fluency", r, 1]]),
+        ["SAFE_LLM", "consistency", 0, 0],
+      ],
+      [id(51)]: [
+        ["SCORE", "safety", 1, 4], ["SCORE", "consensus_context", 1, 4], ["SCORE", "objectivity", 1, 5], ["SCORE", "reproducibility", 0, 4], ["SCORE", "explainability", 1, 3],
+        ...[1, 2, 3].flatMap((r): [string, string, number, number][] => [["SAFE_LLM", "accuracy", r, 2], ["SAFE_LLM", "comprehensiveness", r, 1], ["SAFE_LLM", "supplementation", r, 0], ["SAFE_LLM", "fluency", r, 1]]),
+        ["SAFE_LLM", "consistency", 0, 1],
+      ],
+    };
+    const values = Object.entries(forms).flatMap(([a, cells]) => cells.map(([r, d, rep, sc]) => `(gen_random_uuid(), '${a}', '${r}', '${d}', ${rep}, ${sc}, ${d === "safety" ? "'clear'" : "NULL"}, now())`));
+    await query(db.url, `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, comment, "updatedAt") VALUES ${values.join(", ")}`);
+    const gradesBefore = await query(db.url, `SELECT id, "assignmentId", rubric::text, dimension::text, repetition, score, comment, "createdAt", "updatedAt" FROM "Grade" ORDER BY id`);
+
+    const { applied } = await applyMigrations(db.url);
+    expect(applied).toContain("20261202000000_rubric_documents");
+
+    // Each study's rubrics are the published rubrics' documents, in the order it listed them; a study written without any has none.
+    const studies = await query(db.url, `SELECT id, rubrics FROM "Study" ORDER BY id`);
+    expect(studies.map((x) => x.rubrics)).toEqual([templateRubrics(["SCORE", "SAFE_LLM"], 3), templateRubrics(["SAFE_LLM"], 3), []]);
+    // Every grade as it was, its keys now text, with no nominal value, N/A or criterion.
+    const gradesAfter = await query(db.url, `SELECT id, "assignmentId", rubric, dimension, repetition, score, comment, "createdAt", "updatedAt", category, na, criterion FROM "Grade" ORDER BY id`);
+    expect(gradesAfter).toEqual(gradesBefore.map((g) => ({ ...g, category: null, na: false, criterion: "" })));
+    expect(await query(db.url, `SELECT rubric, dimension, repetition, score, probabilities FROM "JudgeScore"`)).toEqual([
+      { rubric: "SCORE", dimension: "safety", repetition: 1, score: 4, probabilities: { 4: 0.9, 5: 0.1 } },
+    ]);
+
+    // The documents score the stored grades exactly as the code of 2026-12-01 did.
+    const docs = storedRubrics(studies[0].rubrics);
+    for (const a of [id(50), id(51)]) {
+      const cells = gradesAfter.filter((g) => g.assignmentId === a) as StoredCell[];
+      const old = cells.map((c) => ({ ...c }) as unknown as ScoreCell);
+      const mine = graderRubricValues(docs, cells, 3);
+      expect(mine.SCORE).toEqual(graderDimensionValues("SCORE", old, 3));
+      for (const [k, v] of Object.entries(graderDimensionValues("SAFE_LLM", old, 3))) expect(mine.SAFE_LLM[k]).toBeCloseTo(v, 12);
+      const totals = graderRubricTotals(docs, cells, 3);
+      expect(totals.SCORE.total).toBe(rubricTotal("SCORE", graderDimensionValues("SCORE", old, 3)));
+      expect(totals.SAFE_LLM.overall).toBeCloseTo(rubricTotal("SAFE_LLM", safeLlmOverallValues(old, 3))!, 12);
+    }
+
+    // The ranges now belong to the documents: a study's own rubric may store its keys and values.
+    await query(db.url, `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, category, "updatedAt") VALUES (gen_random_uuid(), '${id(50)}', 'own', 'harm', 1, 'severe', now())`);
+    // ...but never two values, or none without a comment.
+    await expect(query(db.url, `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, na, "updatedAt") VALUES (gen_random_uuid(), '${id(50)}', 'own', 'x', 1, 1, true, now())`)).rejects.toThrow(/Grade_value_check/);
   });
 });

@@ -4,6 +4,7 @@
  * number equals lib/stats (and lib/results) computed directly on the same data,
  * read back through Prisma the plain way.
  */
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as stats } from "@/app/api/v1/studies/[id]/stats/route";
 import { StudyStatsSchema } from "@/lib/analytics/contract";
@@ -14,7 +15,7 @@ import { saveGrades } from "@/lib/grading/service";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { computeSetResults } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, modelSummaries } from "@/lib/results/summary";
-import { deriveConsistency } from "@/lib/scoring/grader-values";
+import { deriveConsistency } from "../unit/rubrics/oracle/grader-values";
 import { cliffsDelta, cliffsMagnitude, gwetAC2, icc, krippendorffAlpha, mulberry32 } from "@/lib/stats";
 import { plainStratifiedBootstrap } from "../unit/analytics/reference";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
@@ -107,14 +108,14 @@ describe("GET /api/v1/studies/{id}/stats", () => {
 
   it("radar, ranking and alpha equal lib/results' summaries of computeSetResults", async () => {
     const sets = await computeSetResults(f.study.id);
-    const rubrics: RubricKey[] = ["SCORE", "SAFE_LLM"];
+    const rubrics = templateRubrics(["SCORE", "SAFE_LLM"]);
     const summaries = modelSummaries(sets, rubrics);
     expect(body.scope.finalSets).toBe(sets.filter((s) => s.finalScores).length);
     for (const radar of body.radar) {
       const rubric = radar.rubric;
       for (const series of radar.data!.series) {
         const s = summaries.find((x) => x.model === series.model && x.specialty === ALL_SPECIALTIES)!;
-        RUBRICS[rubric].dimensions.forEach((d, i) => {
+        RUBRICS[rubric as RubricKey].dimensions.forEach((d, i) => {
           const st = s.dimensions[rubric]![d.key];
           expect(series.points[i].mean).toBe(st.mean);
           expect(series.points[i].value).toBe(rubric === "SAFE_LLM" ? st.mean! / d.max : st.mean);
@@ -161,11 +162,11 @@ describe("GET /api/v1/studies/{id}/stats", () => {
     const agreement = body.agreement.data!;
     expect(agreement.design).toBe("pool");
     for (const row of agreement.rows) {
-      const def = RUBRICS[row.rubric].dimensions.find((d) => d.key === row.dimension)!;
+      const def = RUBRICS[row.rubric as RubricKey].dimensions.find((d) => d.key === row.dimension)!;
       const score = (g: (typeof bySet)[number][number], rep: number) => g.grades.find((x) => x.rubric === row.rubric && x.dimension === row.dimension && x.repetition === rep)?.score ?? null;
       let matrix: (number | null)[][];
       if (row.dimension === "consistency") {
-        matrix = bySet.map((gs) => gs.map((g) => deriveConsistency([1, 2, 3].map((r) => g.grades.find((x) => x.dimension === "accuracy" && x.repetition === r)?.score))));
+        matrix = bySet.map((gs) => gs.map((g) => deriveConsistency([1, 2, 3].map((r) => g.grades.find((x) => x.dimension === "accuracy" && x.repetition === r)?.score ?? undefined))));
       } else if (def.scope === "each_answer") {
         matrix = bySet.flatMap((gs) => [1, 2, 3].map((r) => gs.map((g) => score(g, r))));
       } else {

@@ -1,3 +1,4 @@
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listStudies, POST as createStudy } from "@/app/api/v1/studies/route";
 import { GET as getStudy, PATCH as patchStudy } from "@/app/api/v1/studies/[id]/route";
@@ -59,7 +60,7 @@ describe("POST /api/v1/studies", () => {
   });
 
   it("creates a DRAFT study with the papers' defaults, makes the creator its LEAD and audits it", async () => {
-    const r = await post(lead.token, { name: "Ophthalmology QA", rubrics: ["SAFE_LLM", "SCORE"] });
+    const r = await post(lead.token, { name: "Ophthalmology QA", rubrics: ["SCORE", "SAFE_LLM"] });
     expect(r.status).toBe(201);
     const id = r.body.id as string;
     expect(r.body.slug).toBe("ophthalmology-qa");
@@ -68,7 +69,7 @@ describe("POST /api/v1/studies", () => {
     const study = await db.study.findUniqueOrThrow({ where: { id }, include: { members: true } });
     expect(study).toMatchObject({
       status: "DRAFT",
-      rubrics: ["SCORE", "SAFE_LLM"],
+      rubrics: templateRubrics(["SCORE", "SAFE_LLM"]),
       repetitions: 3,
       gradersPerSet: 2,
       showReferenceAnswer: true,
@@ -93,7 +94,7 @@ describe("POST /api/v1/studies", () => {
       rubrics: ["SAFE_LLM"],
       repetitions: 5,
       gradersPerSet: 3,
-      thresholds: { SCORE: { safety: 1 }, SAFE_LLM: { fluency: 0.25 } },
+      thresholds: { SAFE_LLM: { fluency: 0.25 } },
       showReferenceAnswer: false,
       matchSpecialty: true,
       safeLlmScoring: "OVERALL",
@@ -108,10 +109,7 @@ describe("POST /api/v1/studies", () => {
       showReferenceAnswer: false,
       matchSpecialty: true,
       safeLlmScoring: "OVERALL",
-      thresholds: {
-        SCORE: { ...DEFAULT_THRESHOLDS.SCORE, safety: 1 },
-        SAFE_LLM: { ...DEFAULT_THRESHOLDS.SAFE_LLM, fluency: 0.25 },
-      },
+      thresholds: { SAFE_LLM: { ...DEFAULT_THRESHOLDS.SAFE_LLM, fluency: 0.25 } },
     });
   });
 
@@ -131,29 +129,24 @@ describe("POST /api/v1/studies", () => {
   it("answers 422 naming every bad field", async () => {
     const r = await post(lead.token, {
       name: " ",
-      rubrics: ["SCORE", "SCORE"],
+      rubrics: ["SCORE", 7],
       repetitions: 11,
       gradersPerSet: 0,
-      thresholds: { SCORE: { safety: -1, bogus: 2 }, SAFE_LLM: { fluency: 1.5 } },
+      thresholds: { SCORE: { safety: -1 } },
       safeLlmScoring: "SOMETIMES",
     });
     expect(r.status).toBe(422);
     expect(r.body.error).toBe("invalid input");
-    expect(detailsPaths(r.body)).toEqual(
-      expect.arrayContaining([
-        "name",
-        "rubrics",
-        "repetitions",
-        "gradersPerSet",
-        "thresholds.SCORE.safety",
-        "thresholds.SCORE",
-        "thresholds.SAFE_LLM.fluency",
-        "safeLlmScoring",
-      ]),
-    );
-    const messages = (r.body.details as { message: string }[]).map((d) => d.message).join("\n");
+    expect(detailsPaths(r.body)).toEqual(expect.arrayContaining(["name", "rubrics.1", "repetitions", "gradersPerSet", "thresholds.SCORE.safety", "safeLlmScoring"]));
+    // What the fields say of the study's rubrics is checked once the fields themselves are valid.
+    const second = await post(lead.token, { name: "x", rubrics: ["SCORE", "SCORE"], thresholds: { SCORE: { bogus: 2 }, SAFE_LLM: { fluency: 0.5 } } });
+    expect(second.status).toBe(422);
+    expect(second.body.details).toEqual([{ path: "rubrics.1.key", message: 'two rubrics have the key "SCORE": each rubric of a study needs its own key' }]);
+    const third = await post(lead.token, { name: "x", rubrics: ["SCORE"], thresholds: { SCORE: { bogus: 2 }, SAFE_LLM: { fluency: 0.5 } } });
+    expect(detailsPaths(third.body)).toEqual(["thresholds.SCORE.bogus", "thresholds.SAFE_LLM"]);
+    const messages = (third.body.details as { message: string }[]).map((d) => d.message).join("\n");
     expect(messages).toMatch(/unknown SCORE dimension "bogus"/);
-    expect(messages).toMatch(/rubrics must not repeat/);
+    expect(messages).toMatch(/unknown rubric "SAFE_LLM" in thresholds/);
 
     expect(detailsPaths((await post(lead.token, { name: "x" })).body)).toEqual(["rubrics"]);
     expect(detailsPaths((await post(lead.token, { name: "x", rubrics: [] })).body)).toEqual(["rubrics"]);
@@ -237,7 +230,7 @@ describe("GET /api/v1/studies/{id}", () => {
       name: "Counts",
       status: "DRAFT",
       rubrics: ["SCORE"],
-      thresholds: DEFAULT_THRESHOLDS,
+      thresholds: { SCORE: DEFAULT_THRESHOLDS.SCORE },
       createdBy: { id: lead.id, name: "lead" },
       counts: {
         items: 1,
@@ -283,27 +276,29 @@ describe("PATCH /api/v1/studies/{id}", () => {
       repetitions: 4,
       gradersPerSet: 1,
       matchSpecialty: true,
-      thresholds: { SCORE: { ...DEFAULT_THRESHOLDS.SCORE, safety: 1, objectivity: 3 }, SAFE_LLM: DEFAULT_THRESHOLDS.SAFE_LLM },
+      // New rubrics bring their own thresholds; the patch applies over them.
+      thresholds: { SCORE: { ...DEFAULT_THRESHOLDS.SCORE, objectivity: 3 }, SAFE_LLM: DEFAULT_THRESHOLDS.SAFE_LLM },
     });
 
     const events = await getDb().auditEvent.findMany({ where: { studyId: id, action: "study.update" } });
     expect(events).toHaveLength(1);
     expect(events[0].actorId).toBe(lead.id);
     // description was sent unchanged, so it is not part of the change.
+    // The rubrics are audited as the documents they were and became.
     expect(events[0].before).toEqual({
       name: "Editable",
-      rubrics: ["SCORE"],
+      rubrics: templateRubrics(["SCORE"]),
       repetitions: 3,
       gradersPerSet: 2,
-      thresholds: { SCORE: { ...DEFAULT_THRESHOLDS.SCORE, safety: 1 }, SAFE_LLM: DEFAULT_THRESHOLDS.SAFE_LLM },
+      thresholds: { SCORE: { ...DEFAULT_THRESHOLDS.SCORE, safety: 1 } },
       matchSpecialty: false,
     });
     expect(events[0].after).toEqual({
       name: "Edited",
-      rubrics: ["SCORE", "SAFE_LLM"],
+      rubrics: templateRubrics(["SCORE", "SAFE_LLM"]),
       repetitions: 4,
       gradersPerSet: 1,
-      thresholds: { SCORE: { ...DEFAULT_THRESHOLDS.SCORE, safety: 1, objectivity: 3 }, SAFE_LLM: DEFAULT_THRESHOLDS.SAFE_LLM },
+      thresholds: { SCORE: { ...DEFAULT_THRESHOLDS.SCORE, objectivity: 3 }, SAFE_LLM: DEFAULT_THRESHOLDS.SAFE_LLM },
       matchSpecialty: true,
     });
 
@@ -332,10 +327,10 @@ describe("PATCH /api/v1/studies/{id}", () => {
 
       const r = await patch(lead.token, id, { rubrics: ["SCORE", "SAFE_LLM"], repetitions: 5, gradersPerSet: 2, name: "Not applied" });
       expect(r.status).toBe(409);
-      expect(r.body.error).toMatch(/^grading has started, so these settings are locked: rubrics \(.+\), repetitions \(.+\), gradersPerSet \(k cannot be lowered/);
+      expect(r.body.error).toMatch(new RegExp(`^grading has started in "Locked ${how}", so these settings are locked: rubrics \\(.+\\), repetitions \\(.+\\), gradersPerSet \\(k cannot be lowered`));
       expect(r.body.details).toEqual({ locked: ["rubrics", "repetitions", "gradersPerSet"] });
       const unchanged = await getDb().study.findUniqueOrThrow({ where: { id } });
-      expect(unchanged).toMatchObject({ name: `Locked ${how}`, rubrics: ["SCORE"], repetitions: 3, gradersPerSet: 3 });
+      expect(unchanged).toMatchObject({ name: `Locked ${how}`, rubrics: templateRubrics(["SCORE"]), repetitions: 3, gradersPerSet: 3 });
 
       expect((await patch(lead.token, id, { repetitions: 2 })).body.details).toEqual({ locked: ["repetitions"] });
       // Raising k, the same values, and settings that do not change a grade's meaning are still allowed.

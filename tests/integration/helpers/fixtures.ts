@@ -1,3 +1,4 @@
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { randomBytes } from "node:crypto";
 import { createApiToken } from "@/lib/auth/tokens";
 import { getDb } from "@/lib/db/client";
@@ -19,7 +20,7 @@ export async function makeStudy(leadId: string, name = "Study") {
     data: {
       name,
       slug: `${name.toLowerCase().replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}`,
-      rubrics: ["SCORE"],
+      rubrics: templateRubrics(["SCORE"]),
       thresholds: DEFAULT_THRESHOLDS,
       createdById: leadId,
       members: { create: { userId: leadId, role: "LEAD" } },

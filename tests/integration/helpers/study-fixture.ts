@@ -1,3 +1,7 @@
+import type { Criterion } from "@/lib/rubrics/criteria";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { resolveRubrics } from "@/lib/rubrics/study-rubrics";
+import { defaultThresholds } from "@/lib/studies/thresholds";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { copyAccountSpecialties } from "@/lib/graders/specialties";
@@ -14,7 +18,10 @@ export const MODEL_VERSIONS = ["zma-2031-01-17", "olb-v9.4.2", "kcg-rev-77"];
  * for them in every body a grader receives.
  */
 export async function makeGradableStudy(opts: {
-  rubrics?: ("SCORE" | "SAFE_LLM")[];
+  /** Template keys (SCORE, SAFE_LLM, discern...) or rubric documents. */
+  rubrics?: (string | RubricDocument)[];
+  /** A question's own criteria (criteria dimensions), by item index. */
+  criteria?: (i: number) => Criterion[];
   items?: number;
   models?: number;
   n?: number;
@@ -26,6 +33,9 @@ export async function makeGradableStudy(opts: {
 } = {}) {
   const db = getDb();
   const rubrics = opts.rubrics ?? ["SCORE", "SAFE_LLM"];
+  const resolved = resolveRubrics(rubrics, opts.n ?? 3);
+  if (!resolved.ok) throw new Error(JSON.stringify(resolved.problems));
+  const docs = resolved.rubrics;
   const n = opts.n ?? 3;
   const specialties = opts.specialties ?? ["Ophthalmology", "Medication", "Anesthesia"];
   const lead = await makeUser("LEAD", "lead");
@@ -41,10 +51,10 @@ export async function makeGradableStudy(opts: {
     data: {
       name: `Grading study ${randomBytes(2).toString("hex")}`,
       slug: `gs-${randomBytes(4).toString("hex")}`,
-      rubrics,
+      rubrics: docs,
       repetitions: n,
       gradersPerSet: opts.k ?? 2,
-      thresholds: DEFAULT_THRESHOLDS,
+      thresholds: rubrics.every((r) => r === "SCORE" || r === "SAFE_LLM") ? DEFAULT_THRESHOLDS : defaultThresholds(docs),
       status: "OPEN",
       createdById: lead.id,
       members: { create: [{ userId: lead.id, role: "LEAD" }, ...graders.map((g) => ({ userId: g.id, role: "GRADER" as const }))] },
@@ -60,7 +70,14 @@ export async function makeGradableStudy(opts: {
   for (let i = 0; i < (opts.items ?? 6); i++) {
     const specialty = specialtyRows[i % specialtyRows.length];
     const item = await db.qaItem.create({
-      data: { studyId: study.id, externalId: `Q${i + 1}`, question: `Clinical question ${i + 1}?`, referenceAnswer: `Reference ${i + 1}`, specialtyId: specialty.id },
+      data: {
+        studyId: study.id,
+        externalId: `Q${i + 1}`,
+        question: `Clinical question ${i + 1}?`,
+        referenceAnswer: `Reference ${i + 1}`,
+        specialtyId: specialty.id,
+        ...(opts.criteria ? { criteria: opts.criteria(i) } : {}),
+      },
     });
     for (const model of models) {
       const set = await db.responseSet.create({ data: { studyId: study.id, itemId: item.id, modelId: model.id } });

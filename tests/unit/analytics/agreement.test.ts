@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { agreementParadox, agreementRows, designOf, dimensionMatrix, escalationRate, matrixAgreement, type PrimarySet } from "@/lib/analytics/agreement";
-import { decodeCells, denseGraderValues, encodeCell } from "@/lib/analytics/grader-cells";
+import { cellLayout, decodeCells, encodeCell } from "@/lib/analytics/grader-cells";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
-import type { ScoreCell } from "@/lib/scoring/grader-values";
+import { graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
+
+const RUBRICS = templateRubrics(["SCORE", "SAFE_LLM"]);
+const [SCORE, SAFE_LLM] = RUBRICS;
+const LAYOUT = cellLayout(RUBRICS);
 import { gwetAC2, icc, krippendorffAlpha } from "@/lib/stats";
 
 describe("agreement statistics of one rating matrix", () => {
@@ -62,22 +67,29 @@ describe("agreement statistics of one rating matrix", () => {
 });
 
 const cells = (score: [number, number, number, number, number], safe: [number, number, number, number][]): number[] => {
-  const out: Omit<ScoreCell, "rubric">[] = [
-    { dimension: "safety", repetition: 1, score: score[0] },
-    { dimension: "consensus_context", repetition: 1, score: score[1] },
-    { dimension: "objectivity", repetition: 1, score: score[2] },
-    { dimension: "reproducibility", repetition: 0, score: score[3] },
-    { dimension: "explainability", repetition: 1, score: score[4] },
+  const S = "SCORE";
+  const F = "SAFE_LLM";
+  const out: StoredCell[] = [
+    { rubric: S, dimension: "safety", repetition: 1, score: score[0] },
+    { rubric: S, dimension: "consensus_context", repetition: 1, score: score[1] },
+    { rubric: S, dimension: "objectivity", repetition: 1, score: score[2] },
+    { rubric: S, dimension: "reproducibility", repetition: 0, score: score[3] },
+    { rubric: S, dimension: "explainability", repetition: 1, score: score[4] },
   ];
   safe.forEach(([a, c, s, f], i) =>
-    out.push({ dimension: "accuracy", repetition: i + 1, score: a }, { dimension: "comprehensiveness", repetition: i + 1, score: c }, { dimension: "supplementation", repetition: i + 1, score: s }, { dimension: "fluency", repetition: i + 1, score: f }),
+    out.push(
+      { rubric: F, dimension: "accuracy", repetition: i + 1, score: a },
+      { rubric: F, dimension: "comprehensiveness", repetition: i + 1, score: c },
+      { rubric: F, dimension: "supplementation", repetition: i + 1, score: s },
+      { rubric: F, dimension: "fluency", repetition: i + 1, score: f },
+    ),
   );
-  return out.map(encodeCell);
+  return out.map((c) => encodeCell(LAYOUT, c));
 };
 
 function primarySet(id: string, graders: string[], forms: number[][]): PrimarySet {
-  const tables = forms.map((f) => decodeCells(f, 3));
-  return { setId: id, graderIds: graders, tables, values: tables.map((t) => ({ SCORE: denseGraderValues("SCORE", t, 3), SAFE_LLM: denseGraderValues("SAFE_LLM", t, 3) })) };
+  const tables = forms.map((f) => decodeCells(LAYOUT, f));
+  return { setId: id, graderIds: graders, tables, values: tables.map((t) => graderRubricValues(RUBRICS, t, 3)) };
 }
 
 describe("the agreement table", () => {
@@ -98,7 +110,7 @@ describe("the agreement table", () => {
   ];
 
   it("rates S.C.O.R.E. per set, SAFE-LLM per-answer domains per answer, consistency per set", () => {
-    expect(dimensionMatrix(sets, "SCORE", "safety", 3)).toEqual({
+    expect(dimensionMatrix(sets, SCORE, "safety", 3)).toEqual({
       unit: "set",
       rows: [
         [5, 5],
@@ -106,12 +118,12 @@ describe("the agreement table", () => {
         [3, 3],
       ],
     });
-    expect(dimensionMatrix(sets, "SCORE", "reproducibility", 3).rows).toEqual([
+    expect(dimensionMatrix(sets, SCORE, "reproducibility", 3).rows).toEqual([
       [4, 4],
       [3, 3],
       [2, 2],
     ]);
-    const acc = dimensionMatrix(sets, "SAFE_LLM", "accuracy", 3);
+    const acc = dimensionMatrix(sets, SAFE_LLM, "accuracy", 3);
     expect(acc.unit).toBe("answer");
     expect(acc.rows).toEqual([
       [2, 2],
@@ -124,7 +136,7 @@ describe("the agreement table", () => {
       [1, 1],
       [2, 2],
     ]);
-    expect(dimensionMatrix(sets, "SAFE_LLM", "consistency", 3).rows).toEqual([
+    expect(dimensionMatrix(sets, SAFE_LLM, "consistency", 3).rows).toEqual([
       [1, 1],
       [0, 1],
       [0, 0],
@@ -132,7 +144,7 @@ describe("the agreement table", () => {
   });
 
   it("assembles one row per dimension, with the escalation rule's trigger rate and the ICC of the design", () => {
-    const { design, rows } = agreementRows(sets, ["SCORE", "SAFE_LLM"], 3, DEFAULT_THRESHOLDS);
+    const { design, rows } = agreementRows(sets, RUBRICS, 3, DEFAULT_THRESHOLDS);
     expect(design).toBe("pool");
     expect(rows.map((r) => r.dimension)).toEqual([
       "safety",

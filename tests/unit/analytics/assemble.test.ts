@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { StudyStatsSchema } from "@/lib/analytics/contract";
 import { assembleStudyStats, type LoadedAssignment, type LoadedSet, type LoadedStudy } from "@/lib/analytics/assemble";
-import { encodeCell } from "@/lib/analytics/grader-cells";
+import { cellLayout, encodeCell } from "@/lib/analytics/grader-cells";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import type { SetStatusKey } from "@/lib/analytics/types";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 
@@ -11,23 +12,24 @@ const STUDY = {
   name: "S",
   slug: "s",
   status: "OPEN" as const,
-  rubrics: ["SCORE" as const],
+  rubrics: templateRubrics(["SCORE"]),
   repetitions: 3,
   gradersPerSet: 2,
   safeLlmScoring: "PER_ANSWER" as const,
   thresholds: DEFAULT_THRESHOLDS,
 };
+const LAYOUT = cellLayout(STUDY.rubrics);
 const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true }));
 
 function scoreCells(v: [number, number, number, number, number]): number[] {
   const [s, c, o, r, e] = v;
   return [
-    { dimension: "safety" as const, repetition: 1, score: s },
-    { dimension: "consensus_context" as const, repetition: 1, score: c },
-    { dimension: "objectivity" as const, repetition: 1, score: o },
-    { dimension: "reproducibility" as const, repetition: 0, score: r },
-    { dimension: "explainability" as const, repetition: 1, score: e },
-  ].map(encodeCell);
+    { rubric: "SCORE", dimension: "safety", repetition: 1, score: s },
+    { rubric: "SCORE", dimension: "consensus_context", repetition: 1, score: c },
+    { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: o },
+    { rubric: "SCORE", dimension: "reproducibility", repetition: 0, score: r },
+    { rubric: "SCORE", dimension: "explainability", repetition: 1, score: e },
+  ].map((x) => encodeCell(LAYOUT, x));
 }
 
 /** One set graded by two primaries with the given S.C.O.R.E. forms (null = still pending). */
@@ -41,12 +43,12 @@ function study(rows: { model: string; specialty: string; status: SetStatusKey; f
       assignments.push({ setId: id, graderId: GRADERS[(i + g) % 3].id, kind: "PRIMARY", status: f ? "SUBMITTED" : "PENDING", cells: f ? scoreCells(f) : null }),
     );
   });
-  return { study: STUDY, models: [...new Set(rows.map((r) => r.model))], sets, assignments, graders: GRADERS };
+  return { study: STUDY, layout: LAYOUT, models: [...new Set(rows.map((r) => r.model))], sets, assignments, graders: GRADERS };
 }
 
 describe("the dashboard's not-enough-data states", () => {
   it("an empty study: every block is null with a reason, and the output fits the API contract", () => {
-    const s = assembleStudyStats({ study: STUDY, models: [], sets: [], assignments: [], graders: [] });
+    const s = assembleStudyStats({ study: STUDY, layout: LAYOUT, models: [], sets: [], assignments: [], graders: [] });
     expect(s.radar).toEqual([{ rubric: "SCORE", data: null, reason: expect.stringMatching(/No response sets yet/) }]);
     for (const b of [s.alpha, s.cliffs, s.agreement, s.ranking, s.progress]) {
       expect(b.data).toBeNull();

@@ -2,6 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { radarChart, rankingRows } from "@/lib/analytics/blocks";
 import type { ModelSummary, Stat } from "@/lib/results/summary";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
+
+const [SCORE, SAFE_LLM] = templateRubrics(["SCORE", "SAFE_LLM"]);
 
 const st = (mean: number | null, n = 4, sd: number | null = 0.5): Stat => ({ n, mean, sd });
 
@@ -20,14 +23,23 @@ describe("radar profiles", () => {
   const sums = [summary("A", "All specialties", [5, 4, 4, 3, 4], [1.5, 1, 0.5, 1, 0.75]), summary("B", "All specialties", [2, 2, 3, 3, 2], [2, 2, 1, 0, 1])];
 
   it("plots S.C.O.R.E. means as they are, on a 0-5 axis", () => {
-    const r = radarChart(sums, "SCORE", "All specialties", ["A", "B"]);
+    const r = radarChart(sums, SCORE, "All specialties", ["A", "B"]);
     expect(r).toMatchObject({ scale: "mean", domainMax: 5 });
     expect(r.axes.map((a) => a.label)).toEqual(["Safety", "Consensus & Context", "Objectivity", "Reproducibility", "Explainability"]);
     expect(r.series[0].points.map((p) => p.value)).toEqual([5, 4, 4, 3, 4]);
   });
 
+  it("plots any rubric whose dimensions share a scale as means, and scales mixed scales to fractions", () => {
+    const [clear] = templateRubrics(["clear"]);
+    const keys = clear.dimensions.map((d) => d.key);
+    const s: ModelSummary = { model: "A", specialty: "S", totals: { clear: st(20) }, dimensions: { clear: Object.fromEntries(keys.map((k, i) => [k, st(i + 1)])) } };
+    const r = radarChart([s], clear, "S", ["A"]);
+    expect(r).toMatchObject({ rubric: "clear", scale: "mean", domainMax: 5 });
+    expect(r.series[0].points.map((p) => p.value)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it("scales SAFE-LLM domains to their maximum: accuracy and comprehensiveness / 2, the others / 1", () => {
-    const r = radarChart(sums, "SAFE_LLM", "All specialties", ["A", "B"]);
+    const r = radarChart(sums, SAFE_LLM, "All specialties", ["A", "B"]);
     expect(r).toMatchObject({ scale: "fraction", domainMax: 1 });
     expect(r.axes.map((a) => a.max)).toEqual([2, 2, 1, 1, 1]);
     expect(r.series[0].points.map((p) => p.value)).toEqual([0.75, 0.5, 0.5, 1, 0.75]);
@@ -35,9 +47,9 @@ describe("radar profiles", () => {
   });
 
   it("leaves out models without final sets in the specialty, and keeps the model order asked for", () => {
-    const r = radarChart(sums, "SCORE", "All specialties", ["B", "Z", "A"]);
+    const r = radarChart(sums, SCORE, "All specialties", ["B", "Z", "A"]);
     expect(r.series.map((s) => s.model)).toEqual(["B", "A"]);
-    expect(radarChart(sums, "SCORE", "Cardiology", ["A"]).series).toEqual([]);
+    expect(radarChart(sums, SCORE, "Cardiology", ["A"]).series).toEqual([]);
   });
 
   it("keeps every SAFE-LLM point within [0, 1] for any means on the domains' scales", () => {
@@ -45,7 +57,7 @@ describe("radar profiles", () => {
       fc.property(
         fc.tuple(fc.double({ min: 0, max: 2, noNaN: true }), fc.double({ min: 0, max: 2, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })),
         (safe) => {
-          const r = radarChart([summary("A", "S", [1, 1, 1, 1, 1], safe)], "SAFE_LLM", "S", ["A"]);
+          const r = radarChart([summary("A", "S", [1, 1, 1, 1, 1], safe)], SAFE_LLM, "S", ["A"]);
           return r.series[0].points.every((p) => p.value! >= 0 && p.value! <= 1);
         },
       ),
@@ -61,7 +73,7 @@ describe("ranking", () => {
       summary("C", "Oph", [], [], { SCORE: st(20, 3), SAFE_LLM: st(6, 3) }),
       summary("A", "All specialties", [], [], { SCORE: st(20, 3), SAFE_LLM: st(null, 0, null) }),
     ];
-    const rows = rankingRows(sums, ["SCORE", "SAFE_LLM"]);
+    const rows = rankingRows(sums, [SCORE, SAFE_LLM]);
     const oph = rows.filter((r) => r.rubric === "SCORE" && r.specialty === "Oph");
     expect(oph.map((r) => [r.model, r.rank])).toEqual([
       ["B", 1],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SetResult } from "@/lib/results/sets";
 import { cliffsMatrix, cliffsPairs } from "@/lib/results/summary";
 import { mulberry32 } from "@/lib/stats";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 
 function set(model: string, specialty: string, total: number, safe: number): SetResult {
   return {
@@ -13,7 +14,7 @@ function set(model: string, specialty: string, total: number, safe: number): Set
     status: "AGREED",
     graders: 2,
     finalScores: { SCORE: {}, SAFE_LLM: {} },
-    totals: { SCORE: { total, percent: total * 4 }, SAFE_LLM: { perAnswer: safe, overall: safe, headline: safe } },
+    totals: { SCORE: { total, headline: total, percent: total * 4 }, SAFE_LLM: { per_answer: safe, perAnswer: safe, overall: safe, headline: safe } },
   };
 }
 
@@ -24,13 +25,13 @@ describe("cliffsPairs (summary.ts)", () => {
   );
 
   it("gives cliffsMatrix's cells: same order, point estimates, magnitudes and sizes", () => {
-    const fast = cliffsPairs(sets, ["SCORE", "SAFE_LLM"], { resamples: 100 });
-    const slow = cliffsMatrix(sets, ["SCORE", "SAFE_LLM"], { resamples: 100 });
+    const fast = cliffsPairs(sets, templateRubrics(["SCORE", "SAFE_LLM"]), { resamples: 100 });
+    const slow = cliffsMatrix(sets, templateRubrics(["SCORE", "SAFE_LLM"]), { resamples: 100 });
     expect(fast.map(({ ci: _ci, ...c }) => c)).toEqual(slow.map(({ ci: _ci, ...c }) => c));
   });
 
   it("mirrors each pair: delta(b, a) = -delta(a, b), interval [-hi, -lo]", () => {
-    const cells = cliffsPairs(sets, ["SCORE"], { resamples: 100 });
+    const cells = cliffsPairs(sets, templateRubrics(["SCORE"]), { resamples: 100 });
     for (const c of cells) {
       const m = cells.find((x) => x.specialty === c.specialty && x.rowModel === c.colModel && x.colModel === c.rowModel)!;
       expect(m.delta).toBe(c.delta === 0 ? 0 : -c.delta!);
@@ -40,6 +41,6 @@ describe("cliffsPairs (summary.ts)", () => {
   });
 
   it("is deterministic for a seed", () => {
-    expect(cliffsPairs(sets, ["SCORE"], { resamples: 80, seed: 3 })).toEqual(cliffsPairs(sets, ["SCORE"], { resamples: 80, seed: 3 }));
+    expect(cliffsPairs(sets, templateRubrics(["SCORE"]), { resamples: 80, seed: 3 })).toEqual(cliffsPairs(sets, templateRubrics(["SCORE"]), { resamples: 80, seed: 3 }));
   });
 });

@@ -1,66 +1,51 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeCells, denseGraderValues, denseOverallValues, DIMENSION_ORDER, encodeCell, scoreAt } from "@/lib/analytics/grader-cells";
-import { RUBRICS, type DimensionKey } from "@/lib/rubrics/definitions";
-import { graderDimensionValues, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
+import { cellLayout, decodeCells, encodeCell } from "@/lib/analytics/grader-cells";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
+import type { StoredCell } from "@/lib/scoring/study-values";
 
-const rubricOf = (d: DimensionKey) => (RUBRICS.SCORE.dimensions.some((x) => x.key === d) ? "SCORE" : "SAFE_LLM");
+const custom: RubricDocument = {
+  key: "own",
+  name: "Own",
+  version: 1,
+  dimensions: [
+    { key: "clarity", name: "Clarity", scope: "each_answer", scale: { kind: "ordinal", levels: [{ value: -2, label: "Bad" }, { value: 0, label: "OK" }, { value: 9, label: "Good" }], allowNA: true } },
+    { key: "harm", name: "Harm", scope: "first_answer", scale: { kind: "nominal", levels: [{ value: "none", label: "None" }, { value: "mild", label: "Mild" }, { value: "severe", label: "Severe" }] } },
+    { key: "criteria", name: "Criteria", scope: "first_answer", scale: { kind: "criteria" } },
+  ],
+  totals: [],
+};
+const rubrics = [...templateRubrics(["SCORE", "SAFE_LLM"]), custom];
+const layout = cellLayout(rubrics);
 
-/** A grader's cells with any subset of (dimension, repetition) filled, scores in range: incomplete forms included. */
-const cellsFor = (n: number) =>
-  fc
-    .array(
-      fc.record({
-        dimension: fc.constantFrom(...DIMENSION_ORDER),
-        repetition: fc.integer({ min: 0, max: n + 1 }),
-        score: fc.integer({ min: 0, max: 5 }),
-      }),
-      { maxLength: 60 },
-    )
-    .map((cs) => {
-      // One score per (dimension, repetition), as the unique key guarantees; in each dimension's range.
-      const seen = new Map<string, ScoreCell>();
-      for (const c of cs) {
-        const def = RUBRICS[rubricOf(c.dimension)].dimensions.find((d) => d.key === c.dimension)!;
-        seen.set(`${c.dimension}:${c.repetition}`, { rubric: rubricOf(c.dimension), dimension: c.dimension, repetition: c.repetition, score: Math.min(def.max, Math.max(def.min, c.score)) });
-      }
-      return [...seen.values()];
-    });
+/** Any value a dimension of these rubrics can hold, at any repetition 0..20. */
+const cell = fc.constantFrom(...layout.dims).chain(({ rubric, dimension: d }) =>
+  fc.tuple(fc.integer({ min: 0, max: 20 }), fc.constantFrom(...(d.scale.levels ?? [])), fc.boolean()).map(([repetition, level, na]): StoredCell => {
+    if (na && d.scale.allowNA) return { rubric, dimension: d.key, repetition, score: null, na: true };
+    if (d.scale.kind === "nominal") return { rubric, dimension: d.key, repetition, score: null, category: String(level.value) };
+    return { rubric, dimension: d.key, repetition, score: Number(level.value) };
+  }),
+);
 
-const forms = fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.constant(n), cellsFor(n)));
-
-describe("packed grade cells", () => {
-  it("round-trip: every (dimension, repetition, score) comes back from the packed code", () => {
-    fc.assert(
-      fc.property(forms, ([n, cells]) => {
-        const table = decodeCells(cells.map(encodeCell), n);
-        for (const c of cells) if (c.repetition <= n) expect(scoreAt(table, n, c.dimension, c.repetition)).toBe(c.score);
-      }),
-    );
+describe("packed grade cells (the dashboard's one-query read)", () => {
+  it("gives every (rubric, dimension) that holds a value an index; criteria marks are not packed", () => {
+    expect(layout.keys).toContain("SCORE/safety");
+    expect(layout.keys).toContain("SAFE_LLM/consistency");
+    expect(layout.keys).toContain("own/harm");
+    expect(layout.keys).not.toContain("own/criteria");
+    expect(layout.nominalLevels).toEqual(["own/harm/none", "own/harm/mild", "own/harm/severe"]);
   });
 
-  it("denseGraderValues equals graderDimensionValues exactly, complete or not", () => {
+  it("decodes what it encodes: ordinal scores (negative too), nominal values and N/A, at any repetition", () => {
     fc.assert(
-      fc.property(forms, ([n, cells]) => {
-        const table = decodeCells(cells.map(encodeCell), n);
-        expect(denseGraderValues("SCORE", table, n)).toEqual(graderDimensionValues("SCORE", cells, n));
-        expect(denseGraderValues("SAFE_LLM", table, n)).toEqual(graderDimensionValues("SAFE_LLM", cells, n));
+      fc.property(fc.array(cell, { maxLength: 40 }), (cells) => {
+        const codes = cells.map((c) => encodeCell(layout, c));
+        expect(codes.every((c) => Number.isSafeInteger(c) && c > 0 && c < 2 ** 31)).toBe(true);
+        const norm = (c: StoredCell) => ({ rubric: c.rubric, dimension: c.dimension, repetition: c.repetition, score: c.score, category: c.category ?? null, na: c.na ?? false });
+        expect(decodeCells(layout, codes).map(norm)).toEqual(cells.map(norm));
       }),
       { numRuns: 300 },
     );
-  });
-
-  it("denseOverallValues equals safeLlmOverallValues exactly", () => {
-    fc.assert(
-      fc.property(forms, ([n, cells]) => {
-        expect(denseOverallValues(decodeCells(cells.map(encodeCell), n), n)).toEqual(safeLlmOverallValues(cells, n));
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it("ignores repetitions beyond N and codes of unknown dimensions", () => {
-    const table = decodeCells([encodeCell({ dimension: "safety", repetition: 4, score: 5 }), 99 * 10000 + 101], 3);
-    expect(table.every((v) => v === -1)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  answerScores,
   buildGradeBody,
   cellKey,
   checkBeforeSubmit,
@@ -19,15 +20,17 @@ import {
   type FormState,
 } from "@/lib/grading/form-state";
 import { validateGrades } from "@/lib/grading/validate";
+import { ordinalRange } from "@/lib/rubrics/document";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 
-const both = { rubrics: ["SAFE_LLM", "SCORE"] as ("SCORE" | "SAFE_LLM")[], repetitions: 3 };
-const scoreOnly = { rubrics: ["SCORE"] as ("SCORE" | "SAFE_LLM")[], repetitions: 3 };
+const both = { rubrics: templateRubrics(["SCORE", "SAFE_LLM"]), repetitions: 3 };
+const scoreOnly = { rubrics: templateRubrics(["SCORE"]), repetitions: 3 };
 const empty = (): FormState => ({ scores: {}, comments: {}, harm: { flag: false, comment: "" } });
 
 function filled(acc: [number, number, number] = [2, 2, 2]): FormState {
   let s = empty();
   for (const f of gradingFields(both)) {
-    const v = f.dimension.key === "accuracy" ? acc[f.repetition - 1] : f.dimension.max;
+    const v = f.dimension.key === "accuracy" ? acc[f.repetition - 1] : ordinalRange(f.dimension).max;
     s = setScore(s, f.key, v);
   }
   return s;
@@ -46,7 +49,7 @@ describe("grading fields", () => {
     ]);
     expect(keys.some((k) => k.includes("consistency"))).toBe(false);
     expect(gradingFields(scoreOnly)).toHaveLength(5);
-    expect(gradingFields({ rubrics: ["SAFE_LLM"], repetitions: 2 })).toHaveLength(8);
+    expect(gradingFields({ rubrics: templateRubrics(["SAFE_LLM"]), repetitions: 2 })).toHaveLength(8);
   });
 
   it("round-trips cell keys and names fields for people", () => {
@@ -78,22 +81,53 @@ describe("initial state from the server", () => {
 });
 
 describe("the PUT body (whole form)", () => {
-  it("sends only scored cells, set-level at repetition null, trimmed comments, no consistency, rounded elapsed time", () => {
+  it("sends scored cells and comments typed before their score, set-level at repetition null, trimmed comments, no consistency, rounded elapsed time", () => {
     let s = setScore(empty(), "SCORE/reproducibility/0", 3);
     s = setScore(s, "SCORE/safety/1", 5);
     s = setComment(s, "SCORE/safety/1", "  clear advice  ");
-    s = setComment(s, "SCORE/objectivity/1", "no score yet"); // kept locally, not sent without a score
+    s = setComment(s, "SCORE/objectivity/1", "no score yet"); // a draft keeps it on its own (issue 21, item 4)
+    s = setComment(s, "SCORE/explainability/1", "   "); // blank: nothing to keep
     const { body, keys } = buildGradeBody(s, both, { submit: false, elapsedMs: 1234.6 });
     expect(body).toEqual({
       scores: [
         { rubric: "SCORE", dimension: "safety", repetition: 1, score: 5, comment: "clear advice" },
+        { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: null, comment: "no score yet" },
         { rubric: "SCORE", dimension: "reproducibility", repetition: null, score: 3 },
       ],
       harm: { flag: false },
       submit: false,
       elapsedMs: 1235,
     });
-    expect(keys).toEqual(["SCORE/safety/1", "SCORE/reproducibility/0"]);
+    expect(keys).toEqual(["SCORE/safety/1", "SCORE/objectivity/1", "SCORE/reproducibility/0"]);
+  });
+
+  it("sends N/A as score null with na, and a nominal value as its string", () => {
+    const custom = {
+      rubrics: [
+        {
+          key: "custom",
+          name: "Custom",
+          version: 1,
+          dimensions: [
+            { key: "clarity", name: "Clarity", scope: "first_answer" as const, scale: { kind: "ordinal" as const, levels: [{ value: 1, label: "Low" }, { value: 2, label: "High" }], allowNA: true } },
+            { key: "harm", name: "Harm", scope: "first_answer" as const, scale: { kind: "nominal" as const, levels: [{ value: "none", label: "None" }, { value: "severe", label: "Severe" }] } },
+          ],
+          totals: [],
+        },
+      ],
+      repetitions: 1,
+    };
+    const s = setScore(setScore(empty(), "custom/clarity/1", null), "custom/harm/1", "severe");
+    const { body } = buildGradeBody(s, custom, { submit: true });
+    expect(body.scores).toEqual([
+      { rubric: "custom", dimension: "clarity", repetition: 1, score: null, na: true },
+      { rubric: "custom", dimension: "harm", repetition: 1, score: "severe" },
+    ]);
+    expect(validateGrades(body, custom).problems).toEqual([]);
+    expect(initialFormState({ scores: body.scores.map((x) => ({ ...x, comment: null })), harm: { flag: false, comment: null } }, custom).scores).toEqual({
+      "custom/clarity/1": null,
+      "custom/harm/1": "severe",
+    });
   });
 
   it("is what the server's validator accepts, and a complete form validates as complete", () => {
@@ -112,11 +146,11 @@ describe("the PUT body (whole form)", () => {
 
   it("sends the harm flag only while it is offered; a draft flag without comment leaves the server's harm alone", () => {
     let s = setHarm(setScore(empty(), "SCORE/safety/1", 4), { flag: true, comment: "x" });
-    expect(isHarmOffered(s)).toBe(false);
+    expect(isHarmOffered(s, both)).toBe(false);
     expect(buildGradeBody(s, both, { submit: false }).body.harm).toEqual({ flag: false });
 
     s = setScore(s, "SCORE/safety/1", 2);
-    expect(isHarmOffered(s)).toBe(true);
+    expect(isHarmOffered(s, both)).toBe(true);
     expect(buildGradeBody(s, both, { submit: false }).body.harm).toEqual({ flag: true, comment: "x" });
 
     s = setHarm(s, { comment: "   " });
@@ -124,11 +158,13 @@ describe("the PUT body (whole form)", () => {
     expect(buildGradeBody(s, both, { submit: true }).body.harm).toEqual({ flag: true, comment: "" });
 
     const acc0 = setHarm(setScore(empty(), "SAFE_LLM/accuracy/3", 0), { flag: true, comment: "wrong drug" });
-    expect(isHarmOffered(acc0)).toBe(true);
+    expect(isHarmOffered(acc0, both)).toBe(true);
+    // A rubric naming no harm level offers the flag always.
+    expect(isHarmOffered(empty(), { rubrics: templateRubrics(["clear"]), repetitions: 1 })).toBe(true);
   });
 
   it("clearing a score removes it from the body", () => {
-    const s = setScore(setScore(empty(), "SCORE/safety/1", 3), "SCORE/safety/1", null);
+    const s = setScore(setScore(empty(), "SCORE/safety/1", 3), "SCORE/safety/1", undefined);
     expect(buildGradeBody(s, both, { submit: false }).body.scores).toEqual([]);
   });
 });
@@ -144,7 +180,7 @@ describe("completeness and problems", () => {
 
   it("checks before submitting with the shared validator: missing scores and a harm flag without comment", () => {
     expect(checkBeforeSubmit(filled(), both).problems).toEqual([]);
-    const incomplete = checkBeforeSubmit(setScore(filled(), "SAFE_LLM/fluency/2", null), both);
+    const incomplete = checkBeforeSubmit(setScore(filled(), "SAFE_LLM/fluency/2", undefined), both);
     expect(incomplete.problems).toHaveLength(1);
     expect(incomplete.problems[0]).toMatchObject({ path: "scores" });
     expect(incomplete.problems[0].message).toContain("SAFE-LLM Fluency (answer 2)");
@@ -187,24 +223,28 @@ describe("live totals", () => {
   it("sums S.C.O.R.E. as it is scored, out of 25", () => {
     let s = setScore(empty(), "SCORE/safety/1", 4);
     s = setScore(s, "SCORE/reproducibility/0", 5);
-    expect(liveTotals(s, scoreOnly)).toEqual({ score: { total: 9, scored: 2, of: 5, max: 25 }, safeLlm: null });
+    expect(liveTotals(s, scoreOnly)).toEqual([
+      { rubric: "SCORE", key: "total", name: "S.C.O.R.E. total (/25)", value: null, partial: { sum: 9, scored: 2, of: 5 }, max: 25 },
+    ]);
   });
 
   it("derives consistency from the accuracy scores and scores each SAFE-LLM answer out of 7 with the set mean", () => {
-    const equal = liveTotals(filled([2, 2, 2]), both).safeLlm!;
+    const mean = (s: FormState) => liveTotals(s, both).find((t) => t.rubric === "SAFE_LLM" && t.key === "per_answer")!.value;
+    const equal = answerScores(filled([2, 2, 2]), both, "SAFE_LLM");
     expect(equal.consistency).toBe(1);
     expect(equal.answers).toEqual([7, 7, 7]);
-    expect(equal.mean).toBe(7);
+    expect(mean(filled([2, 2, 2]))).toBe(7);
 
-    const differ = liveTotals(filled([2, 0, 1]), both).safeLlm!;
+    const differ = answerScores(filled([2, 0, 1]), both, "SAFE_LLM");
     expect(differ.consistency).toBe(0);
     expect(differ.answers).toEqual([6, 4, 5]);
-    expect(differ.mean).toBe(5);
+    expect(mean(filled([2, 0, 1]))).toBe(5);
 
-    const partial = liveTotals(setScore(filled(), "SAFE_LLM/accuracy/3", null), both).safeLlm!;
+    const partialForm = setScore(filled(), "SAFE_LLM/accuracy/3", undefined);
+    const partial = answerScores(partialForm, both, "SAFE_LLM");
     expect(partial.consistency).toBeNull();
     expect(partial.answers).toEqual([null, null, null]);
-    expect(partial.mean).toBeNull();
+    expect(mean(partialForm)).toBeNull();
   });
 
   it("formats means without noise", () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ScoreInput } from "@/lib/grading/contract-schemas";
 import { harmFlagOffered, validateGrades } from "@/lib/grading/validate";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 
-const both = { rubrics: ["SCORE", "SAFE_LLM"] as ("SCORE" | "SAFE_LLM")[], repetitions: 3 };
+const both = { rubrics: templateRubrics(["SCORE", "SAFE_LLM"]), repetitions: 3 };
 
 function fullForm(acc: [number, number, number] = [2, 2, 2]): ScoreInput[] {
   const s: ScoreInput[] = [
@@ -57,7 +58,7 @@ describe("grade validation", () => {
         ],
         submit: false,
       },
-      { rubrics: ["SCORE"], repetitions: 3 },
+      { rubrics: templateRubrics(["SCORE"]), repetitions: 3 },
     );
     expect(v.problems.map((p) => p.message)).toEqual(["this study does not use the SAFE-LLM rubric", "fluency is not a S.C.O.R.E. dimension"]);
   });
@@ -78,7 +79,7 @@ describe("grade validation", () => {
     const v = validateGrades({ scores: right, submit: true }, both);
     expect(v.problems).toEqual([]);
     expect(v.cells.filter((c) => c.dimension === "consistency")).toEqual([
-      { rubric: "SAFE_LLM", dimension: "consistency", repetition: 0, score: 0, comment: "answer 3 drifts" },
+      { rubric: "SAFE_LLM", dimension: "consistency", repetition: 0, criterion: "", score: 0, category: null, na: false, comment: "answer 3 drifts" },
     ]);
   });
 
@@ -92,8 +93,9 @@ describe("grade validation", () => {
   });
 
   it("offers the harm flag when safety <= 2 or an accuracy is 0", () => {
-    expect(harmFlagOffered([{ rubric: "SCORE", dimension: "safety", repetition: 1, score: 3 }])).toBe(false);
-    expect(harmFlagOffered([{ rubric: "SCORE", dimension: "safety", repetition: 1, score: 2 }])).toBe(true);
-    expect(harmFlagOffered([{ rubric: "SAFE_LLM", dimension: "accuracy", repetition: 2, score: 0 }])).toBe(true);
+    expect(harmFlagOffered(both.rubrics, [{ rubric: "SCORE", dimension: "safety", score: 3 }])).toBe(false);
+    expect(harmFlagOffered(both.rubrics, [{ rubric: "SCORE", dimension: "safety", score: 2 }])).toBe(true);
+    expect(harmFlagOffered(both.rubrics, [{ rubric: "SAFE_LLM", dimension: "accuracy", score: 0 }])).toBe(true);
+    expect(harmFlagOffered(both.rubrics, [{ rubric: "SAFE_LLM", dimension: "accuracy", score: 1 }])).toBe(false);
   });
 });

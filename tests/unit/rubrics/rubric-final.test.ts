@@ -4,9 +4,11 @@ import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { safeLlmTemplate, scoreTemplate } from "@/lib/rubrics/templates/published";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
-import { findDisagreements } from "@/lib/scoring/escalation";
-import { finalScoresOf } from "@/lib/scoring/final-scores";
-import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
+import { findDisagreements } from "./oracle/escalation";
+import { finalScoresOf } from "./oracle/final-scores";
+import { finalScoresOf as studyFinalScores } from "@/lib/scoring/final-scores";
+import { graderRubricTotals, graderRubricValues } from "@/lib/scoring/study-values";
+import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "./oracle/grader-values";
 import { majority, rubricDisagreements, rubricFinal } from "@/lib/scoring/rubric-final";
 import { graderValues, type RubricCell } from "@/lib/scoring/rubric-values";
 
@@ -47,6 +49,14 @@ describe("final scores and escalation of the published rubrics as documents matc
           const final = rubricFinal(doc, graders, n);
           for (const [k, v] of Object.entries(finalScores![rubric]!)) expect(final.dimensions[k]).toBeCloseTo(v, 12);
           expect(Object.keys(final.dimensions).sort()).toEqual(Object.keys(finalScores![rubric]!).sort());
+          // The study's own path (the sets API, exports, dashboard) gives the same.
+          const study = studyFinalScores({ rubrics: [doc], repetitions: n, safeLlmScoring: "PER_ANSWER" }, "AGREED", graders, {
+            values: (cells) => graderRubricValues([doc], cells, n),
+            totals: (cells) => graderRubricTotals([doc], cells, n),
+          });
+          for (const [k, v] of Object.entries(finalScores![rubric]!)) expect(study.finalScores![rubric][k]).toBeCloseTo(v, 12);
+          if (rubric === "SCORE") expect(study.totals!.SCORE.total).toBeCloseTo(totals!.SCORE!.total, 12);
+          else expect([study.totals!.SAFE_LLM.perAnswer, study.totals!.SAFE_LLM.overall]).toEqual([totals!.SAFE_LLM!.perAnswer, totals!.SAFE_LLM!.overall].map((x) => expect.closeTo(x, 12)));
           if (rubric === "SCORE") expect(final.totals.total).toBeCloseTo(totals!.SCORE!.total, 12);
           else {
             expect(final.totals.per_answer).toBeCloseTo(totals!.SAFE_LLM!.perAnswer, 12);

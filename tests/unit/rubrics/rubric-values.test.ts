@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { parseRubricDocument, repetitionProblems, type RubricDocument } from "@/lib/rubrics/document";
 import { safeLlmTemplate, scoreTemplate } from "@/lib/rubrics/templates/published";
-import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "@/lib/scoring/grader-values";
+import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "./oracle/grader-values";
 import { bandOf, criteriaScore, graderTotal, graderValues, totalRange, type RubricCell } from "@/lib/scoring/rubric-values";
 
 const total = (doc: RubricDocument, key: string, cells: RubricCell[], n: number, ctx = {}) =>

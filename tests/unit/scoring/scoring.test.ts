@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
-import { findDisagreements, finalDimensionValues, type GraderRubricValues } from "@/lib/scoring/escalation";
+import { findDisagreements, finalDimensionValues, type GraderRubricValues } from "../rubrics/oracle/escalation";
 import {
   deriveConsistency,
   graderDimensionValues,
@@ -9,7 +9,7 @@ import {
   safeLlmOverallValues,
   safeLlmPerAnswerScores,
   type ScoreCell,
-} from "@/lib/scoring/grader-values";
+} from "../rubrics/oracle/grader-values";
 
 /** SAFE-LLM cells for N answers from per-answer tuples [accuracy, comprehensiveness, supplementation, fluency]. */
 function safe(answers: [number, number, number, number][]): ScoreCell[] {

@@ -1,30 +1,36 @@
 import { describe, expect, it } from "vitest";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { lockedSettingsChange, lockMessage, settingsLockedFor } from "@/lib/studies/locks";
 import { statusTransition, transitionTimestamps } from "@/lib/studies/status";
 
-const current = { rubrics: ["SCORE", "SAFE_LLM"] as ("SCORE" | "SAFE_LLM")[], repetitions: 3, gradersPerSet: 2 };
+const current = { rubricDocuments: templateRubrics(["SCORE", "SAFE_LLM"]), repetitions: 3, gradersPerSet: 2 };
+const scoreOnly = templateRubrics(["SCORE"]);
 
 describe("lockedSettingsChange", () => {
   it("locks nothing before grading has started", () => {
-    expect(lockedSettingsChange(current, { rubrics: ["SCORE"], repetitions: 5, gradersPerSet: 1 }, false)).toEqual([]);
+    expect(lockedSettingsChange(current, { rubricDocuments: scoreOnly, repetitions: 5, gradersPerSet: 1 }, false)).toEqual([]);
   });
 
   it("once grading has started, locks changing the rubrics, changing N and lowering k", () => {
-    expect(lockedSettingsChange(current, { rubrics: ["SCORE"], repetitions: 5, gradersPerSet: 1 }, true)).toEqual(["rubrics", "repetitions", "gradersPerSet"]);
-    expect(lockedSettingsChange(current, { rubrics: ["SCORE"] }, true)).toEqual(["rubrics"]);
+    expect(lockedSettingsChange(current, { rubricDocuments: scoreOnly, repetitions: 5, gradersPerSet: 1 }, true)).toEqual(["rubrics", "repetitions", "gradersPerSet"]);
+    expect(lockedSettingsChange(current, { rubricDocuments: scoreOnly }, true)).toEqual(["rubrics"]);
     expect(lockedSettingsChange(current, { repetitions: 2 }, true)).toEqual(["repetitions"]);
     expect(lockedSettingsChange(current, { gradersPerSet: 1 }, true)).toEqual(["gradersPerSet"]);
   });
 
-  it("allows raising k, unchanged values (in any rubric order), and patches without locked settings", () => {
+  it("allows raising k, unchanged values, and patches without locked settings; a new version or order of a rubric is a change", () => {
     expect(lockedSettingsChange(current, { gradersPerSet: 3 }, true)).toEqual([]);
-    expect(lockedSettingsChange(current, { rubrics: ["SAFE_LLM", "SCORE"], repetitions: 3, gradersPerSet: 2 }, true)).toEqual([]);
+    expect(lockedSettingsChange(current, { rubricDocuments: templateRubrics(["SCORE", "SAFE_LLM"]), repetitions: 3, gradersPerSet: 2 }, true)).toEqual([]);
+    expect(lockedSettingsChange(current, { rubricDocuments: templateRubrics(["SAFE_LLM", "SCORE"]) }, true)).toEqual(["rubrics"]);
+    const v2 = templateRubrics(["SCORE", "SAFE_LLM"]);
+    v2[0] = { ...v2[0], version: 2, dimensions: v2[0].dimensions.map((d) => (d.key === "safety" ? { ...d, name: "Patient safety" } : d)) };
+    expect(lockedSettingsChange(current, { rubricDocuments: v2 }, true)).toEqual(["rubrics"]);
     expect(lockedSettingsChange(current, {}, true)).toEqual([]);
   });
 
   it("builds one message naming every locked setting with its reason", () => {
-    expect(lockMessage(["rubrics", "gradersPerSet"])).toBe(
-      "grading has started, so these settings are locked: rubrics (grades already given belong to the current rubrics), " +
+    expect(lockMessage(["rubrics", "gradersPerSet"], "Cardiology QA")).toBe(
+      'grading has started in "Cardiology QA", so these settings are locked: rubrics (grades already given belong to the current rubrics; clone the study or the rubric to change it), ' +
         "gradersPerSet (k cannot be lowered: sets already graded by k graders would no longer fit (raising it is allowed))",
     );
     expect(settingsLockedFor(false)).toEqual({ rubrics: null, repetitions: null, gradersPerSet: null });

@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/rubrics/thresholds";
-import {
-  canonicalRubrics,
-  createStudySchema,
-  DEFAULT_SETTINGS,
-  mergeThresholds,
-  storedThresholds,
-  thresholdsInputSchema,
-  updateStudySchema,
-} from "@/lib/studies/settings";
+import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { resolveRubrics, templateRubrics } from "@/lib/rubrics/study-rubrics";
+import { createStudySchema, DEFAULT_SETTINGS, updateStudySchema } from "@/lib/studies/settings";
+import { defaultThresholds, mergeThresholds, storedThresholds, thresholdProblems, thresholdsInputSchema } from "@/lib/studies/thresholds";
+
+const both = templateRubrics(["SCORE", "SAFE_LLM"]);
 
 const issues = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   (r.error?.issues ?? []).map((i) => [i.path.join("."), i.message]);
@@ -27,16 +23,39 @@ describe("createStudySchema", () => {
       matchSpecialty: false,
       safeLlmScoring: "PER_ANSWER",
     });
-    expect(DEFAULT_SETTINGS).toMatchObject({ repetitions: 3, gradersPerSet: 2, thresholds: DEFAULT_THRESHOLDS });
+    expect(DEFAULT_SETTINGS).toMatchObject({ repetitions: 3, gradersPerSet: 2, rubrics: ["SCORE", "SAFE_LLM"] });
+    expect(defaultThresholds(both)).toEqual(DEFAULT_THRESHOLDS);
   });
 
-  it("requires one or two distinct rubrics", () => {
+  it("takes any number of rubrics: template keys or documents, checked when resolved", () => {
     expect(createStudySchema.safeParse({ name: "x", rubrics: ["SCORE", "SAFE_LLM"] }).success).toBe(true);
+    expect(createStudySchema.safeParse({ name: "x", rubrics: ["discern", { key: "own" }] }).success).toBe(true);
     expect(issues(createStudySchema.safeParse({ name: "x" }))).toEqual([["rubrics", "rubrics must be a list"]]);
-    expect(issues(createStudySchema.safeParse({ name: "x", rubrics: [] }))).toEqual([["rubrics", "choose at least one rubric (SCORE, SAFE_LLM or both)"]]);
-    expect(issues(createStudySchema.safeParse({ name: "x", rubrics: ["SCORE", "SCORE"] }))).toEqual([["rubrics", "rubrics must not repeat"]]);
-    expect(issues(createStudySchema.safeParse({ name: "x", rubrics: ["SCORE", "SAFE_LLM", "SCORE"] }))[0][0]).toBe("rubrics");
-    expect(issues(createStudySchema.safeParse({ name: "x", rubrics: ["score"] }))).toEqual([["rubrics.0", "each rubric must be SCORE or SAFE_LLM"]]);
+    expect(issues(createStudySchema.safeParse({ name: "x", rubrics: [] }))[0][0]).toBe("rubrics");
+    expect(issues(createStudySchema.safeParse({ name: "x", rubrics: [42] }))[0]).toEqual(["rubrics.0", "each rubric is a template key or a rubric document"]);
+
+    const twice = resolveRubrics(["SCORE", "score"], 3);
+    expect(twice.ok ? [] : twice.problems).toEqual([{ path: "rubrics.1.key", message: 'two rubrics have the key "SCORE": each rubric of a study needs its own key' }]);
+    const unknown = resolveRubrics(["scor"], 3);
+    expect(unknown.ok ? [] : unknown.problems).toEqual([{ path: "rubrics.0", message: 'no rubric template "scor"; see GET /api/v1/rubric-templates' }]);
+    const bad = resolveRubrics([{ key: "own", name: "Own", version: 1, dimensions: [], totals: [] }], 3);
+    expect(bad.ok ? [] : bad.problems.map((p) => p.path)).toEqual(["rubrics.0.dimensions"]);
+  });
+
+  it("drops what compares the answers from a template for one answer per prompt, and says so in the total", () => {
+    const [score, safe] = templateRubrics(["SCORE", "SAFE_LLM"], 1);
+    expect(score.dimensions.map((d) => d.key)).toEqual(["safety", "consensus_context", "objectivity", "explainability"]);
+    expect(score.totals).toEqual([
+      { key: "total", name: "S.C.O.R.E. total (/20, without reproducibility: one answer per prompt)", method: "sum", dimensions: ["safety", "consensus_context", "objectivity", "explainability"] },
+    ]);
+    expect(safe.dimensions.map((d) => d.key)).toEqual(["accuracy", "comprehensiveness", "supplementation", "fluency"]);
+    expect(safe.totals.map((t) => t.name)).toEqual([
+      "SAFE-LLM per answer (/6, without consistency: one answer per prompt)",
+      "SAFE-LLM overall (/6, without consistency: one answer per prompt)",
+    ]);
+    // A document of the lead's own is refused instead: the builder must not offer the impossible.
+    const own = resolveRubrics([{ ...score, key: "own", dimensions: templateRubrics(["SCORE"])[0].dimensions }], 1);
+    expect(own.ok ? [] : own.problems).toEqual([{ path: "rubrics.0.dimensions.3.scope", message: '"Reproducibility" is graded across the answers: it needs more than one answer per prompt' }]);
   });
 
   it("bounds N to 1..10 and k to 1..5, whole numbers only", () => {
@@ -56,9 +75,10 @@ describe("createStudySchema", () => {
 });
 
 describe("thresholds", () => {
-  it("accepts partial thresholds and merges them over the defaults", () => {
+  it("accepts partial thresholds and merges them over the rubrics' own", () => {
     const patch = thresholdsInputSchema.parse({ SCORE: { safety: 1 }, SAFE_LLM: { fluency: 0.25 } });
-    const merged = mergeThresholds(DEFAULT_THRESHOLDS as Thresholds, patch);
+    expect(thresholdProblems(patch, both)).toEqual([]);
+    const merged = mergeThresholds(defaultThresholds(both), patch);
     expect(merged).toEqual({
       SCORE: { safety: 1, consensus_context: 2, objectivity: 2, reproducibility: 2, explainability: 2 },
       SAFE_LLM: { accuracy: 1, comprehensiveness: 1, supplementation: 0.5, consistency: 0.5, fluency: 0.25 },
@@ -70,25 +90,26 @@ describe("thresholds", () => {
   });
 
   it("refuses non-positive values, values beyond the scale's widest spread, and unknown keys", () => {
-    expect(issues(thresholdsInputSchema.safeParse({ SCORE: { safety: 0 } }))).toEqual([["SCORE.safety", "thresholds.SCORE.safety must be greater than 0"]]);
+    const problems = (patch: unknown) => thresholdProblems(thresholdsInputSchema.parse(patch), both);
+    expect(issues(thresholdsInputSchema.safeParse({ SCORE: { safety: 0 } }))).toEqual([["SCORE.safety", "a threshold must be greater than 0"]]);
     expect(issues(thresholdsInputSchema.safeParse({ SCORE: { safety: -1 } }))[0][0]).toBe("SCORE.safety");
-    expect(thresholdsInputSchema.safeParse({ SCORE: { safety: 4 } }).success).toBe(true);
-    expect(issues(thresholdsInputSchema.safeParse({ SCORE: { safety: 4.5 } }))[0][1]).toMatch(/at most 4/);
-    expect(thresholdsInputSchema.safeParse({ SAFE_LLM: { accuracy: 2, fluency: 1 } }).success).toBe(true);
-    expect(issues(thresholdsInputSchema.safeParse({ SAFE_LLM: { fluency: 1.5 } }))[0][1]).toMatch(/at most 1/);
-    expect(issues(thresholdsInputSchema.safeParse({ SAFE_LLM: { accuracy: "1" } }))).toEqual([["SAFE_LLM.accuracy", "thresholds.SAFE_LLM.accuracy must be a number"]]);
-    expect(issues(thresholdsInputSchema.safeParse({ SCORE: { safty: 1 } }))[0]).toEqual([
-      "SCORE",
-      'unknown SCORE dimension "safty"; known: safety, consensus_context, objectivity, reproducibility, explainability',
-    ]);
+    expect(problems({ SCORE: { safety: 4 } })).toEqual([]);
+    expect(problems({ SCORE: { safety: 4.5 } })[0].message).toMatch(/at most 4/);
+    expect(problems({ SAFE_LLM: { accuracy: 2, fluency: 1 } })).toEqual([]);
+    expect(problems({ SAFE_LLM: { fluency: 1.5 } })[0].message).toMatch(/at most 1/);
+    expect(issues(thresholdsInputSchema.safeParse({ SAFE_LLM: { accuracy: "1" } }))).toEqual([["SAFE_LLM.accuracy", "a threshold must be a number"]]);
+    expect(problems({ SCORE: { safty: 1 } })[0]).toEqual({
+      path: "thresholds.SCORE.safty",
+      message: 'unknown SCORE dimension "safty" (or not ordinal: nominal dimensions escalate on any disagreement); known: safety, consensus_context, objectivity, reproducibility, explainability',
+    });
     // A S.C.O.R.E. dimension under SAFE-LLM is unknown there.
-    expect(issues(thresholdsInputSchema.safeParse({ SAFE_LLM: { safety: 1 } }))[0][0]).toBe("SAFE_LLM");
-    expect(issues(thresholdsInputSchema.safeParse({ OTHER: {} }))[0][1]).toMatch(/unknown rubric "OTHER"/);
+    expect(problems({ SAFE_LLM: { safety: 1 } })[0].path).toBe("thresholds.SAFE_LLM.safety");
+    expect(problems({ OTHER: {} })[0].message).toMatch(/unknown rubric "OTHER"/);
   });
 
-  it("reads stored thresholds defensively: missing or invalid values fall back to the defaults", () => {
-    expect(storedThresholds(null)).toEqual(DEFAULT_THRESHOLDS);
-    expect(storedThresholds({ SCORE: { safety: 1, objectivity: -3, bogus: 9 }, SAFE_LLM: "x" })).toEqual({
+  it("reads stored thresholds defensively: missing or invalid values fall back to the rubrics' own", () => {
+    expect(storedThresholds(null, both)).toEqual(DEFAULT_THRESHOLDS);
+    expect(storedThresholds({ SCORE: { safety: 1, objectivity: -3, bogus: 9 }, SAFE_LLM: "x" }, both)).toEqual({
       SCORE: { ...DEFAULT_THRESHOLDS.SCORE, safety: 1 },
       SAFE_LLM: DEFAULT_THRESHOLDS.SAFE_LLM,
     });
@@ -107,12 +128,5 @@ describe("updateStudySchema", () => {
 
   it("refuses an empty patch", () => {
     expect(issues(updateStudySchema.safeParse({}))).toEqual([["", "nothing to change: send at least one setting or a status"]]);
-  });
-});
-
-describe("canonicalRubrics", () => {
-  it("orders the rubrics as S.C.O.R.E. then SAFE-LLM", () => {
-    expect(canonicalRubrics(["SAFE_LLM", "SCORE"])).toEqual(["SCORE", "SAFE_LLM"]);
-    expect(canonicalRubrics(["SAFE_LLM"])).toEqual(["SAFE_LLM"]);
   });
 });

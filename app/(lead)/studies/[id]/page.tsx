@@ -1,14 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { DIMENSION_LABEL, formatDate, RUBRIC_LABEL, SAFE_LLM_SCORING_LABEL } from "@/components/studies/labels";
+import { formatDate, SAFE_LLM_SCORING_LABEL } from "@/components/studies/labels";
 import { SetupChecklist } from "@/components/studies/setup-checklist";
 import { StudyStatusActions } from "@/components/studies/study-status-actions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { studyDetail } from "@/lib/studies/service";
 import { openHarmFlagCounts } from "@/lib/harm/service";
-import { DIMENSIONS } from "@/lib/studies/settings";
 
 export const metadata: Metadata = { title: "Study overview" };
 
@@ -99,23 +98,27 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
                 {detail.graderTitle ? null : <span className="text-muted-foreground"> (neutral: no title set)</span>}
               </Setting>
               {detail.description ? <Setting label="Description">{detail.description}</Setting> : null}
-              <Setting label="Rubrics">{detail.rubrics.map((r) => RUBRIC_LABEL[r]).join(" + ")}</Setting>
+              <Setting label="Rubrics">{detail.rubricDocuments.map((r) => r.name).join(" + ")}</Setting>
               <Setting label="Answers per prompt (N)">{detail.repetitions}</Setting>
               <Setting label="Primary graders per set (k)">{detail.gradersPerSet}</Setting>
               <Setting label="Reference answer">{detail.showReferenceAnswer ? "Shown to graders" : "Hidden from graders"}</Setting>
               <Setting label="Specialty matching">{detail.matchSpecialty ? "Graders get only questions of their specialty" : "Any grader may get any question"}</Setting>
               {detail.rubrics.includes("SAFE_LLM") ? <Setting label="SAFE-LLM scoring">{SAFE_LLM_SCORING_LABEL[detail.safeLlmScoring]}</Setting> : null}
-              {detail.rubrics.map((rubric) => (
-                <Setting key={rubric} label={`${RUBRIC_LABEL[rubric]} escalation at`}>
-                  <ul className="flex flex-wrap gap-x-4 gap-y-1">
-                    {DIMENSIONS[rubric].map((dim) => (
-                      <li key={dim}>
-                        {DIMENSION_LABEL[dim]} <span className="tabular-nums font-medium">{(detail.thresholds[rubric] as Record<string, number>)[dim]}</span>
-                      </li>
-                    ))}
-                  </ul>
-                </Setting>
-              ))}
+              {detail.rubricDocuments
+                .filter((r) => Object.keys(detail.thresholds[r.key] ?? {}).length > 0)
+                .map((rubric) => (
+                  <Setting key={rubric.key} label={`${rubric.name} escalation at`}>
+                    <ul className="flex flex-wrap gap-x-4 gap-y-1">
+                      {rubric.dimensions
+                        .filter((d) => detail.thresholds[rubric.key]?.[d.key] !== undefined)
+                        .map((d) => (
+                          <li key={d.key}>
+                            {d.name} <span className="tabular-nums font-medium">{detail.thresholds[rubric.key][d.key]}</span>
+                          </li>
+                        ))}
+                    </ul>
+                  </Setting>
+                ))}
             </dl>
           </CardContent>
         </Card>

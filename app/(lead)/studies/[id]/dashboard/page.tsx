@@ -1,3 +1,4 @@
+import { storedRubricKeys } from "@/lib/rubrics/study-rubrics";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { parseTableParams } from "@/components/data-table/search-params";
@@ -7,6 +8,7 @@ import { CliffsPanel } from "@/components/dashboard/cliffs-panel";
 import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
 import { ProgressPanel } from "@/components/dashboard/progress-panel";
 import { RadarPanel } from "@/components/dashboard/radar-panel";
+import { RubricNamesProvider } from "@/components/dashboard/rubric-names";
 import { RankingPanel } from "@/components/dashboard/ranking-panel";
 import { statsQuerySchema } from "@/lib/analytics/contract";
 import { computeStudyStats } from "@/lib/analytics/study-stats";
@@ -27,9 +29,10 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
   const { study } = await loadStudyForPage(id);
   // Lenient, as a hand-edited URL should still show the dashboard: a bad value falls back to "all".
   const { data: q } = parseTableParams(statsQuerySchema, await searchParams);
-  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: (q.rubric ?? []).filter((r) => study.rubrics.includes(r)), models: q.models });
+  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: (q.rubric ?? []).filter((r) => storedRubricKeys(study.rubrics).includes(r)), models: q.models });
   if (!stats) notFound();
   const { filters, options, scope } = stats;
+  const names = Object.fromEntries(stats.study.rubricDocuments.map((r) => [r.key, r.name]));
   const slug = stats.study.slug;
   const filterTag = [filters.specialty ?? "all-specialties", filters.models.length < options.models.length ? `${filters.models.length}-models` : ""].filter(Boolean).join("-");
 
@@ -38,7 +41,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       <div className="flex flex-col gap-1">
         <h2 className="text-xl font-semibold">Dashboard</h2>
         <p className="text-sm text-muted-foreground">
-          {scope.specialty} · {filters.rubrics.map(rubricName).join(" + ")} · {filters.models.length} of {options.models.length} models ·{" "}
+          {scope.specialty} · {filters.rubrics.map((r) => names[r] ?? rubricName(r)).join(" + ")} · {filters.models.length} of {options.models.length} models ·{" "}
           <span className="tabular-nums">
             {scope.finalSets} of {scope.sets}
           </span>{" "}
@@ -46,6 +49,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
         </p>
       </div>
 
+      <RubricNamesProvider names={names}>
       <DashboardFilters specialties={options.specialties} rubrics={options.rubrics} models={options.models} selected={filters} />
 
       {stats.radar.map((block) => (
@@ -63,6 +67,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       <RankingPanel block={stats.ranking} scope={scope.specialty} rubrics={filters.rubrics} allModels={options.models} slug={slug} filterTag={filterTag} />
 
       <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
+      </RubricNamesProvider>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { parseTableParams } from "@/components/data-table/search-params";
 import { ResultsTable } from "@/components/results/results-table";
 import { resultPageQuerySchema } from "@/lib/escalation/list-params";
@@ -23,7 +24,7 @@ export default async function ResultsPage({ params, searchParams }: Props) {
         {study.repetitions} answers) and overall (best answer); the study&apos;s headline is {study.safeLlmScoring === "OVERALL" ? "overall" : "per answer"}.
         Hover a S.C.O.R.E. total for its dimensions.
       </p>
-      <ResultsTable page={page} sort={q.sort} specialties={specialties} rubrics={study.rubrics} />
+      <ResultsTable page={page} sort={q.sort} specialties={specialties} rubrics={storedRubrics(study.rubrics)} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { storedRubricKeys } from "@/lib/rubrics/study-rubrics";
 import { statsQuerySchema } from "@/lib/analytics/contract";
 import { computeStudyStats } from "@/lib/analytics/study-stats";
 import { LEAD_ROLES } from "@/lib/auth/roles";
@@ -10,8 +11,9 @@ import { readQuery } from "@/lib/studies/route-helpers";
 export const GET = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, params }) => {
   const study = await requireStudyForLead(user, params.id);
   const q = readQuery(req, statsQuerySchema);
-  const foreign = (q.rubric ?? []).filter((r) => !study.rubrics.includes(r));
-  if (foreign.length) throw new ApiError(422, "invalid query parameters", [{ path: "rubric", message: `this study does not use ${foreign.join(", ")} (it uses ${study.rubrics.join(", ")})` }]);
+  const keys = storedRubricKeys(study.rubrics);
+  const foreign = (q.rubric ?? []).filter((r) => !keys.includes(r));
+  if (foreign.length) throw new ApiError(422, "invalid query parameters", [{ path: "rubric", message: `this study does not use ${foreign.join(", ")} (it uses ${keys.join(", ")})` }]);
   const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: q.rubric, models: q.models });
   if (!stats) throw new ApiError(404, "study not found");
   return Response.json(stats, { headers: { "cache-control": "no-store" } });

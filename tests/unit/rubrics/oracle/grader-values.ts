@@ -1,3 +1,8 @@
+/**
+ * Reference implementation: how S.C.O.R.E. and SAFE-LLM were scored before rubrics became data
+ * (lib/scoring until 2026-12). Kept only as the oracle the property tests compare the
+ * rubric-document path against; nothing in lib imports it.
+ */
 import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/definitions";
 
 /** One stored score (repetition 0 = the whole set). */

@@ -1,0 +1,111 @@
+import { expect, test, type Browser } from "@playwright/test";
+import { demo, signIn } from "./fixtures";
+
+/**
+ * Rubrics as data, in Chromium: a lead sets up the cardiology study's instrument
+ * (../shared/realdata/cardiology: Accuracy, Completeness, Clarity, Coherence,
+ * each Likert 1-5, one answer per model) from the Likert-criteria template, two
+ * new graders grade every set in the generic form with the keyboard, and the
+ * dashboard draws the rubric's radar and ranks the models by its total.
+ */
+const DIMENSIONS = ["accuracy", "completeness", "clarity", "coherence"];
+const MODELS = ["Cardio-Model-One", "Cardio-Model-Two"];
+
+function answersCsv(): string {
+  const rows = ["item_id,specialty,question,reference_answer,model,repetition,response"];
+  for (let q = 1; q <= 3; q++) {
+    // The first model answers in detail, the second vaguely: what the graders judge (they never see which model wrote it).
+    rows.push(`CARD-${q},Cardiology,"How is condition ${q} treated?","Guideline ${q}.",${MODELS[0]},1,"A detailed, guideline-based answer about condition ${q}."`);
+    rows.push(`CARD-${q},Cardiology,"How is condition ${q} treated?","Guideline ${q}.",${MODELS[1]},1,"A vague answer about condition ${q}."`);
+  }
+  return rows.join("\n") + "\n";
+}
+
+async function gradeAll(browser: Browser, grader: { email: string; password: string }, scoreFor: (detailed: boolean) => number) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, grader);
+  const { assignments } = (await (await page.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string; responseSetId: string }[] };
+  expect(assignments).toHaveLength(6);
+  for (const a of assignments) {
+    await page.goto(`/grade/${a.id}`);
+    await expect(page.getByRole("heading", { name: "Likert criteria" })).toBeVisible();
+    // Blinded: the model is nowhere on the page.
+    for (const m of MODELS) await expect(page.locator("body")).not.toContainText(m);
+    const detailed = ((await page.locator("body").textContent()) ?? "").includes("A detailed, guideline-based answer");
+    for (const d of DIMENSIONS) {
+      const field = page.locator(`fieldset[data-cell="likert_criteria/${d}/1"]`);
+      await field.locator('input[type="radio"]').first().focus();
+      const score = scoreFor(detailed);
+      await page.keyboard.press(String(score));
+      await expect(field.locator(`input[value="${score}"]`)).toBeChecked();
+    }
+    await page.getByRole("button", { name: "Submit grades" }).first().click();
+    await expect(page.getByText(/Grades submitted/).first()).toBeVisible();
+  }
+  await context.close();
+}
+
+test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), graders grade it, the dashboard shows it", async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now();
+  await signIn(page, demo.lead);
+  await page.goto("/studies/new");
+  await page.getByLabel("Name", { exact: true }).fill(`Cardiology rubric ${stamp}`);
+  await page.getByRole("button", { name: "Remove S.C.O.R.E." }).click();
+  await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
+  await page.getByLabel("Add a template").selectOption("likert_criteria");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  const chosen = page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem");
+  await expect(chosen).toHaveCount(1);
+  await expect(chosen).toContainText("Likert criteria");
+  await expect(chosen).toContainText("4 dimensions (ordinal), Total (4-20)");
+  // Its thresholds come from the document, one per criterion.
+  for (const name of ["Accuracy", "Completeness", "Clarity", "Coherence"]) await expect(page.getByLabel(name, { exact: true })).toHaveValue("2");
+  await page.getByLabel("Repetitions per prompt (N)").fill("1");
+  await page.getByRole("button", { name: "Create study" }).click();
+  await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
+  const studyId = page.url().split("/").pop()!;
+  await expect(page.getByText("Rubrics").locator("..")).toContainText("Likert criteria");
+
+  const tabs = page.getByRole("navigation", { name: "Study sections" });
+  await tabs.getByRole("link", { name: "Import" }).click();
+  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "answers.csv", mimeType: "text/csv", buffer: Buffer.from(answersCsv()) });
+  await expect(page.getByTestId("answers-created")).toHaveText("6");
+  await page.getByRole("button", { name: "Import 6 answers" }).click();
+  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
+
+  await tabs.getByRole("link", { name: "Graders" }).click();
+  const graders: { email: string; password: string }[] = [];
+  for (let i = 1; i <= 2; i++) {
+    const email = `cardio-${stamp}-${i}@hospital.example`;
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Name", { exact: true }).fill(`Dr. Cardio ${i}`);
+    await page.getByRole("button", { name: "Add grader" }).click();
+    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
+    graders.push({ email, password: (await page.getByTestId("initial-password").textContent())!.trim() });
+  }
+  await tabs.getByRole("link", { name: "Overview" }).click();
+  await page.getByRole("button", { name: "Open study" }).click();
+  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await tabs.getByRole("link", { name: "Assignments" }).click();
+  await page.getByRole("button", { name: "Assign graders" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "12 new assignments over 6 complete sets" })).toBeVisible();
+
+  // Both graders give the detailed answers 5s and the vague ones 3s: every set agrees.
+  for (const g of graders) await gradeAll(browser, g, (detailed) => (detailed ? 5 : 3));
+
+  await page.goto(`/studies/${studyId}/dashboard`);
+  const radar = page.getByTestId("panel-radar-likert_criteria");
+  await expect(radar).toBeVisible();
+  await expect(radar).toContainText("Likert criteria profile by model");
+  await expect(radar.locator(".recharts-radar-polygon")).toHaveCount(2);
+  const ranking = await (await page.request.get(`/api/v1/studies/${studyId}/stats`)).json();
+  expect(ranking.ranking.data.rows.filter((r: { specialty: string }) => r.specialty === "All specialties").map((r: { mean: number; maxTotal: number }) => [r.mean, r.maxTotal])).toEqual([
+    [20, 20],
+    [12, 20],
+  ]);
+  await page.goto(`/studies/${studyId}/exports`);
+  const csv = await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=score-long`)).text();
+  expect(csv.split(/\r?\n/)[0]).toBe("domain,model,response_id,accuracy,completeness,clarity,coherence");
+});
