@@ -17,6 +17,7 @@ import { startEmbeddedPostgres } from "../lib/db/embedded";
  * left untouched; the embedded PostgreSQL is stopped cleanly.
  */
 const SECRET = "shutdown-secret-long-enough-0123456789";
+const METRICS_TOKEN = "shutdown-metrics-token-0123456789";
 
 interface Outcome {
   id: string;
@@ -51,7 +52,7 @@ test("SIGTERM mid-burst: every request answered or refused, every acknowledged g
   const port = 3850 + Math.floor(Math.random() * 200);
   const pgPort = port + 21000;
   const app: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start", "--seed-demo"], {
-    env: { ...process.env, DATABASE_URL: "", PORT: String(port), CLINGRADE_DATA_DIR: dir, CLINGRADE_PG_PORT: String(pgPort), AUTH_SECRET: SECRET, LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "20000" },
+    env: { ...process.env, DATABASE_URL: "", PORT: String(port), CLINGRADE_DATA_DIR: dir, CLINGRADE_PG_PORT: String(pgPort), AUTH_SECRET: SECRET, LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "20000", METRICS_TOKEN },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -100,6 +101,15 @@ test("SIGTERM mid-burst: every request answered or refused, every acknowledged g
   expect(await ready()).toBe(200);
 
   await expect.poll(() => outcomes.filter((o) => o.status === 200).length, { timeout: 60_000, intervals: [50] }).toBeGreaterThanOrEqual(12);
+  // The production build counts into one registry across its route bundles (the grades route counts, the metrics route reads).
+  expect((await fetch(`http://127.0.0.1:${port}/api/metrics`)).status).toBe(401);
+  const scraped = await fetch(`http://127.0.0.1:${port}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(scraped.status).toBe(200);
+  const text = await scraped.text();
+  const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN);
+  expect(value(/^clingrade_grades_submitted_total (\d+)$/m)).toBeGreaterThanOrEqual(12);
+  expect(value(/^clingrade_http_requests_total\{route="\/api\/v1\/assignments\/\[id\]\/grades",method="PUT",status="200"\} (\d+)$/m)).toBeGreaterThanOrEqual(12);
+  expect(value(/^clingrade_db_pool_connections (\d+)$/m)).toBeGreaterThan(0);
   const signalAt = performance.now();
   app.kill("SIGTERM");
   // Once the server is draining (a client saw it), the checker's connection, idle since before the signal, is answered 503.
