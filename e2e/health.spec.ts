@@ -40,6 +40,11 @@ test("embedded mode: healthy, then 503 when the database dies, and a clean stop"
     expect(body).toMatchObject({ status: "unavailable", db: "error" });
     expect(body.reason).toMatch(/database unreachable/);
     expect(JSON.stringify(body)).not.toMatch(/postgresql:\/\//);
+    // Readiness fails with it (a load balancer stops sending work); liveness does not (a restart would not help).
+    const ready = await request.get(`http://127.0.0.1:${port}/api/health/ready`);
+    expect(ready.status()).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: "unavailable", db: "error" });
+    expect((await request.get(`http://127.0.0.1:${port}/api/health/live`)).status()).toBe(200);
   } finally {
     app.kill("SIGTERM");
     await new Promise((r) => app.once("exit", r));

@@ -7,11 +7,15 @@
  *   npm run admin -- deactivate-user --email E | activate-user --email E
  *   npm run admin -- unlock-user --email E      (clears the account's sign-in throttling)
  *   npm run admin -- list-users
+ *   npm run admin -- backup --out FILE [--force]   (pg_dump custom format; PG_BIN_DIR picks the tools)
+ *   npm run admin -- restore --from FILE           (into an empty database only, then migrates it)
  *
  * Uses DATABASE_URL, else the embedded database (shared with a running app).
  */
 import { parseArgs } from "node:util";
+import { backupDatabase, BackupError, restoreDatabase } from "@/lib/db/backup";
 import { prepareDatabase } from "@/lib/db/bootstrap";
+import { applyMigrations } from "@/lib/db/migrate";
 import { disconnectDb } from "@/lib/db/client";
 import { StartupError } from "@/lib/db/embedded";
 import { runAdminCommand, AdminUsageError } from "@/lib/users/admin-cli";
@@ -35,9 +39,13 @@ async function main() {
       specialty: { type: "string", multiple: true },
       id: { type: "string" },
       "expires-days": { type: "string" },
+      out: { type: "string" },
+      from: { type: "string" },
+      force: { type: "boolean" },
     },
     strict: true,
   });
+  if (command === "backup" || command === "restore") return backupOrRestore(command, values);
   const password = values["password-stdin"] ? await readStdin() : values.password;
   const db = await prepareDatabase({ allowShared: true });
   process.env.DATABASE_URL = db.url;
@@ -50,8 +58,31 @@ async function main() {
   }
 }
 
+const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} kB`;
+
+async function backupOrRestore(command: "backup" | "restore", values: { out?: string; from?: string; force?: boolean }) {
+  const file = command === "backup" ? values.out : values.from;
+  if (!file) throw new AdminUsageError(`${command} needs ${command === "backup" ? "--out FILE" : "--from FILE"}`);
+  // Neither migrates first: a backup takes the database as it is, a restore needs it empty.
+  const db = await prepareDatabase({ allowShared: true, migrate: false });
+  try {
+    if (command === "backup") {
+      const r = await backupDatabase(db.url, file, { force: values.force });
+      console.log(`Backed up ${r.summary} to ${r.file} (${kb(r.bytes)}, PostgreSQL ${r.server}, ${r.tool.file} ${r.tool.major}).`);
+    } else {
+      const r = await restoreDatabase(db.url, file);
+      // A backup of an older version gets this version's later migrations.
+      const migrations = await applyMigrations(db.url);
+      console.log(`Restored ${r.summary} from ${file} (${r.tool.file} ${r.tool.major}).`);
+      if (migrations.applied.length) console.log(`Applied migrations: ${migrations.applied.join(", ")}`);
+    }
+  } finally {
+    await db.embedded?.stop();
+  }
+}
+
 main().catch((err: unknown) => {
-  const known = err instanceof StartupError || err instanceof AdminUsageError || (err instanceof Error && err.name === "UserError");
+  const known = err instanceof StartupError || err instanceof AdminUsageError || err instanceof BackupError || (err instanceof Error && err.name === "UserError");
   console.error(`admin: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
   if (!known && process.env.DEBUG) console.error(err);
   process.exit(known && err instanceof AdminUsageError ? 2 : 1);

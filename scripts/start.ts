@@ -1,7 +1,9 @@
 /**
  * Starts Clingrade: the database (DATABASE_URL, or the embedded PostgreSQL),
  * migrations, optionally the demo seed, then the Next.js server. On SIGINT or
- * SIGTERM it stops the server and then the embedded database.
+ * SIGTERM it drains: new connections are refused, requests in flight finish
+ * (for at most SHUTDOWN_TIMEOUT_MS, default 10 s; /api/health/ready answers
+ * 503 meanwhile), then the database pool and the embedded database close.
  *
  *   tsx scripts/start.ts start [--seed-demo]   production server (after `next build`)
  *   tsx scripts/start.ts dev                   development server
@@ -19,6 +21,8 @@ import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
 import { peerAddressStamper } from "@/lib/server/client-address";
+import { drainer, shutdownTimeoutMs } from "@/lib/server/graceful";
+import { startDraining } from "@/lib/server/lifecycle";
 import { refuseUnsupportedMethod } from "@/lib/server/methods";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
@@ -34,6 +38,12 @@ async function main() {
     throw new StartupError(`Port ${port} is already in use. Stop what is using it or start with another port: PORT=3001 npm ${mode === "dev" ? "run dev" : seedDemo ? "run demo" : "start"}`);
   }
   if (problem) throw new StartupError(`Cannot listen on ${host} port ${port} (${problem}). Set HOST to an address of this machine: 127.0.0.1 (the default) or 0.0.0.0.`);
+  let shutdownTimeout: number;
+  try {
+    shutdownTimeout = shutdownTimeoutMs();
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
   const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
   const db = await prepareDatabase({ log: say });
   say(db.mode === "embedded" ? `Using the embedded PostgreSQL (data in ${dataDir()}).` : "Using the PostgreSQL in DATABASE_URL.");
@@ -80,7 +90,10 @@ async function main() {
     if (/production build/.test(message)) throw new StartupError("There is no production build yet. Run `npm run build` first (or `npm run demo`, which builds).");
     throw err;
   }
-  const server = http.createServer((req, res) => {
+  const server = http.createServer();
+  const drain = drainer(server, startDraining);
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!drain.admit(req, res)) return;
     if (refuseUnsupportedMethod(req, res)) return;
     stampPeerAddress(req);
     void handle(req, res);
@@ -95,12 +108,11 @@ async function main() {
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal} received, shutting down ...`);
+    say(`${signal} received, shutting down: finishing the requests in flight (at most ${shutdownTimeout} ms) ...`);
     // Finish in-flight requests (grade submissions among them) before the database goes.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
-    server.closeAllConnections();
+    const { cut } = await drain.drain(shutdownTimeout);
+    if (cut > 0) say(`warning: ${cut} request(s) still running after SHUTDOWN_TIMEOUT_MS=${shutdownTimeout} were cut.`);
+    else say("Every request in flight was answered.");
     await app.close?.();
     const { disconnectDb } = await import("@/lib/db/client");
     await disconnectDb().catch(() => {});

@@ -18,7 +18,7 @@ export function dataDir(): string {
   return path.resolve(process.env.CLINGRADE_DATA_DIR ?? ".data");
 }
 
-export async function prepareDatabase(opts: { allowShared?: boolean; log?: (m: string) => void } = {}): Promise<DatabaseHandle> {
+export async function prepareDatabase(opts: { allowShared?: boolean; log?: (m: string) => void; migrate?: boolean } = {}): Promise<DatabaseHandle> {
   const log = opts.log ?? (() => {});
   const external = process.env.DATABASE_URL?.trim();
   let embedded: EmbeddedDatabase | null = null;
@@ -31,7 +31,8 @@ export async function prepareDatabase(opts: { allowShared?: boolean; log?: (m: s
     url = embedded.url;
   }
   try {
-    const migrations = await applyMigrations(url);
+    // Backups read the database as it is; a restore needs it empty.
+    const migrations = opts.migrate === false ? { applied: [], alreadyApplied: [] } : await applyMigrations(url);
     if (migrations.applied.length) log(`Applied migrations: ${migrations.applied.join(", ")}`);
     return { url, mode: external ? "external" : "embedded", embedded, migrations };
   } catch (err) {

@@ -119,7 +119,7 @@ export function setStateSql(setId: string): Prisma.Sql {
  * `state` is the set as it stands after the change (read under the set's lock,
  * with the change applied by the caller).
  */
-export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: string, state: SetState, ctx: EvaluationContext): Promise<void> {
+export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: string, state: SetState, ctx: EvaluationContext): Promise<"created" | "reopened" | null> {
   const assignments = state.assignments ?? [];
   const escalation = state.escalation;
   const moveSetTo = async (status: SetStatus) => {
@@ -137,11 +137,11 @@ export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: str
       await tx.rows(auditInsertSql({ actorId: ctx.actorId, action: "escalation.resolve", entityType: "Escalation", entityId: escalation!.id, studyId: study.id, requestId: ctx.requestId }));
     }
     await moveSetTo("ADJUDICATED");
-    return;
+    return null;
   }
   if (submitted.length < study.gradersPerSet) {
     await moveSetTo("AWAITING_GRADES");
-    return;
+    return null;
   }
 
   const values = graderValuesOf(submitted, study.rubrics, study.repetitions);
@@ -168,14 +168,14 @@ export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: str
       }));
     }
     await moveSetTo("AGREED");
-    return;
+    return null;
   }
 
   await moveSetTo("AWAITING_ADJUDICATION");
   if (escalation && (escalation.status === "NEEDS_GRADER" || escalation.status === "ASSIGNED")) {
     // Still disagreeing after a revision: keep the open escalation, refresh what disagrees.
     await tx.rows(Prisma.sql`UPDATE "Escalation" SET dimensions = ${dimensions}::jsonb, "updatedAt" = now() WHERE id = ${escalation.id}::uuid`);
-    return;
+    return null;
   }
   const graderId = await pickAdjudicator(tx, study, setId);
   const adjudicatorAssignmentId = graderId ? await createAdjudicatorAssignment(tx, { id: setId, studyId: study.id }, graderId) : null;
@@ -196,4 +196,5 @@ export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: str
     after: { status, dimensions: disagreements.map((d) => ({ rubric: d.rubric, dimension: d.dimension, spread: d.spread })), adjudicatorId: graderId },
     requestId: ctx.requestId,
   }));
+  return escalation ? "reopened" : "created";
 }

@@ -9,6 +9,7 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { storedCriteria } from "@/lib/rubrics/criteria";
 import { ApiError } from "@/lib/server/errors";
+import { metrics } from "@/lib/server/metrics";
 import type { GradeSubmission } from "./contract-schemas";
 import { validateGrades, type GradeCell } from "./validate";
 
@@ -253,8 +254,12 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
   // Where to go next does not depend on this save (it never names this assignment),
   // so it is read on another connection while the transaction runs.
   const next = body.submit ? nextAssignmentAfter(graderId, assignmentId) : Promise.resolve(null);
+  // Set by the transaction, and counted only once it has committed.
+  let firstSubmit = false;
+  let escalation: "created" | "reopened" | null = null;
   const saved = sqlTransaction(
     async (tx) => {
+      escalation = null;
       // Serialise every write on this set (the last two primary grades, a revision,
       // an adjudication, a lead's reassignment, the same request sent twice): lock
       // the set's row first, then read everything the save decides on.
@@ -383,11 +388,14 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         const assignments = (a.setAssignments ?? []).map((x) =>
           x.id === assignmentId ? { ...x, status: nextStatus, grades: v.cells } : x,
         );
-        await evaluateSet(tx, study, a.responseSetId, { setStatus: a.setStatus, assignments, escalation: a.escalation }, { actorId: graderId, requestId });
+        escalation = await evaluateSet(tx, study, a.responseSetId, { setStatus: a.setStatus, assignments, escalation: a.escalation }, { actorId: graderId, requestId });
       }
+      firstSubmit = body.submit && !wasSubmitted;
       return { status: nextStatus as AssignmentStatusKey, complete: v.complete, changed };
     },
   );
   const [result, nextAssignmentId] = await Promise.all([saved, next]);
+  if (firstSubmit) metrics().gradesSubmitted.inc();
+  if (escalation) metrics().escalationsOpened.inc({ kind: escalation });
   return { ...result, nextAssignmentId };
 }

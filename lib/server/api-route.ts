@@ -3,6 +3,7 @@ import type { Role } from "@/lib/generated/prisma/enums";
 import { userFromHeaders, type CurrentUser } from "./current-user";
 import { ApiError } from "./errors";
 import { requestLogger } from "./logger";
+import { observeRequest, routePattern } from "./metrics";
 import { requestIdFrom, REQUEST_ID_HEADER } from "./request";
 import { textProblemsIn, type TextIssue } from "@/lib/validation/text";
 
@@ -96,6 +97,20 @@ function isSameOrigin(req: Request): boolean {
 
 export function apiRoute<P = Record<string, never>>(roles: readonly Role[], handler: Handler<P>) {
   return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+    const started = performance.now();
+    const res = await guarded(req, context);
+    // Every answer is counted, refusals included; the label is the route's pattern, never its ids.
+    let params: unknown = null;
+    try {
+      params = await context.params;
+    } catch {
+      // A route whose params failed has been answered already: count it under its path.
+    }
+    observeRequest(routePattern(new URL(req.url).pathname, params), req.method, res.status, (performance.now() - started) / 1000);
+    return res;
+  };
+
+  async function guarded(req: Request, context: { params: Promise<P> }): Promise<Response> {
     const requestId = requestIdFrom(req.headers);
     const log = requestLogger(requestId);
     try {
@@ -112,7 +127,7 @@ export function apiRoute<P = Record<string, never>>(roles: readonly Role[], hand
     } catch (err) {
       return toResponse(err, requestId, log);
     }
-  };
+  }
 }
 
 /**

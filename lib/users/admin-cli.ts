@@ -19,7 +19,7 @@ export interface AdminArgs {
   "expires-days"?: string;
 }
 
-const USAGE = "commands: create-user, create-token, revoke-token, deactivate-user, activate-user, unlock-user, list-users (see scripts/admin.ts)";
+const USAGE = "commands: create-user, create-token, revoke-token, deactivate-user, activate-user, unlock-user, list-users, backup, restore (see scripts/admin.ts)";
 
 function need(args: AdminArgs, key: keyof AdminArgs, command: string): string {
   const v = args[key];

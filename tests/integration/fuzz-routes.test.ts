@@ -36,6 +36,8 @@ interface Input {
   extra?: Partial<Record<string, string[]>>;
   /** Fewer runs for a route whose every call is slow. */
   runs?: number;
+  /** A bearer token other than the user's (the metrics token). */
+  bearer?: string;
 }
 
 const FILE_HEADER = ["item_id", "specialty", "question", "reference_answer", "model", "repetition", "response"] as const;
@@ -155,10 +157,13 @@ const routes = apiRoutes;
 /** Runs per route; each run picks one target and one hostile string. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 
+const METRICS_TOKEN = "fuzz-routes-metrics-token";
+
 describe("no route answers 5xx to hostile text", () => {
   const ctx = {} as { tokens: Record<Who, string>; inputs: Record<string, Input | "next-auth"> };
 
   beforeAll(async () => {
+    process.env.METRICS_TOKEN = METRICS_TOKEN;
     const f = await makeGradableStudy({ items: 2, models: 1, n: 2, graders: 3, rubrics: ["SCORE"] });
     await assignGraders(f.study.id, {}, f.lead.id);
     const set = f.sets[0];
@@ -183,6 +188,9 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/auth/[...nextauth]": "next-auth",
       "POST /api/auth/[...nextauth]": "next-auth",
       "GET /api/health": { as: "lead" },
+      "GET /api/health/live": { as: "lead" },
+      "GET /api/health/ready": { as: "lead" },
+      "GET /api/metrics": { as: "admin", bearer: METRICS_TOKEN },
       "GET /api/ping": { as: "lead" },
       "GET /api/v1/openapi.json": { as: "lead" },
       "GET /api/v1/me": { as: "grader" },
@@ -245,7 +253,7 @@ describe("no route answers 5xx to hostile text", () => {
         const handler = mod[method];
         const input = ctx.inputs[`${method} ${r.url}`];
         if (!handler || !input || input === "next-auth") continue;
-        const token = ctx.tokens[input.as];
+        const token = input.bearer ?? ctx.tokens[input.as];
         const send = async (target: Target | null, s: string) => {
           const { url, init, params } = requestFor(method, r.url, input, token, target, s);
           const res = await handler(new Request(new URL(url, "http://localhost"), init), { params: Promise.resolve(params) });

@@ -21,12 +21,16 @@ useIsolatedDatabase();
  * - study: LEAD/ADMIN routes of one study: another lead gets 404
  * - grader: the grader's own work: leads and admins 403, another grader 404
  * - admin: account administration: everyone but admins 403
+ * - metrics: only METRICS_TOKEN opens it: no user's token does (401)
  */
-type Audience = "public" | "any" | "leads" | "study" | "grader" | "admin";
+type Audience = "public" | "any" | "leads" | "study" | "grader" | "admin" | "metrics";
 const AUDIENCE: Record<string, Audience> = {
   "GET /api/auth/[...nextauth]": "public",
   "POST /api/auth/[...nextauth]": "public",
   "GET /api/health": "public",
+  "GET /api/health/live": "public",
+  "GET /api/health/ready": "public",
+  "GET /api/metrics": "metrics",
   "GET /api/ping": "public",
   "GET /api/v1/openapi.json": "public",
   "GET /api/v1/me": "any",
@@ -129,6 +133,15 @@ describe("every API route has a declared audience and enforces it", () => {
           return res.status;
         };
         const label = (who: string) => `${method} ${r.url} as ${who}`;
+        if (audience === "metrics") {
+          process.env.METRICS_TOKEN = "security-routes-metrics-token";
+          try {
+            for (const who of [null, "grader", "lead", "admin"] as const) expect(await callAs(who), label(String(who))).toBe(401);
+          } finally {
+            delete process.env.METRICS_TOKEN;
+          }
+          continue;
+        }
         expect(await callAs(null), label("anonymous")).toBe(401);
         const allowed = (s: number) => ![401, 403, 404].includes(s) && s < 500;
         if (audience === "any") {

@@ -3,6 +3,7 @@ import { ExportQuery, isOn } from "@/lib/exports/contract";
 import { contentType, defaultFormat, exportFileName, exportStream } from "@/lib/exports/service";
 import { apiRoute, zodDetails } from "@/lib/server/api-route";
 import { ApiError } from "@/lib/server/errors";
+import { metrics } from "@/lib/server/metrics";
 import { REQUEST_ID_HEADER } from "@/lib/server/request";
 import { requireStudyForLead } from "@/lib/studies/access";
 
@@ -22,7 +23,10 @@ export const GET = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, para
   const body = await exportStream(study, options, {
     bom: isOn(q.bom),
     signal: req.signal,
-    onDone: (outcome, bytes) => log.info({ studyId: study.id, ...options, outcome, bytes, ms: Date.now() - started }, "export"),
+    onDone: (outcome, bytes) => {
+      log.info({ studyId: study.id, ...options, outcome, bytes, ms: Date.now() - started }, "export");
+      metrics().exportSeconds.observe({ dataset: options.dataset, format, outcome }, (Date.now() - started) / 1000);
+    },
   });
   const filename = exportFileName(study.slug, q.dataset, format);
   return new Response(body, {

@@ -3,6 +3,7 @@ import { ImportQuery, ImportResult } from "@/lib/import/contract";
 import { importIntoStudy } from "@/lib/import/service";
 import { apiRoute, zodDetails } from "@/lib/server/api-route";
 import { ApiError } from "@/lib/server/errors";
+import { metrics, timed } from "@/lib/server/metrics";
 import { requireStudyForLead } from "@/lib/studies/access";
 
 // The body is read as a stream by the import itself, never buffered whole.
@@ -17,7 +18,7 @@ export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, par
   const dryRun = query.data.dryRun === "1" || query.data.dryRun === "true";
   const length = req.headers.get("content-length");
   const started = Date.now();
-  const result = await importIntoStudy({
+  const result = await timed(metrics().importSeconds, { kind: dryRun ? "dry-run" : "import" }, () => importIntoStudy({
     study,
     actorId: user.id,
     requestId,
@@ -26,7 +27,7 @@ export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, par
     body: req.body,
     dryRun,
     mentionTerms: query.data.terms,
-  });
+  }));
   log.info({ studyId: study.id, dryRun, kind: result.kind, created: result.created, updated: result.updated, ms: Date.now() - started }, "import");
   return ImportResult.parse(result);
 });
