@@ -14,6 +14,7 @@
  * more resident memory (bench/README.md, "grading").
  */
 import http from "node:http";
+import { checkSignInConfig, SsoConfigError } from "@/lib/auth/sso-config";
 import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
@@ -34,6 +35,13 @@ async function main() {
     throw new StartupError(`Port ${port} is already in use. Stop what is using it or start with another port: PORT=3001 npm ${mode === "dev" ? "run dev" : seedDemo ? "run demo" : "start"}`);
   }
   if (problem) throw new StartupError(`Cannot listen on ${host} port ${port} (${problem}). Set HOST to an address of this machine: 127.0.0.1 (the default) or 0.0.0.0.`);
+  try {
+    const signIn = checkSignInConfig();
+    if (signIn.sso) say(`Single sign-on with ${signIn.sso.issuer}${signIn.passwords ? "" : " only (AUTH_PASSWORDS=off)"}.`);
+  } catch (err) {
+    if (err instanceof SsoConfigError) throw new StartupError(err.message);
+    throw err;
+  }
   const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
   const db = await prepareDatabase({ log: say });
   say(db.mode === "embedded" ? `Using the embedded PostgreSQL (data in ${dataDir()}).` : "Using the PostgreSQL in DATABASE_URL.");
