@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
+import type { TokenSet } from "openid-client";
 import { z } from "zod";
 import { authenticate } from "./login";
 import { revokeSession, SESSION_MAX_AGE_S } from "./sessions";
@@ -59,6 +60,18 @@ function oidcProvider(config: SsoConfig): OAuthConfig<Record<string, unknown>> {
     authorization: { params: { scope: "openid email profile" } },
     // The claims come from the id token, which openid-client verifies (signature, iss, aud, exp, nonce).
     idToken: true,
+    userinfo: {
+      // Completed from the userinfo endpoint, where some providers put the email only. The id token's
+      // own claims win, and both must name the same subject (OpenID Connect Core 5.3.2).
+      async request({ tokens, client }) {
+        const set = tokens as TokenSet; // next-auth passes openid-client's TokenSet, typed by its parameters
+        const claims = set.claims();
+        if (!client.issuer.metadata.userinfo_endpoint) return claims;
+        const info = await client.userinfo(set);
+        if (info.sub !== claims.sub) throw new Error("the userinfo endpoint named another subject than the id token");
+        return { ...info, ...claims };
+      },
+    },
     checks: ["pkce", "state", "nonce"],
     client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "RS256" },
     profile: (claims) => ({ id: String(claims.sub ?? "") }),
