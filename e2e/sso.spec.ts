@@ -31,8 +31,6 @@ let idp: TestIdp;
 let server: ChildProcess | undefined;
 let db: pg.Client;
 
-test.describe.configure({ mode: "serial" });
-
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   idp = await startIdp({ clientId: CLIENT.id, clientSecret: CLIENT.secret, redirectUri: `${app}/api/auth/callback/oidc`, accounts: ACCOUNTS });

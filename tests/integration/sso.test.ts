@@ -197,7 +197,8 @@ describe("next-auth's callbacks", () => {
     const claims = claimsFor(g.email);
     const user = { id: claims.sub, email: g.email };
     expect(await signIn({ user, account: oidcAccount, profile: claims })).toBe(true);
-    const token = await jwt({ token: {}, user, account: oidcAccount, profile: claims, trigger: "signIn" });
+    // next-auth starts the token with the profile's name, email and picture: none of them may reach the cookie.
+    const token = await jwt({ token: { name: "Dr. Invited", email: g.email, picture: null, sub: claims.sub }, user, account: oidcAccount, profile: claims, trigger: "signIn" });
     expect(Object.keys(token).sort()).toEqual(["sid", "sub"]);
     expect(token.sub).toBe(g.id);
     expect(await userFromHeaders(await cookieFor(String(token.sid)))).toMatchObject({ id: g.id });
