@@ -24,9 +24,8 @@ export async function signIn(page: Page, user: { email: string; password: string
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-/** Runs the admin CLI against the e2e server's database. */
-export function adminCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const port = process.env.E2E_PORT ?? "3100";
+/** Runs the admin CLI against the e2e server's database (or that of the server on `port`). */
+export function adminCli(args: string[], port = process.env.E2E_PORT ?? "3100"): Promise<{ code: number; stdout: string; stderr: string }> {
   const shared = JSON.parse(readFileSync(path.resolve(`e2e/.env.${port}.json`), "utf8")) as Record<string, string>;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...shared } });
@@ -38,9 +37,8 @@ export function adminCli(args: string[]): Promise<{ code: number; stdout: string
   });
 }
 
-/** A connection string for the e2e server's database (either mode). */
-export function e2eDatabaseUrl(): string {
-  const port = process.env.E2E_PORT ?? "3100";
+/** A connection string for the e2e server's database (or that of the server on `port`), in either mode. */
+export function e2eDatabaseUrl(port = process.env.E2E_PORT ?? "3100"): string {
   const shared = JSON.parse(readFileSync(path.resolve(`e2e/.env.${port}.json`), "utf8")) as Record<string, string>;
   if (shared.DATABASE_URL) return shared.DATABASE_URL;
   const password = readFileSync(path.join(shared.CLINGRADE_DATA_DIR, "pg-password"), "utf8").trim();

@@ -16,6 +16,7 @@
  * more resident memory (bench/README.md, "grading").
  */
 import http from "node:http";
+import { checkSignInConfig, SsoConfigError } from "@/lib/auth/sso-config";
 import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
@@ -43,6 +44,13 @@ async function main() {
     shutdownTimeout = shutdownTimeoutMs();
   } catch (err) {
     throw new StartupError((err as Error).message);
+  }
+  try {
+    const signIn = checkSignInConfig();
+    if (signIn.sso) say(`Single sign-on with ${signIn.sso.issuer}${signIn.passwords ? "" : " only (AUTH_PASSWORDS=off)"}.`);
+  } catch (err) {
+    if (err instanceof SsoConfigError) throw new StartupError(err.message);
+    throw err;
   }
   const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
   const db = await prepareDatabase({ log: say });

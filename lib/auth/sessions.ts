@@ -13,9 +13,9 @@ export interface SessionUser {
   role: Role;
 }
 
-export async function createSession(userId: string, meta: { ip?: string; userAgent?: string } = {}): Promise<string> {
+export async function createSession(userId: string, meta: { ip?: string; userAgent?: string } = {}, db: Db | Tx = getDb()): Promise<string> {
   const id = randomBytes(32).toString("base64url");
-  await getDb().authSession.create({
+  await db.authSession.create({
     data: {
       id,
       userId,
