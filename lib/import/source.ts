@@ -141,7 +141,7 @@ export async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>): AsyncGener
   let fed = 0; // bytes given to the decoder
   let decoded = 0; // bytes it turned into text (the BOM included)
   let lines = 0; // line breaks in that text
-  let tail = new Uint8Array(0); // the bytes it holds back: an unfinished character, at most 3
+  let tail: Uint8Array = new Uint8Array(0); // the bytes it holds back: an unfinished character, at most 3
   const fail = (chunk: Uint8Array) => {
     const bytes = new Uint8Array(tail.length + chunk.length);
     bytes.set(tail);

@@ -4,7 +4,7 @@ import { chunks } from "./helpers";
 
 async function errorOf(bytes: Uint8Array, size: number): Promise<string> {
   try {
-    for await (const piece of decodeUtf8(chunks(bytes, size))) void piece;
+    for await (const piece of decodeUtf8(chunks(Buffer.from(bytes), size))) void piece;
   } catch (err) {
     return (err as Error).message;
   }
