@@ -133,14 +133,14 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       image={data ? { name: fileName(slug, "cliffs-delta", rubric, filterTag), title: `Cliff's delta, ${name} totals (positive = row model better)` } : undefined}
       chart={
         data ? (
-          <div className="flex justify-center overflow-x-auto">
+          <div className="flex justify-center overflow-x-auto" tabIndex={0} role="region" aria-label={`Cliff's delta heatmap, ${name} (scrolls)`}>
             <Heatmap data={data} rubric={rubric} />
           </div>
         ) : null
       }
       table={
         data ? (
-          <div className="max-h-80 overflow-auto rounded-md border border-border">
+          <div className="max-h-80 overflow-auto rounded-md border border-border" tabIndex={0} role="region" aria-label={`Cliff's delta table, ${name} (scrolls)`}>
             <table className="w-full text-sm" aria-label={`Cliff's delta, ${name}`}>
               <thead className="sticky top-0 bg-muted text-left text-muted-foreground">
                 <tr>

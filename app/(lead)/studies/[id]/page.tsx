@@ -87,7 +87,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             <CardTitle>Settings</CardTitle>
             <CardDescription>
               {detail.gradingStarted ? "Grading has started: rubrics and N are locked, and k can only be raised." : "Nothing is graded yet: every setting can change."}{" "}
-              <Link href={`${base}/settings`} className="text-primary underline-offset-4 hover:underline">
+              <Link href={`${base}/settings`} className="text-primary underline underline-offset-4 hover:decoration-2">
                 Edit settings
               </Link>
             </CardDescription>
