@@ -70,13 +70,17 @@ test("every page of every role has no serious or critical WCAG 2.1 AA violation"
   } as const;
 
   const found: string[] = [];
-  const report: { who: string; url: string; violations: unknown[] }[] = [];
+  const report: { who: string; url: string; heading: string; passes: number; violations: unknown[] }[] = [];
   for (const v of visits) {
     const page = as[v.who as keyof typeof as];
     await page.goto(v.url);
     await page.waitForLoadState("networkidle");
-    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-    report.push({ who: v.who, url: v.url, violations });
+    // The route's content, not its streamed "Loading…" shell.
+    await expect(page.getByRole("status").filter({ hasText: "Loading…" })).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    const heading = await page.getByRole("heading", { level: 1 }).first().innerText();
+    const { violations, passes } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    report.push({ who: v.who, url: v.url, heading, passes: passes.length, violations } as (typeof report)[number]);
     for (const x of violations.filter((x) => x.impact === "serious" || x.impact === "critical")) {
       found.push(`${v.who} ${v.url.replace(open, "<open>").replace(pilot, "<pilot>")}: ${x.id} (${x.nodes.length}): ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
     }

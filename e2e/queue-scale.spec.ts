@@ -56,18 +56,32 @@ async function seedQueue(email: string): Promise<{ studyId: string }> {
   }
 }
 
+/**
+ * One load of the queue: time to first byte, first contentful paint (the
+ * route's shell), when the table of sets is on screen (streamed in after the
+ * shell), and the page's height once it is.
+ */
 async function measure(page: Page, url: string) {
-  await page.goto(url);
+  await page.goto(url, { waitUntil: "commit" });
+  await page.waitForFunction(
+    () => {
+      const t = document.querySelector('table[aria-label="My assignments"]') as HTMLElement | null;
+      if (!t || t.getClientRects().length === 0) return false;
+      (window as unknown as { __tableVisibleAt?: number }).__tableVisibleAt ??= performance.now();
+      return true;
+    },
+    undefined,
+    { polling: "raf", timeout: 30_000 },
+  );
   await page.waitForLoadState("load");
   return page.evaluate(async () => {
-    // The paint entries land after the first frame.
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50)));
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
     const fcp = performance.getEntriesByName("first-contentful-paint")[0];
     return {
       ttfbMs: Math.round(nav.responseStart),
       firstContentfulPaintMs: Math.round(fcp?.startTime ?? -1),
-      domContentLoadedMs: Math.round(nav.domContentLoadedEventEnd),
+      tableVisibleMs: Math.round((window as unknown as { __tableVisibleAt: number }).__tableVisibleAt),
       heightPx: document.documentElement.scrollHeight,
       rows: document.querySelectorAll('table[aria-label="My assignments"] tbody tr').length,
       htmlKB: Math.round(nav.transferSize / 1024),
@@ -91,7 +105,13 @@ test("the queue at 1,002 sets: short, quick to paint, lettered neutrally, next o
   const big = await measure(page, "/queue?pageSize=100");
   const figures = {
     sets: ITEMS * MODELS.length,
-    pageSize25: { ttfbMs: median("ttfbMs"), firstContentfulPaintMs: median("firstContentfulPaintMs"), domContentLoadedMs: median("domContentLoadedMs"), heightPx: median("heightPx"), htmlKB: median("htmlKB") },
+    pageSize25: {
+      ttfbMs: median("ttfbMs"),
+      firstContentfulPaintMs: median("firstContentfulPaintMs"),
+      tableVisibleMs: median("tableVisibleMs"),
+      heightPx: median("heightPx"),
+      htmlKB: median("htmlKB"),
+    },
     pageSize100: big,
     runs,
   };
@@ -100,9 +120,12 @@ test("the queue at 1,002 sets: short, quick to paint, lettered neutrally, next o
   console.log(`queue at ${figures.sets} sets: ${JSON.stringify(figures.pageSize25)}; 100 rows: ${JSON.stringify(big)}`);
   expect(runs.every((r) => r.rows === 25)).toBe(true);
   expect(big.rows).toBe(100);
-  expect(figures.pageSize25.heightPx).toBeLessThan(3_000);
+  // 25 rows and the pager: about two screens, whatever the queue's length (1,002 rows in one list were ~50,000 px).
+  expect(figures.pageSize25.heightPx).toBeGreaterThan(720);
+  expect(figures.pageSize25.heightPx).toBeLessThan(2_500);
   expect(figures.pageSize25.firstContentfulPaintMs).toBeGreaterThan(0);
-  expect(figures.pageSize25.firstContentfulPaintMs).toBeLessThan(5_000);
+  expect(figures.pageSize25.tableVisibleMs).toBeLessThan(5_000);
+  await measure(page, "/queue");
   await page.screenshot({ path: test.info().outputPath("queue-1002.png"), fullPage: true });
 
   // Progress and paging.
