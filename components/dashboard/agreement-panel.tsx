@@ -93,7 +93,7 @@ export function AgreementPanel({ block, slug, filterTag }: { block: Block<Agreem
       }
       table={
         a ? (
-          <div className="overflow-x-auto rounded-md border border-border" tabIndex={0} role="region" aria-label="Inter-rater agreement table (scrolls)">
+          <div className="overflow-x-auto rounded-md border border-border">
             <table className="w-full text-sm" aria-label="Inter-rater agreement per dimension">
               <thead className="bg-muted/60 text-left align-bottom text-muted-foreground">
                 <tr>

@@ -133,7 +133,7 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       image={data ? { name: fileName(slug, "cliffs-delta", rubric, filterTag), title: `Cliff's delta, ${name} totals (positive = row model better)` } : undefined}
       chart={
         data ? (
-          <div className="flex justify-center overflow-x-auto" tabIndex={0} role="region" aria-label={`Cliff's delta heatmap, ${name} (scrolls)`}>
+          <div className="flex justify-center overflow-x-auto">
             <Heatmap data={data} rubric={rubric} />
           </div>
         ) : null
