@@ -6,16 +6,19 @@ import { apiRequest } from "@/components/studies/api-client";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password-rule";
 
 /** Creates an account with the same rules as the admin CLI; the password is shown only to the admin typing it. */
 export function CreateUserForm() {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   return (
     <form
-      className="grid gap-3 rounded-lg border border-border p-4 md:grid-cols-5 md:items-end"
+      noValidate
+      className="grid gap-3 rounded-lg border border-border p-4 md:grid-cols-5 md:items-start"
       onSubmit={async (e) => {
         e.preventDefault();
         const form = e.currentTarget;
@@ -30,9 +33,11 @@ export function CreateUserForm() {
         setBusy(false);
         if (!r.ok) {
           setDone(null);
+          setFieldErrors(r.fieldErrors);
           setError(r.error === "Some fields need attention; see the messages below them." ? Object.values(r.fieldErrors).join("; ") || r.error : r.error);
           return;
         }
+        setFieldErrors({});
         setError(null);
         setDone(`Created ${String(d.get("email"))}.`);
         form.reset();
@@ -58,7 +63,24 @@ export function CreateUserForm() {
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor="new-password">Initial password</Label>
-        <Input id="new-password" name="password" type="password" minLength={10} required autoComplete="new-password" />
+        <Input
+          id="new-password"
+          name="password"
+          type="password"
+          minLength={MIN_PASSWORD_LENGTH}
+          required
+          autoComplete="new-password"
+          aria-describedby={`new-password-rule${fieldErrors.password ? " new-password-error" : ""}`}
+          aria-invalid={fieldErrors.password ? true : undefined}
+        />
+        <p id="new-password-rule" className="text-xs text-muted-foreground">
+          At least {MIN_PASSWORD_LENGTH} characters.
+        </p>
+        {fieldErrors.password ? (
+          <p id="new-password-error" className="text-xs text-destructive">
+            {fieldErrors.password}
+          </p>
+        ) : null}
       </div>
       <Button type="submit" disabled={busy}>
         {busy ? "Creating…" : "Create user"}

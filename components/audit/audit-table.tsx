@@ -7,6 +7,7 @@ import type { Page } from "@/components/data-table/search-params";
 import { useTableUrl } from "@/components/data-table/use-table-url";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import type { ChangeLine } from "@/lib/audit/describe";
 import type { AuditRow } from "@/lib/audit/queries";
 
 function DateFilter({ param, label }: { param: string; label: string }) {
@@ -20,11 +21,52 @@ function DateFilter({ param, label }: { param: string; label: string }) {
   );
 }
 
-/** Before -> after, compactly: JSON as text (never HTML), scrollable when long. */
-function Json({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <span className="text-muted-foreground">—</span>;
-  return <pre className="max-h-40 max-w-md overflow-auto whitespace-pre-wrap break-words rounded bg-muted p-2 font-mono text-xs">{JSON.stringify(value, null, 1)}</pre>;
+const SHOWN = 6;
+
+function ChangeItem({ c }: { c: ChangeLine }) {
+  return (
+    <li className="break-words">
+      <span className="text-muted-foreground">{c.field}:</span>{" "}
+      {c.before !== null && c.after !== null ? (
+        <>
+          <del className="decoration-muted-foreground/60">{c.before}</del> <span aria-label="changed to">→</span> <ins className="no-underline font-medium">{c.after}</ins>
+        </>
+      ) : c.after !== null ? (
+        <span className="font-medium">{c.after}</span>
+      ) : (
+        <>
+          <del>{c.before}</del> <span className="text-muted-foreground">(removed)</span>
+        </>
+      )}
+    </li>
+  );
 }
+
+/** Before -> after, one line per changed field, ids shown by name; long lists fold (no scrolling box). */
+function Changes({ changes }: { changes: ChangeLine[] }) {
+  if (changes.length === 0) return <span className="text-muted-foreground">—</span>;
+  return (
+    <div className="max-w-xl text-xs">
+      <ul className="flex flex-col gap-0.5">
+        {changes.slice(0, SHOWN).map((c) => (
+          <ChangeItem key={c.field} c={c} />
+        ))}
+      </ul>
+      {changes.length > SHOWN ? (
+        <details className="mt-1">
+          <summary className="cursor-pointer text-primary">{changes.length - SHOWN} more</summary>
+          <ul className="mt-0.5 flex flex-col gap-0.5">
+            {changes.slice(SHOWN).map((c) => (
+              <ChangeItem key={c.field} c={c} />
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+const ENTITY: Record<string, string> = { User: "account", StudyMember: "grader", Assignment: "grading", Escalation: "escalation", Study: "study", ApiToken: "API token" };
 
 const col = dataTableColumns<AuditRow>();
 const columns = col.columns([
@@ -34,9 +76,18 @@ const columns = col.columns([
   }),
   col.accessor((r) => r.actor?.name ?? "system", { id: "actor", header: "Who", enableSorting: false, cell: (c) => <span title={c.row.original.actor?.email}>{c.getValue()}</span> }),
   col.accessor("action", { header: "What", enableSorting: false, cell: (c) => <code className="font-mono text-xs">{c.getValue()}</code> }),
-  col.accessor((r) => `${r.entityType}${r.entityId ? ` ${r.entityId.slice(0, 8)}` : ""}`, { id: "entity", header: "On", enableSorting: false }),
-  col.accessor("before", { header: "Before", enableSorting: false, cell: (c) => <Json value={c.getValue()} /> }),
-  col.accessor("after", { header: "After", enableSorting: false, cell: (c) => <Json value={c.getValue()} /> }),
+  col.accessor((r) => r.entityLabel ?? (r.entityId ? `${r.entityId.slice(0, 8)}…` : ""), {
+    id: "entity",
+    header: "On",
+    enableSorting: false,
+    cell: (c) => (
+      <span>
+        <span className="block text-xs text-muted-foreground">{ENTITY[c.row.original.entityType] ?? c.row.original.entityType}</span>
+        {c.getValue()}
+      </span>
+    ),
+  }),
+  col.accessor("changes", { header: "Before → after", enableSorting: false, cell: (c) => <Changes changes={c.getValue()} /> }),
 ]);
 
 export function AuditTable({ page, sort, actors, actions }: { page: Page<AuditRow>; sort: string; actors: { id: string; name: string }[]; actions: string[] }) {

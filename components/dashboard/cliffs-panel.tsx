@@ -143,7 +143,7 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       }
       table={
         data ? (
-          <div className="max-h-80 overflow-auto rounded-md border border-border">
+          <div className="max-h-80 overflow-auto rounded-md border border-border" tabIndex={0} role="region" aria-label={`Cliff's delta table, ${name} (scrolls)`}>
             <table className="w-full text-sm" aria-label={`Cliff's delta, ${name}`}>
               <thead className="sticky top-0 bg-muted text-left text-muted-foreground">
                 <tr>

@@ -21,7 +21,7 @@ export function ExportPanel({ studyId, slug, today }: { studyId: string; slug: s
         <CardHeader>
           <CardTitle>Options</CardTitle>
           <CardDescription>
-            Files are named {slug}_&lt;dataset&gt;_{today}.csv (or .json). CSV files are UTF-8 with RFC 4180 quoting; times are ISO 8601 in UTC; text that a
+            Files are named {slug}_&lt;dataset&gt;_{today}.csv (or .json). CSV files are UTF-8 with RFC 4180 quoting and LF line endings (not the RFC&apos;s CRLF; every spreadsheet and CSV reader accepts them); times are ISO 8601 in UTC; text that a
             spreadsheet would run as a formula (starting with = + - @) gets a leading apostrophe.
           </CardDescription>
         </CardHeader>

@@ -22,3 +22,8 @@ export function formatDate(value: Date | string | null | undefined): string {
   if (!value) return "—";
   return new Date(value).toISOString().slice(0, 10);
 }
+
+/** "all 3 answers", but "its answer" / "their answer" when N = 1 (never "all 1 answers"). */
+export function allAnswers(n: number, owner: "its" | "their" = "its"): string {
+  return n === 1 ? `${owner} answer` : `all ${n} answers`;
+}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Check, Circle } from "lucide-react";
+import { allAnswers } from "@/components/studies/labels";
 import type { StudyDetail } from "@/lib/studies/service";
 
 interface Step {
@@ -27,7 +28,7 @@ export function setupSteps(d: StudyDetail): Step[] {
       detail:
         c.responseSets === 0
           ? "No questions yet."
-          : `${n(c.items, "question")}, ${n(c.completeResponseSets, "complete answer set")}${incomplete ? `; ${n(incomplete, "set")} still without all ${d.repetitions} answers` : ""}.`,
+          : `${n(c.items, "question")}, ${n(c.completeResponseSets, "complete answer set")}${incomplete ? `; ${n(incomplete, "set")} still without ${allAnswers(d.repetitions)}` : ""}.`,
       action: { href: `${base}/import`, label: c.responseSets === 0 ? "Import a file" : "Import more" },
     },
     {

@@ -1,11 +1,12 @@
 import * as React from "react";
 import { cn } from "@/lib/utils";
+import { ScrollRegion } from "./scroll-region";
 
 export function Table({ className, ...props }: React.TableHTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="w-full overflow-auto rounded-md border border-border">
+    <ScrollRegion label={props["aria-label"] ?? "Table"} className="w-full overflow-auto rounded-md border border-border focus-visible:outline-2 focus-visible:outline-ring">
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
-    </div>
+    </ScrollRegion>
   );
 }
 export const TableHeader = (p: React.HTMLAttributes<HTMLTableSectionElement>) => <thead className="bg-muted/60" {...p} />;

@@ -1,6 +1,7 @@
 // The list of feature contracts that make up /api/v1. Add a feature's contract here.
 import "@/lib/users/contract";
 import "@/lib/studies/contract";
+import "@/lib/graders/contract";
 import "@/lib/import/contract";
 import "@/lib/grading/contract";
 import "@/lib/escalation/contract";

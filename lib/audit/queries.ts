@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { paginationFields, sortField, textFilter } from "@/components/data-table/search-params";
 import { getDb } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { describeChanges, uuidsIn, type ChangeLine } from "./describe";
 
 /** The audit log of a study, as a regulator would ask for it: who changed what, when, from what to what. */
 export const auditQuerySchema = z.object({
@@ -21,9 +22,39 @@ export interface AuditRow {
   action: string;
   entityType: string;
   entityId: string | null;
-  before: unknown;
-  after: unknown;
+  /** What the event is about, by name ("Q12 · Dr Ana Ruiz"), when known. */
+  entityLabel: string | null;
+  /** before -> after, one line per field that changed, ids named. */
+  changes: ChangeLine[];
   requestId: string | null;
+}
+
+/**
+ * Names for the ids an audit page shows: users by name, the study's
+ * assignments as "question · grader", its escalations and answer sets as
+ * "question · model" (the audit log is the lead's, unblinded).
+ */
+async function namesFor(studyId: string, ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (ids.length === 0) return names;
+  const rows = await getDb().$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
+    SELECT u.id::text, u.name FROM "User" u WHERE u.id = ANY(${ids}::uuid[])
+    UNION ALL
+    SELECT a.id::text, q."externalId" || ' · ' || u.name FROM "Assignment" a
+      JOIN "ResponseSet" rs ON rs.id = a."responseSetId" JOIN "QaItem" q ON q.id = rs."itemId" JOIN "User" u ON u.id = a."graderId"
+      WHERE a.id = ANY(${ids}::uuid[]) AND a."studyId" = ${studyId}::uuid
+    UNION ALL
+    SELECT e.id::text, q."externalId" || ' · ' || m.name FROM "Escalation" e
+      JOIN "ResponseSet" rs ON rs.id = e."responseSetId" JOIN "QaItem" q ON q.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+      WHERE e.id = ANY(${ids}::uuid[]) AND rs."studyId" = ${studyId}::uuid
+    UNION ALL
+    SELECT rs.id::text, q."externalId" || ' · ' || m.name FROM "ResponseSet" rs
+      JOIN "QaItem" q ON q.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+      WHERE rs.id = ANY(${ids}::uuid[]) AND rs."studyId" = ${studyId}::uuid
+    UNION ALL
+    SELECT s.id::text, s.name FROM "Study" s WHERE s.id = ANY(${ids}::uuid[])`);
+  for (const r of rows) names.set(r.id.toLowerCase(), r.name);
+  return names;
 }
 
 export async function listAuditEvents(studyId: string, q: AuditQuery) {
@@ -46,6 +77,13 @@ export async function listAuditEvents(studyId: string, q: AuditQuery) {
       include: { actor: { select: { id: true, name: true, email: true } } },
     }),
   ]);
+  const ids = new Set<string>();
+  for (const r of rows) {
+    if (r.entityId) uuidsIn(r.entityId, ids);
+    uuidsIn(r.before, ids);
+    uuidsIn(r.after, ids);
+  }
+  const names = await namesFor(studyId, [...ids]);
   return {
     total,
     page: q.page,
@@ -58,8 +96,8 @@ export async function listAuditEvents(studyId: string, q: AuditQuery) {
         action: r.action,
         entityType: r.entityType,
         entityId: r.entityId,
-        before: r.before,
-        after: r.after,
+        entityLabel: r.entityId ? (names.get(r.entityId.toLowerCase()) ?? null) : null,
+        changes: describeChanges(r.before, r.after, names),
         requestId: r.requestId,
       }),
     ),

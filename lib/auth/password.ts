@@ -4,7 +4,7 @@ import { hash, verify } from "@node-rs/argon2";
 // profile: 19 MiB memory, 2 iterations, 1 lane.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const MIN_PASSWORD_LENGTH = 10;
+export { MIN_PASSWORD_LENGTH } from "./password-rule";
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);

@@ -50,3 +50,37 @@ export const setGraderSpecialtiesSchema = z.strictObject(
   { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "body must be a JSON object") },
 );
 export type SetGraderSpecialtiesInput = z.output<typeof setGraderSpecialtiesSchema>;
+
+/** One grader of a bulk add: an email, a name when the account is new, their specialties in this study. */
+export const bulkGraderEntrySchema = addGraderSchema.omit({ password: true });
+export type BulkGraderEntry = z.output<typeof bulkGraderEntrySchema>;
+
+export const MAX_BULK_GRADERS = 500;
+
+/**
+ * Body of POST /api/v1/studies/{id}/graders/bulk: either `csv` (what a lead
+ * pastes or uploads: one grader per line, `email,name,specialties`) or
+ * `graders` (the same as JSON). All or nothing.
+ */
+export const bulkAddGradersSchema = z
+  .strictObject(
+    {
+      csv: multilineText({ error: "csv must be text" })
+        .max(200_000, { error: "csv is longer than 200,000 characters" })
+        .optional()
+        .meta({
+          description:
+            "One grader per line: `email`, or `email,name,specialties` (specialties separated by `;` or `|`; a header line `email,name,specialties` is skipped). A line of several emails adds each. `;` or tab may separate the columns instead of `,`.",
+          example: "email,name,specialties\nana@hospital.example,Ana Ruiz,Ophthalmology;Anesthesia\nexisting.grader@hospital.example",
+        }),
+      graders: z
+        .array(bulkGraderEntrySchema, { error: "graders must be a list" })
+        .min(1, { error: "graders is empty" })
+        .max(MAX_BULK_GRADERS, { error: `at most ${MAX_BULK_GRADERS} graders at once` })
+        .optional()
+        .meta({ description: "The graders as JSON (instead of csv); errors name the entry's 1-based number as its line" }),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "body must be a JSON object") },
+  )
+  .refine((b) => (b.csv === undefined) !== (b.graders === undefined), { error: "give either csv or graders (exactly one)" });
+export type BulkAddGradersInput = z.output<typeof bulkAddGradersSchema>;

@@ -96,30 +96,100 @@ export async function* limitBytes(
 }
 
 /**
+ * Where the first byte that is not UTF-8 sits in `bytes` (-1: none; a
+ * sequence cut short by the end counts as valid, the next piece may finish it).
+ * Follows the decoder's rules: no overlong forms, no surrogates, nothing past U+10FFFF.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len === 0) return i;
+    const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k < len; k++) {
+      if (i + k >= bytes.length) return -1;
+      const c = bytes[i + k];
+      if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += len;
+  }
+  return -1;
+}
+
+const notUtf8 = (where: string) =>
+  new ApiError(400, `the file is not valid UTF-8 text (${where}); in Excel save it as "CSV UTF-8 (Comma delimited)", elsewhere choose UTF-8 encoding`);
+
+const countLines = (s: string) => {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i !== -1; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+};
+
+/**
  * UTF-8 text, chunk by chunk. A byte order mark (Excel's "CSV UTF-8") is
  * dropped by the decoder; bytes that are not UTF-8 (Excel's plain "CSV",
- * Windows-1252) stop the import with a message that says how to fix it.
+ * Windows-1252) stop the import with a message that names the line and the
+ * byte offset of the first bad byte, and says how to fix it.
  */
 export async function* decodeUtf8(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const fail = () =>
-    new ApiError(400, 'the file is not valid UTF-8 text; in Excel save it as "CSV UTF-8 (Comma delimited)", elsewhere choose UTF-8 encoding');
+  let fed = 0; // bytes given to the decoder
+  let decoded = 0; // bytes it turned into text (the BOM included)
+  let lines = 0; // line breaks in that text
+  let tail: Uint8Array = new Uint8Array(0); // the bytes it holds back: an unfinished character, at most 3
+  const fail = (chunk: Uint8Array) => {
+    const bytes = new Uint8Array(tail.length + chunk.length);
+    bytes.set(tail);
+    bytes.set(chunk, tail.length);
+    const at = firstInvalidUtf8(bytes);
+    const pos = at === -1 ? 0 : at; // none found: the file ends inside the character the held-back bytes begin
+    const before = new TextDecoder("utf-8").decode(bytes.subarray(0, pos));
+    const offset = decoded + pos;
+    const hex = pos < bytes.length ? `0x${bytes[pos].toString(16).toUpperCase().padStart(2, "0")}` : "";
+    const what = at === -1 ? `${hex}, a character cut off by the end of the file` : hex;
+    return notUtf8(`line ${lines + countLines(before) + 1}, byte offset ${offset.toLocaleString("en")}: ${what}`);
+  };
   for await (const chunk of chunks) {
     let s: string;
     try {
       s = decoder.decode(chunk, { stream: true });
     } catch {
-      throw fail();
+      throw fail(chunk);
     }
+    fed += chunk.length;
+    const bom = decoded === 0 && fed >= 3 && startsWithBom(tail, chunk) ? 3 : 0;
+    decoded += Buffer.byteLength(s) + bom;
+    lines += countLines(s);
+    const held = fed - decoded;
+    tail = held > 0 ? lastBytes(tail, chunk, held) : new Uint8Array(0);
     if (s) yield s;
   }
   let rest: string;
   try {
     rest = decoder.decode();
   } catch {
-    throw fail();
+    throw fail(new Uint8Array(0));
   }
   if (rest) yield rest;
+}
+
+function startsWithBom(tail: Uint8Array, chunk: Uint8Array): boolean {
+  const head = [...tail, ...chunk.subarray(0, 3)].slice(0, 3);
+  return head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+}
+
+/** The last `n` bytes of tail + chunk. */
+function lastBytes(tail: Uint8Array, chunk: Uint8Array, n: number): Uint8Array {
+  if (chunk.length >= n) return chunk.slice(chunk.length - n);
+  const out = new Uint8Array(n);
+  out.set(tail.subarray(tail.length - (n - chunk.length)));
+  out.set(chunk, n - chunk.length);
+  return out;
 }
 
 /**

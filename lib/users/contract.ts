@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password-rule";
 import { lineText, multilineText } from "@/lib/validation/text";
 
 export const MeResponse = registry.register(
@@ -20,17 +21,41 @@ registry.registerPath({
   responses: { 200: { description: "The caller", content: { "application/json": { schema: MeResponse } } }, ...errorResponses(401) },
 });
 
+/** The password rule, as the form shows it beside the field and the API's 422 names it. */
+export const PASSWORD_RULE = `password must have at least ${MIN_PASSWORD_LENGTH} characters`;
+
 /** Account administration (ADMIN): the same rules as `npm run admin -- create-user`. */
 export const createUserBody = z
   .object({
     email: lineText().max(320),
     name: lineText().max(200),
     role: z.enum(["ADMIN", "LEAD", "GRADER"]),
-    password: multilineText().max(256),
+    password: multilineText().max(256).meta({ description: `${PASSWORD_RULE} (a shorter one is a 422 naming the rule)` }),
     specialties: z.array(lineText().max(100)).max(50).optional(),
   })
   .meta({ id: "CreateUser" });
-export const setActiveBody = z.object({ active: z.boolean() }).meta({ id: "SetUserActive" });
+/** PATCH /api/v1/users/{id}: any of name, role, active, a new password (at least one). */
+export const updateUserBody = z
+  .strictObject(
+    {
+      name: lineText({ error: "name must be text" })
+        .trim()
+        .min(1, { error: "name cannot be blank" })
+        .max(200, { error: "name is longer than 200 characters" })
+        .optional(),
+      role: z.enum(["ADMIN", "LEAD", "GRADER"], { error: "role must be ADMIN, LEAD or GRADER" }).optional(),
+      active: z.boolean({ error: "active must be true or false" }).optional(),
+      password: multilineText({ error: "password must be text" })
+        .min(MIN_PASSWORD_LENGTH, { error: PASSWORD_RULE })
+        .max(256, { error: "password is longer than 256 characters" })
+        .optional()
+        .meta({ description: `A new password (${PASSWORD_RULE}); the user's sessions end` }),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : "body must be a JSON object") },
+  )
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { error: "nothing to change: give name, role, active or password" })
+  .meta({ id: "UpdateUser" });
+export type UpdateUserInput = z.output<typeof updateUserBody>;
 
 const UserRow = z.object({
   id: z.uuid(),
@@ -62,10 +87,22 @@ registry.registerPath({
 registry.registerPath({
   method: "patch",
   path: "/api/v1/users/{id}",
-  summary: "Deactivate or reactivate a user (admins); a deactivated user loses access at once",
+  summary: "Edit a user (admins): name, role, deactivate or reactivate, reset the password; audited",
+  description:
+    "A deactivated user loses access at once (sessions ended, API tokens revoked); a password reset ends their sessions. An admin cannot deactivate themselves nor change their own role (409); a role the account's active study memberships cannot hold is 409.",
   tags: ["Account"],
-  request: { params: z.object({ id: z.uuid() }), body: { content: { "application/json": { schema: setActiveBody } } } },
-  responses: { 200: { description: "Updated", content: { "application/json": { schema: z.object({ id: z.uuid(), active: z.boolean() }) } } }, ...errorResponses(400, 401, 403, 404, 422) },
+  request: { params: z.object({ id: z.uuid() }), body: { content: { "application/json": { schema: updateUserBody } } } },
+  responses: {
+    200: {
+      description: "Updated",
+      content: {
+        "application/json": {
+          schema: z.object({ id: z.uuid(), name: z.string(), role: z.enum(["ADMIN", "LEAD", "GRADER"]), active: z.boolean(), passwordReset: z.boolean() }),
+        },
+      },
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 422),
+  },
 });
 export const UnlockUserParams = z.object({ id: z.uuid() });
 registry.registerPath({

@@ -15,6 +15,8 @@ export class UserError extends Error {
   constructor(
     message: string,
     readonly code: "invalid" | "conflict" | "not_found",
+    /** For "invalid": each field's problem. */
+    readonly issues?: { path: string; message: string }[],
   ) {
     super(message);
     this.name = "UserError";
@@ -38,7 +40,9 @@ export function formatZodIssues(error: z.ZodError): string {
 
 export async function createUser(input: CreateUserInput, actorId: string | null = null) {
   const parsed = createUserSchema.safeParse(input);
-  if (!parsed.success) throw new UserError(formatZodIssues(parsed.error), "invalid");
+  if (!parsed.success) {
+    throw new UserError(formatZodIssues(parsed.error), "invalid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  }
   const { email, name, role, password, specialties } = parsed.data;
   const passwordHash = await hashPassword(password);
   const db = getDb();
@@ -74,28 +78,36 @@ export async function setUserActive(userId: string, active: boolean, actorId: st
   await getDb().$transaction(async (tx) => {
     const [before] = await tx.$queryRaw<{ active: boolean }[]>`SELECT active FROM "User" WHERE id = ${userId}::uuid FOR UPDATE`;
     if (!before) throw new UserError("no such user", "not_found");
-    await tx.user.update({ where: { id: userId }, data: { active } });
+    await applyActive(tx, userId, before.active, active, actorId);
+  });
+}
+
+/**
+ * Sets `active` on a user whose row the caller has locked, audited; a
+ * deactivation also ends the user's sessions and revokes their API tokens.
+ */
+export async function applyActive(tx: Prisma.TransactionClient, userId: string, was: boolean, active: boolean, actorId: string | null) {
+  await tx.user.update({ where: { id: userId }, data: { active } });
+  await recordAudit(tx, {
+    actorId,
+    action: active ? "user.activate" : "user.deactivate",
+    entityType: "User",
+    entityId: userId,
+    before: { active: was },
+    after: { active },
+  });
+  if (active) return;
+  await revokeAllSessions(userId, tx);
+  for (const token of await revokeUserTokens(tx, userId)) {
     await recordAudit(tx, {
       actorId,
-      action: active ? "user.activate" : "user.deactivate",
-      entityType: "User",
-      entityId: userId,
-      before: { active: before.active },
-      after: { active },
+      action: "token.revoke",
+      entityType: "ApiToken",
+      entityId: token.id,
+      before: { userId, prefix: token.prefix, name: token.name },
+      after: { revoked: true, reason: "user.deactivate" },
     });
-    if (active) return;
-    await revokeAllSessions(userId, tx);
-    for (const token of await revokeUserTokens(tx, userId)) {
-      await recordAudit(tx, {
-        actorId,
-        action: "token.revoke",
-        entityType: "ApiToken",
-        entityId: token.id,
-        before: { userId, prefix: token.prefix, name: token.name },
-        after: { revoked: true, reason: "user.deactivate" },
-      });
-    }
-  });
+  }
 }
 
 export async function findUserByEmail(email: string) {

@@ -216,6 +216,7 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/v1/studies/[id]/export": { as: "lead", params: study, query: { dataset: "grades", format: "csv", bom: "1", identities: "0", audit: "0" } },
       "GET /api/v1/studies/[id]/graders": { as: "lead", params: study, query: { page: "1", pageSize: "10", sort: "email", active: "true", q: "grader" } },
       "POST /api/v1/studies/[id]/graders": { as: "lead", params: study, body: { email: "fuzz-grader@test.clingrade.org", name: "Fuzz Grader", specialties: ["Cardiology"] } },
+      "POST /api/v1/studies/[id]/graders/bulk": { as: "lead", params: study, body: { csv: "email,name,specialties\nfuzz-bulk@test.clingrade.org,Fuzz Bulk,Cardiology;Medication" } },
       "DELETE /api/v1/studies/[id]/graders/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id } },
       "POST /api/v1/studies/[id]/import": { as: "lead", params: { id: importStudy.id }, query: { dryRun: "0" }, file: true, runs: 12 },
       "GET /api/v1/studies/[id]/items": { as: "lead", params: study, query: { page: "1", pageSize: "10", sort: "question", specialty: "Medication", complete: "true", q: "Q" } },

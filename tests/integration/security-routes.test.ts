@@ -54,6 +54,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/export": "study",
   "GET /api/v1/studies/[id]/graders": "study",
   "POST /api/v1/studies/[id]/graders": "study",
+  "POST /api/v1/studies/[id]/graders/bulk": "study",
   "PATCH /api/v1/studies/[id]/graders/[userId]": "study",
   "DELETE /api/v1/studies/[id]/graders/[userId]": "study",
   "POST /api/v1/studies/[id]/import": "study",

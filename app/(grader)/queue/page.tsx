@@ -1,48 +1,43 @@
-import { ArrowRight, CircleCheck, Lock } from "lucide-react";
+import { ArrowRight, CircleCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { parseTableParams } from "@/components/data-table/search-params";
 import { ProgressBar } from "@/components/grading/progress-bar";
-import { Badge } from "@/components/ui/badge";
+import { NextShortcut } from "@/components/queue/next-shortcut";
+import { QueueStudies } from "@/components/queue/queue-studies";
+import { QueueTable } from "@/components/queue/queue-table";
 import { Button } from "@/components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { listMyAssignments, type MyAssignment } from "@/lib/grading/service";
+import { queueQuerySchema } from "@/lib/queue/params";
+import { listQueuePage, listQueueStudies } from "@/lib/queue/queries";
 import { GRADER_ROLES, requireUser } from "@/lib/server/page-guard";
 
 export const metadata: Metadata = { title: "My grading queue" };
 
-const STATUS = {
-  PENDING: { label: "To do", variant: "secondary" },
-  IN_PROGRESS: { label: "Draft", variant: "warning" },
-  SUBMITTED: { label: "Submitted", variant: "success" },
-} as const;
-
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/** Where "Continue where I left off" goes: the first draft, else the first answer set not started (open studies only). */
-function resumeTarget(queue: MyAssignment[]): MyAssignment | undefined {
-  const open = queue.filter((a) => a.studyOpen);
-  return open.find((a) => a.status === "IN_PROGRESS") ?? open.find((a) => a.status === "PENDING");
-}
-
 /**
- * The grader's own queue, in their own (random) order. Only their own work and
- * progress: nothing names a model or another grader.
+ * The grader's own queue: their studies (grader-facing titles only), each with
+ * its progress, and one page of one study's sets in their own (random) order.
+ * Only their own work and progress: nothing names a model or another grader.
  */
 export default async function QueuePage({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireUser(GRADER_ROLES);
-  const queue = await listMyAssignments(user.id);
-  const { submitted } = await searchParams;
-  const done = queue.filter((a) => a.status === "SUBMITTED").length;
-  const drafts = queue.filter((a) => a.status === "IN_PROGRESS").length;
-  const resume = resumeTarget(queue);
-  const manyStudies = new Set(queue.map((a) => a.studyName)).size > 1;
+  const raw = await searchParams;
+  const { data: query } = parseTableParams(queueQuerySchema, raw);
+  const studies = await listQueueStudies(user.id);
+  // The study shown: the one asked for if it is the grader's, else the first with work to do.
+  const study = studies.find((s) => s.id === query.study) ?? studies[0];
+  const page = study ? await listQueuePage(user.id, study.id, query) : null;
+  const next = study?.nextId ?? studies.find((s) => s.nextId)?.nextId ?? null;
+  const total = studies.reduce((n, s) => n + s.total, 0);
+  const done = studies.reduce((n, s) => n + s.submitted, 0);
 
   return (
     <section className="flex flex-col gap-6">
-      {submitted === "1" ? (
+      {raw.submitted === "1" ? (
         <p role="status" className="flex items-center gap-2 rounded-lg border border-green-200 bg-green-50 px-4 py-2.5 text-sm text-green-900">
           <CircleCheck aria-hidden className="size-4" />
-          Your grades were submitted.{resume ? "" : " There is nothing left to grade in your queue for now: thank you."}
+          Your grades were submitted.{next ? "" : " There is nothing left to grade in your queue for now: thank you."}
         </p>
       ) : null}
 
@@ -50,16 +45,23 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">My grading queue</h1>
           <p className="mt-1 max-w-2xl text-sm text-muted-foreground">
-            Answers are shown without the name of the model that wrote them, and you never see other graders&apos; scores. Your order is your own.
+            Answers are shown without the name of the model that wrote them, and you never see other graders&apos; scores. Your order is your own; sets of the
+            same question are lettered A, B, C in that order.
           </p>
         </div>
-        {resume ? (
-          <Button asChild size="lg">
-            <Link href={`/grade/${resume.id}`}>
-              Continue where I left off
-              <ArrowRight aria-hidden className="size-4" />
-            </Link>
-          </Button>
+        {next ? (
+          <div className="flex flex-col items-end gap-1">
+            <Button asChild size="lg">
+              <Link href={`/grade/${next}`} aria-keyshortcuts="N" data-testid="queue-next">
+                Continue where I left off
+                <ArrowRight aria-hidden className="size-4" />
+              </Link>
+            </Button>
+            <p className="text-xs text-muted-foreground">
+              or press <kbd className="rounded border border-border px-1 font-mono">N</kbd>: your first draft, else the first set not started
+            </p>
+            <NextShortcut href={`/grade/${next}`} />
+          </div>
         ) : null}
       </div>
 
@@ -69,59 +71,33 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
             <span className="text-3xl font-semibold tabular-nums text-foreground" data-testid="queue-done">
               {done}
             </span>
-            <span className="tabular-nums"> / {queue.length}</span> answer sets submitted
-          </p>
-          <p className="text-sm text-muted-foreground tabular-nums">
-            {drafts} draft{drafts === 1 ? "" : "s"} · {queue.length - done - drafts} to do
+            <span className="tabular-nums"> / {total}</span> answer sets submitted
+            {studies.length > 1 ? <span> in {studies.length} studies</span> : null}
           </p>
         </div>
-        <ProgressBar value={done} max={queue.length} label="Answer sets submitted" className="mt-3 h-2.5" />
+        <ProgressBar value={done} max={total} label="Answer sets submitted" className="mt-3 h-2.5" />
       </div>
 
-      {queue.length === 0 ? (
+      {!study || !page ? (
         <p className="rounded-xl border border-dashed border-border p-10 text-center text-muted-foreground">
           Nothing to grade yet. Your study lead will assign answer sets to you.
         </p>
       ) : (
-        <Table aria-label="My assignments">
-          <TableHeader>
-            <TableRow>
-              <TableHead className="w-12">#</TableHead>
-              <TableHead className="w-40">Specialty</TableHead>
-              <TableHead>Question</TableHead>
-              <TableHead className="w-48">Status</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {queue.map((a, i) => (
-              <TableRow key={a.id} className={a.studyOpen ? undefined : "text-muted-foreground"}>
-                <TableCell className="tabular-nums text-muted-foreground">{i + 1}</TableCell>
-                <TableCell>{a.specialty}</TableCell>
-                <TableCell className="max-w-xl py-2.5">
-                  <Link
-                    href={`/grade/${a.id}`}
-                    className="line-clamp-2 font-medium text-foreground underline-offset-2 hover:text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-                  >
-                    {a.question}
-                  </Link>
-                  {manyStudies ? <span className="mt-0.5 block text-xs text-muted-foreground">{a.studyName}</span> : null}
-                </TableCell>
-                <TableCell>
-                  <div className="flex flex-wrap items-center gap-1.5">
-                    <Badge variant={STATUS[a.status].variant}>{STATUS[a.status].label}</Badge>
-                    {a.kind === "ADJUDICATOR" ? <Badge variant="outline">Third grader</Badge> : null}
-                    {a.studyOpen ? null : (
-                      <span className="inline-flex items-center gap-1 text-xs">
-                        <Lock aria-hidden className="size-3" />
-                        Study closed: read-only
-                      </span>
-                    )}
-                  </div>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <>
+          {studies.length > 1 ? <QueueStudies studies={studies} current={study.id} /> : null}
+          <div className="flex flex-col gap-3">
+            <h2 className="text-lg font-semibold">
+              {study.title}
+              {study.open ? null : <span className="ml-2 text-sm font-normal text-muted-foreground">closed: read-only</span>}
+            </h2>
+            {studies.length === 1 ? (
+              <p className="text-sm text-muted-foreground tabular-nums">
+                {study.drafts} draft{study.drafts === 1 ? "" : "s"} · {study.total - study.submitted - study.drafts} to do
+              </p>
+            ) : null}
+            <QueueTable page={page} label="My assignments" />
+          </div>
+        </>
       )}
     </section>
   );

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { CreateUserForm } from "@/components/admin/create-user-form";
+import { EditUserDialog } from "@/components/admin/edit-user-dialog";
 import { UnlockUserButton } from "@/components/admin/unlock-user-button";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password-rule";
 import { loginFailuresByEmail } from "@/lib/auth/login-throttle";
 import { throttleConfigFromEnv } from "@/lib/auth/throttle-policy";
 import { ADMIN_ROLES, requireUser } from "@/lib/server/page-guard";
@@ -11,7 +13,7 @@ import { listUsers } from "@/lib/users/queries";
 export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
-  await requireUser(ADMIN_ROLES);
+  const me = await requireUser(ADMIN_ROLES);
   const users = await listUsers();
   const failures = await loginFailuresByEmail(users.map((u) => u.email));
   const windowMinutes = Math.round(throttleConfigFromEnv().windowMs / 60_000);
@@ -20,7 +22,7 @@ export default async function UsersPage() {
       <div>
         <h1 className="text-2xl font-semibold">Users</h1>
         <p className="text-sm text-muted-foreground">
-          Accounts of this instance. Also from the command line: <code>npm run admin -- create-user</code>.
+          Accounts of this instance: edit one to rename it, change its role, deactivate it or reset its password (each audited). Also from the command line: <code>npm run admin -- create-user</code>.
         </p>
       </div>
       <CreateUserForm />
@@ -33,6 +35,9 @@ export default async function UsersPage() {
             <TableHead>Specialties</TableHead>
             <TableHead>Status</TableHead>
             <TableHead>Failed sign-ins ({windowMinutes} min)</TableHead>
+            <TableHead>
+              <span className="sr-only">Actions</span>
+            </TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -54,6 +59,9 @@ export default async function UsersPage() {
                 ) : (
                   "—"
                 )}
+              </TableCell>
+              <TableCell className="text-right">
+                <EditUserDialog user={{ id: u.id, email: u.email, name: u.name, role: u.role, active: u.active }} self={u.id === me.id} minPassword={MIN_PASSWORD_LENGTH} />
               </TableCell>
             </TableRow>
           ))}

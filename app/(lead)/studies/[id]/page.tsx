@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { formatDate, SAFE_LLM_SCORING_LABEL } from "@/components/studies/labels";
+import { allAnswers, formatDate, SAFE_LLM_SCORING_LABEL } from "@/components/studies/labels";
 import { SetupChecklist } from "@/components/studies/setup-checklist";
 import { StudyStatusActions } from "@/components/studies/study-status-actions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -60,7 +60,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
               <Stat label="Questions" value={counts.items} />
               <Stat label="Models" value={counts.models} />
-              <Stat label="Complete answer sets" value={`${counts.completeResponseSets} / ${counts.responseSets}`} detail={`sets with all ${detail.repetitions} answers`} />
+              <Stat label="Complete answer sets" value={`${counts.completeResponseSets} / ${counts.responseSets}`} detail={`sets with ${allAnswers(detail.repetitions, "their")}`} />
               <Stat label="Graders" value={counts.activeGraders} detail={counts.graders > counts.activeGraders ? `${counts.graders - counts.activeGraders} removed` : undefined} />
               <Stat label="Assignments submitted" value={`${counts.submittedAssignments} / ${counts.assignments}`} />
               <Stat
@@ -86,7 +86,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             <CardTitle>Settings</CardTitle>
             <CardDescription>
               {detail.gradingStarted ? "Grading has started: rubrics and N are locked, and k can only be raised." : "Nothing is graded yet: every setting can change."}{" "}
-              <Link href={`${base}/settings`} className="text-primary underline-offset-4 hover:underline">
+              <Link href={`${base}/settings`} className="text-primary underline underline-offset-4 hover:decoration-2">
                 Edit settings
               </Link>
             </CardDescription>

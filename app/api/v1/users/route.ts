@@ -15,7 +15,7 @@ export const POST = apiRoute(ADMIN_ROLES, async ({ req, user }) => {
     const created = await createUser(body, user.id);
     return Response.json({ id: created.id }, { status: 201 });
   } catch (err) {
-    if (err instanceof UserError) throw new ApiError(err.code === "conflict" ? 409 : 422, err.message);
+    if (err instanceof UserError) throw new ApiError(err.code === "conflict" ? 409 : 422, err.message, err.issues);
     throw err;
   }
 });

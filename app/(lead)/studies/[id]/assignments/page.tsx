@@ -1,3 +1,4 @@
+import { ProgressBar } from "@/components/grading/progress-bar";
 import type { Metadata } from "next";
 import { AssignPanel } from "@/components/assignment/assign-panel";
 import { Badge } from "@/components/ui/badge";
@@ -48,7 +49,10 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ id
                 <TableCell className="text-right tabular-nums">{g.inProgress}</TableCell>
                 <TableCell className="text-right tabular-nums">{g.adjudications}</TableCell>
                 <TableCell>
-                  <progress className="h-2 w-40" max={Math.max(g.assigned, 1)} value={g.submitted} aria-label={`${g.name}: ${g.submitted} of ${g.assigned} done`} />
+                  <span className="flex items-center gap-2">
+                    <ProgressBar value={g.submitted} max={g.assigned} label={`${g.name}: submitted`} className="w-40 border border-border" />
+                    <span className="w-10 text-right text-xs tabular-nums text-muted-foreground">{g.assigned ? Math.round((100 * g.submitted) / g.assigned) : 0}%</span>
+                  </span>
                 </TableCell>
               </TableRow>
             ))}

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { parseTableParams } from "@/components/data-table/search-params";
 import { AddGraderForm } from "@/components/studies/add-grader-form";
+import { BulkAddGradersForm } from "@/components/studies/bulk-add-graders-form";
 import { GradersTable } from "@/components/studies/graders-table";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { listGraderCandidates } from "@/lib/graders/candidates";
 import { listGraders } from "@/lib/graders/queries";
 import { graderListQuerySchema } from "@/lib/studies/list-params";
 import { loadStudyForPage } from "@/lib/studies/page-access";
@@ -15,7 +17,7 @@ export default async function StudyGradersPage({ params, searchParams }: Props) 
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
   const { data: query } = parseTableParams(graderListQuerySchema, await searchParams);
-  const page = await listGraders(study.id, query);
+  const [page, candidates] = await Promise.all([listGraders(study.id, query), listGraderCandidates(study.id)]);
   const rows = page.rows.map((r) => ({ ...r, studyId: study.id, addedAt: r.addedAt.toISOString() }));
   return (
     <div className="flex flex-col gap-6">
@@ -28,6 +30,15 @@ export default async function StudyGradersPage({ params, searchParams }: Props) 
         </CardHeader>
         <CardContent>
           <AddGraderForm studyId={study.id} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Add many graders</CardTitle>
+          <CardDescription>Paste emails or CSV lines, upload a CSV, or pick existing graders. All are added, or none: every problem is listed by line.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <BulkAddGradersForm studyId={study.id} candidates={candidates} />
         </CardContent>
       </Card>
       <div className="flex flex-col gap-2">

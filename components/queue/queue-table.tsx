@@ -1,0 +1,82 @@
+"use client";
+
+import { Lock } from "lucide-react";
+import Link from "next/link";
+import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
+import type { FilterDef } from "@/components/data-table/data-table-toolbar";
+import type { Page } from "@/components/data-table/search-params";
+import { Badge } from "@/components/ui/badge";
+import { QUEUE_STATUSES, QUEUE_STATUS_LABELS } from "@/lib/queue/params";
+import type { QueueRow } from "@/lib/queue/queries";
+
+const STATUS = {
+  PENDING: { label: "To do", variant: "secondary" },
+  IN_PROGRESS: { label: "Draft", variant: "warning" },
+  SUBMITTED: { label: "Submitted", variant: "success" },
+} as const;
+
+const col = dataTableColumns<QueueRow>();
+const columns = col.columns([
+  col.accessor("number", { header: "#", enableSorting: false, meta: { className: "w-12 tabular-nums text-muted-foreground" } }),
+  col.accessor("question", {
+    header: "Question",
+    enableSorting: false,
+    meta: { className: "max-w-xl py-2.5" },
+    cell: (c) => {
+      const r = c.row.original;
+      return (
+        <div className="flex items-start gap-2">
+          <Link
+            href={`/grade/${r.id}`}
+            className="line-clamp-2 font-medium text-foreground underline underline-offset-2 decoration-muted-foreground/50 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          >
+            {r.question}
+          </Link>
+          {r.setLabel ? (
+            <Badge variant="outline" className="shrink-0 whitespace-nowrap" data-testid="set-label">
+              {r.setLabel}
+            </Badge>
+          ) : null}
+        </div>
+      );
+    },
+  }),
+  col.accessor("specialty", { header: "Specialty", enableSorting: false, meta: { className: "w-40" } }),
+  col.accessor("status", {
+    header: "Status",
+    enableSorting: false,
+    meta: { className: "w-48" },
+    cell: (c) => {
+      const r = c.row.original;
+      return (
+        <div className="flex flex-wrap items-center gap-1.5">
+          <Badge variant={STATUS[r.status].variant}>{STATUS[r.status].label}</Badge>
+          {r.kind === "ADJUDICATOR" ? <Badge variant="outline">Third grader</Badge> : null}
+          {r.studyOpen ? null : (
+            <span className="inline-flex items-center gap-1 text-xs">
+              <Lock aria-hidden className="size-3" />
+              Study closed: read-only
+            </span>
+          )}
+        </div>
+      );
+    },
+  }),
+]);
+
+const rowId = (r: QueueRow) => r.id;
+
+const filters: FilterDef[] = [
+  {
+    kind: "select",
+    param: "status",
+    label: "Status",
+    allLabel: "All statuses",
+    options: QUEUE_STATUSES.map((value) => ({ value, label: QUEUE_STATUS_LABELS[value] })),
+  },
+];
+
+/** One page of one study's sets in the grader's own order (server-paged). */
+export function QueueTable({ page, label }: { page: Page<QueueRow>; label: string }) {
+  return <DataTable label={label} columns={columns} page={page} sort="number" getRowId={rowId} filters={filters} empty="No answer sets in this state." />;
+}
