@@ -5,50 +5,109 @@
  * submission the server acknowledged (HTTP 200) is stored exactly once.
  *
  *   npm run build && npx tsx bench/load/run.ts [--graders 100] [--seconds 60]
+ *
+ * `--instances 2` runs the same load through a round-robin balancer
+ * (bench/lib/balancer.ts) in front of two production servers on the one
+ * database, alternating phases of `--seconds` with the balancer sending
+ * everything to one instance and to both (`--rounds` of each, default 2, after
+ * `--warmup` unmeasured seconds on both), and prints the throughput ratio, the
+ * p95s and the row counts over both modes.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, printTable } from "../lib/harness";
+import { startBalancer } from "../lib/balancer";
+import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, pooled, printTable, type BenchGrader, type LoadResult } from "../lib/harness";
 import { startServer, throwawayDatabase } from "../lib/server";
 
-const { values } = parseArgs({ options: { graders: { type: "string", default: "100" }, seconds: { type: "string", default: "60" }, port: { type: "string", default: "3412" } } });
+const { values } = parseArgs({
+  options: {
+    graders: { type: "string", default: "100" },
+    seconds: { type: "string", default: "60" },
+    port: { type: "string", default: "3412" },
+    instances: { type: "string", default: "1" },
+    rounds: { type: "string", default: "2" },
+    warmup: { type: "string", default: "5" },
+  },
+});
 const G = Number(values.graders);
 const S = Number(values.seconds);
 const port = Number(values.port);
-const base = `http://127.0.0.1:${port}`;
+const instances = Number(values.instances);
+if (instances !== 1 && instances !== 2) throw new Error("--instances is 1 or 2");
+
+const acknowledged = new Set<string>();
+const next = new Map<number, number>();
+
+/** One closed-loop phase of every grader against `base`: open, save a draft, submit. */
+function phase(base: string, graders: BenchGrader[], seconds: number): Promise<LoadResult[]> {
+  return closedLoop(G, seconds, async (c, i) => {
+    const g = graders[c];
+    const k = next.get(c) ?? 0;
+    const id = g.assignmentIds[k % g.assignmentIds.length];
+    const step = i % 3;
+    if (step === 0) {
+      const r = await fetch(`${base}/api/v1/assignments/${id}`, { headers: { cookie: g.cookie } });
+      await r.arrayBuffer();
+      return { label: "GET assignment", ok: r.ok };
+    }
+    const submit = step === 2;
+    const r = await fetch(`${base}/api/v1/assignments/${id}/grades`, { method: "PUT", headers: { cookie: g.cookie, "content-type": "application/json" }, body: gradeBody(submit) });
+    await r.arrayBuffer();
+    if (submit) {
+      if (r.ok) acknowledged.add(id);
+      next.set(c, k + 1);
+    }
+    return { label: submit ? "PUT grades (submit)" : "PUT grades (draft)", ok: r.ok };
+  });
+}
+
+/** All requests of a phase as one row (their latencies pooled). */
+function overall(rows: LoadResult[], label: string): LoadResult {
+  return pooled(rows.map((r) => ({ ...r, label })))[0];
+}
 
 const db = await throwawayDatabase("bench_load");
 try {
   console.log(`generating a study for ${G} graders ...`);
   const { graders } = await generateStudy(db.url, { graders: G, perGrader: 200 });
-  const server = await startServer(db.url, port);
+  const ports = Array.from({ length: instances }, (_, i) => port + i);
+  const servers = await Promise.all(ports.map((p) => startServer(db.url, p)));
   try {
-    await fetch(`${base}/api/v1/assignments/${graders[0].assignmentIds[0]}`, { headers: { cookie: graders[0].cookie } });
-    const acknowledged = new Set<string>();
-    const next = new Map<number, number>();
-    console.log(`load: ${G} graders for ${S}s (open, save draft, submit)`);
-    const results = await closedLoop(G, S, async (c, i) => {
-      const g = graders[c];
-      const k = next.get(c) ?? 0;
-      const id = g.assignmentIds[k % g.assignmentIds.length];
-      const phase = i % 3;
-      if (phase === 0) {
-        const r = await fetch(`${base}/api/v1/assignments/${id}`, { headers: { cookie: g.cookie } });
-        await r.arrayBuffer();
-        return { label: "GET assignment", ok: r.ok };
+    if (instances === 1) {
+      const base = `http://127.0.0.1:${port}`;
+      await fetch(`${base}/api/v1/assignments/${graders[0].assignmentIds[0]}`, { headers: { cookie: graders[0].cookie } });
+      console.log(`load: ${G} graders for ${S}s (open, save draft, submit)`);
+      const results = await phase(base, graders, S);
+      printTable(results);
+      const total = results.reduce((s, r) => s + r.requests, 0);
+      console.log(`total ${total} requests in ${results[0].seconds.toFixed(1)} s = ${(total / results[0].seconds).toFixed(1)} req/s`);
+    } else {
+      const balancer = await startBalancer(port + instances, ports);
+      try {
+        console.log(`warm-up: ${values.warmup}s through the balancer on both instances (unmeasured)`);
+        await phase(balancer.url, graders, Number(values.warmup));
+        const byMode: Record<"one" | "two", LoadResult[][]> = { one: [], two: [] };
+        for (let r = 0; r < Number(values.rounds); r++) {
+          for (const mode of ["one", "two"] as const) {
+            balancer.upstreams = mode === "one" ? [ports[0]] : ports;
+            console.log(`round ${r + 1}: ${G} graders for ${S}s through the balancer, ${mode === "one" ? "one instance" : "two instances"}`);
+            byMode[mode].push(await phase(balancer.url, graders, S));
+          }
+        }
+        const rows = (["one", "two"] as const).flatMap((mode) => {
+          const label = mode === "one" ? "1 instance" : "2 instances";
+          const perKind = pooled(byMode[mode].flat()).map((x) => ({ ...x, label: `${label}: ${x.label}` }));
+          return [...perKind, overall(byMode[mode].flat(), `${label}: all requests`)];
+        });
+        printTable(rows);
+        const [one, two] = [rows.find((x) => x.label === "1 instance: all requests")!, rows.find((x) => x.label === "2 instances: all requests")!];
+        const served = [0, 1].map((i) => balancer.log.filter((s) => s.upstream === i).length);
+        console.log(`throughput: 1 instance ${one.throughput.toFixed(1)} req/s, 2 instances ${two.throughput.toFixed(1)} req/s, ratio ${(two.throughput / one.throughput).toFixed(2)}`);
+        console.log(`p95 of all requests: 1 instance ${one.p95.toFixed(0)} ms, 2 instances ${two.p95.toFixed(0)} ms; answered by instance A ${served[0]}, B ${served[1]}`);
+      } finally {
+        await balancer.close();
       }
-      const submit = phase === 2;
-      const r = await fetch(`${base}/api/v1/assignments/${id}/grades`, { method: "PUT", headers: { cookie: g.cookie, "content-type": "application/json" }, body: gradeBody(submit) });
-      await r.arrayBuffer();
-      if (submit) {
-        if (r.ok) acknowledged.add(id);
-        next.set(c, k + 1);
-      }
-      return { label: submit ? "PUT grades (submit)" : "PUT grades (draft)", ok: r.ok };
-    });
-    printTable(results);
-    const total = results.reduce((s, r) => s + r.requests, 0);
-    console.log(`total ${total} requests in ${results[0].seconds.toFixed(1)} s = ${(total / results[0].seconds).toFixed(1)} req/s`);
+    }
 
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
@@ -61,7 +120,7 @@ try {
     console.log(bad ? "RESULT: LOST OR DUPLICATED GRADES" : "RESULT: nothing acknowledged was lost or duplicated");
     if (bad) process.exitCode = 1;
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((s) => s.stop()));
   }
 } finally {
   await db.drop();
