@@ -16,7 +16,7 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startBalancer } from "../lib/balancer";
-import { CELLS_PER_FORM, closedLoop, generateStudy, gradeBody, pooled, printTable, type BenchGrader, type LoadResult } from "../lib/harness";
+import { CELLS_PER_FORM, closedLoop, cpuSample, generateStudy, gradeBody, pooled, printTable, type BenchGrader, type LoadResult } from "../lib/harness";
 import { startServer, throwawayDatabase } from "../lib/server";
 
 const { values } = parseArgs({
@@ -61,9 +61,11 @@ function phase(base: string, graders: BenchGrader[], seconds: number): Promise<L
   });
 }
 
-/** All requests of a phase as one row (their latencies pooled). */
-function overall(rows: LoadResult[], label: string): LoadResult {
-  return pooled(rows.map((r) => ({ ...r, label })))[0];
+/** All requests of some phases as one row: their latencies pooled, their throughput over the phases' summed time. */
+function overall(phases: LoadResult[][], label: string): LoadResult {
+  const all = pooled(phases.flat().map((r) => ({ ...r, label })))[0];
+  const seconds = phases.reduce((s, p) => s + p[0].seconds, 0);
+  return { ...all, seconds, throughput: all.requests / seconds };
 }
 
 const db = await throwawayDatabase("bench_load");
@@ -87,23 +89,30 @@ try {
         console.log(`warm-up: ${values.warmup}s through the balancer on both instances (unmeasured)`);
         await phase(balancer.url, graders, Number(values.warmup));
         const byMode: Record<"one" | "two", LoadResult[][]> = { one: [], two: [] };
+        // CPU of the app servers (all threads of both processes) per mode; PostgreSQL's is left out,
+        // since the server is shared with whatever else runs on the machine.
+        const cpu = { one: 0, two: 0 };
+        const serverCpu = () => servers.reduce((s, x) => s + (cpuSample(x.proc.pid!)?.server ?? NaN), 0);
         for (let r = 0; r < Number(values.rounds); r++) {
           for (const mode of ["one", "two"] as const) {
             balancer.upstreams = mode === "one" ? [ports[0]] : ports;
             console.log(`round ${r + 1}: ${G} graders for ${S}s through the balancer, ${mode === "one" ? "one instance" : "two instances"}`);
+            const before = serverCpu();
             byMode[mode].push(await phase(balancer.url, graders, S));
+            cpu[mode] += serverCpu() - before;
           }
         }
         const rows = (["one", "two"] as const).flatMap((mode) => {
           const label = mode === "one" ? "1 instance" : "2 instances";
           const perKind = pooled(byMode[mode].flat()).map((x) => ({ ...x, label: `${label}: ${x.label}` }));
-          return [...perKind, overall(byMode[mode].flat(), `${label}: all requests`)];
+          return [...perKind, overall(byMode[mode], `${label}: all requests`)];
         });
         printTable(rows);
         const [one, two] = [rows.find((x) => x.label === "1 instance: all requests")!, rows.find((x) => x.label === "2 instances: all requests")!];
         const served = [0, 1].map((i) => balancer.log.filter((s) => s.upstream === i).length);
         console.log(`throughput: 1 instance ${one.throughput.toFixed(1)} req/s, 2 instances ${two.throughput.toFixed(1)} req/s, ratio ${(two.throughput / one.throughput).toFixed(2)}`);
         console.log(`p95 of all requests: 1 instance ${one.p95.toFixed(0)} ms, 2 instances ${two.p95.toFixed(0)} ms; answered by instance A ${served[0]}, B ${served[1]}`);
+        console.log(`app server CPU per request: 1 instance ${(cpu.one / one.requests).toFixed(1)} ms, 2 instances ${(cpu.two / two.requests).toFixed(1)} ms (both processes)`);
       } finally {
         await balancer.close();
       }
