@@ -304,7 +304,7 @@ test("two graders submit a set at once on different instances: its escalation is
   }
 });
 
-test("an import through one instance, then every export is byte for byte the same from either", async () => {
+test("imports through one instance (a CSV, a study archive), then every export is byte for byte the same from either", async () => {
   test.setTimeout(120_000);
   const created = await api(LB, "/api/v1/studies", leadCookie, { method: "POST", body: JSON.stringify({ name: `Multi-instance import ${Date.now()}`, rubrics: ["SCORE"], repetitions: 1, gradersPerSet: 2 }) });
   expect(created.status, await created.clone().text()).toBe(201);
@@ -326,15 +326,24 @@ test("an import through one instance, then every export is byte for byte the sam
   const sets = (await exportOf(direct(1), imported, "sets", "csv")).toString("utf8");
   expect(sets.trim().split("\n")).toHaveLength(41);
   expect(sets).toContain("q-39");
-  for (const study of [imported, studyId]) {
+  // The graded demo study as an archive from instance 1, imported as a new study through instance 0.
+  const archive = await fetch(`${direct(1)}/api/v1/studies/${studyId}/export?dataset=study&format=json`, { headers: { cookie: leadCookie } });
+  expect(archive.status).toBe(200);
+  const restoredRes = await fetch(`${direct(0)}/api/v1/study-archives`, { method: "POST", headers: { cookie: leadCookie, "content-type": "application/json" }, body: Buffer.from(await archive.arrayBuffer()) });
+  expect(restoredRes.status, await restoredRes.clone().text()).toBe(201);
+  const restored = ((await restoredRes.json()) as { id: string }).id;
+  const names = new Map([[imported, "the CSV-imported study"], [studyId, "the demo study"], [restored, "the study restored from its archive"]]);
+  for (const study of [imported, studyId, restored]) {
     for (const [dataset, format] of [["grades", "csv"], ["score-long", "csv"], ["sets", "csv"], ["sets", "json"], ["summary", "json"], ["audit", "csv"], ["study", "json"]]) {
       const [a, b] = [await exportOf(direct(0), study, dataset, format), await exportOf(direct(1), study, dataset, format)];
       expect(a.length, `${dataset}.${format}`).toBeGreaterThan(0);
       const at = [...a].findIndex((byte, i) => b[i] !== byte);
       const where = at < 0 ? "" : `, first difference at byte ${at}: ${JSON.stringify(a.subarray(Math.max(0, at - 40), at + 40).toString())} / ${JSON.stringify(b.subarray(Math.max(0, at - 40), at + 40).toString())}`;
-      expect(b.equals(a), `${dataset}.${format} of ${study === imported ? "the imported study" : "the demo study"}${where}`).toBe(true);
+      expect(b.equals(a), `${dataset}.${format} of ${names.get(study)}${where}`).toBe(true);
     }
   }
-  // The graded demo study's exports carry the grades of the rounds above.
-  expect((await exportOf(direct(1), studyId, "grades", "csv")).toString("utf8").trim().split("\n").length).toBeGreaterThan(12 * 2 * 18);
+  // The graded demo study's exports carry the grades of the rounds above, and so does its restored copy.
+  const gradeRows = async (study: string) => (await exportOf(direct(1), study, "grades", "csv")).toString("utf8").trim().split("\n").length;
+  expect(await gradeRows(studyId)).toBeGreaterThan(12 * 2 * 18);
+  expect(await gradeRows(restored)).toBe(await gradeRows(studyId));
 });
