@@ -37,6 +37,12 @@ if (instances !== 1 && instances !== 2) throw new Error("--instances is 1 or 2")
 
 const acknowledged = new Set<string>();
 const next = new Map<number, number>();
+/** Refused requests by kind and status, printed when there are any. */
+const refused = new Map<string, number>();
+const note = (label: string, r: Response) => {
+  if (!r.ok) refused.set(`${label} ${r.status}`, (refused.get(`${label} ${r.status}`) ?? 0) + 1);
+  return r.ok;
+};
 
 /** One closed-loop phase of every grader against `base`: open, save a draft, submit. */
 function phase(base: string, graders: BenchGrader[], seconds: number): Promise<LoadResult[]> {
@@ -48,7 +54,7 @@ function phase(base: string, graders: BenchGrader[], seconds: number): Promise<L
     if (step === 0) {
       const r = await fetch(`${base}/api/v1/assignments/${id}`, { headers: { cookie: g.cookie } });
       await r.arrayBuffer();
-      return { label: "GET assignment", ok: r.ok };
+      return { label: "GET assignment", ok: note("GET assignment", r) };
     }
     const submit = step === 2;
     const r = await fetch(`${base}/api/v1/assignments/${id}/grades`, { method: "PUT", headers: { cookie: g.cookie, "content-type": "application/json" }, body: gradeBody(submit) });
@@ -57,7 +63,8 @@ function phase(base: string, graders: BenchGrader[], seconds: number): Promise<L
       if (r.ok) acknowledged.add(id);
       next.set(c, k + 1);
     }
-    return { label: submit ? "PUT grades (submit)" : "PUT grades (draft)", ok: r.ok };
+    const label = submit ? "PUT grades (submit)" : "PUT grades (draft)";
+    return { label, ok: note(label, r) };
   });
 }
 
@@ -71,7 +78,8 @@ function overall(phases: LoadResult[][], label: string): LoadResult {
 const db = await throwawayDatabase("bench_load");
 try {
   console.log(`generating a study for ${G} graders ...`);
-  const { graders } = await generateStudy(db.url, { graders: G, perGrader: 200 });
+  // Enough assignments that no grader comes back to one already submitted (a draft of it would be refused).
+  const { graders } = await generateStudy(db.url, { graders: G, perGrader: instances === 1 ? 200 : 100 * Number(values.rounds) * Math.max(1, S / 30) });
   const ports = Array.from({ length: instances }, (_, i) => port + i);
   const servers = await Promise.all(ports.map((p) => startServer(db.url, p)));
   try {
@@ -118,6 +126,7 @@ try {
       }
     }
 
+    if (refused.size) console.log(`refused: ${[...refused].map(([k, n]) => `${k}: ${n}`).join(", ")}`);
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     const stored = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Assignment" WHERE id = ANY($1::uuid[]) AND status = 'SUBMITTED'`, [[...acknowledged]]);
