@@ -75,11 +75,17 @@ export const hasProductionBuild = () => existsSync(path.join(process.env.CLINGRA
 
 /**
  * The production server on `dbUrl`, started as `npm start` starts it and ready
- * (its /api/health answered). `env` adds to the environment it is given.
+ * (its /api/health answered). `env` adds to the environment it is given;
+ * `args` to the start command's (`--seed-demo`).
  */
-export async function startServer(dbUrl: string, port: number, env: Record<string, string> = {}): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
+export async function startServer(
+  dbUrl: string,
+  port: number,
+  env: Record<string, string> = {},
+  opts: { args?: string[] } = {},
+): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
   if (!hasProductionBuild()) throw new Error("No production build: run `npm run build` first.");
-  const proc = spawn(process.execPath, [...productionNodeFlags(), "--import", "tsx", "scripts/start.ts", "start"], {
+  const proc = spawn(process.execPath, [...productionNodeFlags(), "--import", "tsx", "scripts/start.ts", "start", ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
