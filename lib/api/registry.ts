@@ -1,6 +1,8 @@
-import { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { extendZodWithOpenApi, OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import "./zod-openapi";
+
+// Also in ./zod-openapi (for schema modules that load first); calling it twice is harmless.
+extendZodWithOpenApi(z);
 
 /**
  * Contract-first API: every /api/v1 endpoint's request and response schemas are

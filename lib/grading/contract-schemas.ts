@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Before any schema here is made: the OpenAPI registry needs them extended (see the module).
+import "@/lib/api/zod-openapi";
 import { multilineText } from "@/lib/validation/text";
 
 /** Longest comment a grader may write on one dimension. */

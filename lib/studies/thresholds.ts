@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Before any schema here is made: the OpenAPI registry needs them extended (see the module).
+import "@/lib/api/zod-openapi";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import type { Thresholds } from "@/lib/scoring/escalation";

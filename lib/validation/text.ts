@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Before any schema here is made: the OpenAPI registry needs them extended (see the module).
+import "@/lib/api/zod-openapi";
 
 /**
  * The one rule for text that comes from outside (request bodies, query
