@@ -52,6 +52,11 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await signIn(page, demo.lead);
   await page.goto("/studies/new");
   await page.getByLabel("Name", { exact: true }).fill(`Cardiology rubric ${stamp}`);
+  // One answer per prompt: the published rubrics say what they leave out (issue 21, item 3).
+  await page.getByLabel("Repetitions per prompt (N)").fill("1");
+  const note = page.getByTestId("single-answer-note");
+  await expect(note).toContainText("S.C.O.R.E.: Reproducibility left out; S.C.O.R.E. total (/20, without reproducibility: one answer per prompt)");
+  await expect(note).toContainText("SAFE-LLM: Consistency left out");
   await page.getByRole("button", { name: "Remove S.C.O.R.E." }).click();
   await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
   await page.getByLabel("Add a template").selectOption("likert_criteria");
@@ -62,7 +67,7 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await expect(chosen).toContainText("4 dimensions (ordinal), Total (4-20)");
   // Its thresholds come from the document, one per criterion.
   for (const name of ["Accuracy", "Completeness", "Clarity", "Coherence"]) await expect(page.getByLabel(name, { exact: true })).toHaveValue("2");
-  await page.getByLabel("Repetitions per prompt (N)").fill("1");
+  await expect(note).toHaveCount(0);
   await page.getByRole("button", { name: "Create study" }).click();
   await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
   const studyId = page.url().split("/").pop()!;

@@ -57,6 +57,14 @@ export function StudySettingsForm({
   const [safeLlmScoring, setSafeLlmScoring] = useState(initial.safeLlmScoring);
   const resolved = resolveRubrics(choice, Number(repetitions) || 1);
   const docs: RubricDocument[] = resolved.ok ? resolved.rubrics : [];
+  // With one answer per prompt a template leaves out what compares the answers: say which, and the new maxima.
+  const singleAnswer = docs.flatMap((doc, i) => {
+    const item = choice[i];
+    const full = typeof item === "string" ? resolveRubrics([item], 2) : null;
+    if (!full?.ok) return [];
+    const dropped = full.rubrics[0].dimensions.filter((d) => !doc.dimensions.some((x) => x.key === d.key)).map((d) => d.name);
+    return dropped.length ? [`${doc.name}: ${dropped.join(" and ")} left out; ${doc.totals.map((t) => t.name).join("; ")}`] : [];
+  });
   const [thresholds, setThresholds] = useState<ThresholdText>(() => thresholdText(initial.thresholds ?? defaultThresholds(docs)));
   const thresholdOf = (rubric: RubricDocument, dim: string) =>
     thresholds[rubric.key]?.[dim] ?? String(defaultThresholds([rubric])[rubric.key]?.[dim] ?? "");
@@ -192,6 +200,17 @@ export function StudySettingsForm({
         onChange={setChoice}
         lockNote={rubricsLock ? <LockNote id="study-rubrics-hint" reason={rubricsLock} /> : null}
       />
+
+      {singleAnswer.length ? (
+        <div role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm" data-testid="single-answer-note">
+          <p className="font-medium">One answer per prompt: nothing can be compared across answers.</p>
+          <ul className="mt-1 list-disc pl-5">
+            {singleAnswer.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
