@@ -25,11 +25,16 @@ async function gradeAll(browser: Browser, grader: { email: string; password: str
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, grader);
-  const { assignments } = (await (await page.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string; responseSetId: string }[] };
+  const { assignments } = (await (await page.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string; position: number }[] };
   expect(assignments).toHaveLength(6);
-  for (const a of assignments) {
-    await page.goto(`/grade/${a.id}`);
+  // The grader's own flow: the first set, then each submission opens the next one.
+  await page.goto(`/grade/${[...assignments].sort((a, b) => a.position - b.position)[0].id}`);
+  for (let i = 0; i < assignments.length; i++) {
     await expect(page.getByRole("heading", { name: "Likert criteria" })).toBeVisible();
+    if (i > 0) await expect(page.getByText("Your grades for the previous answer set were submitted")).toBeVisible();
+    await expect(page.getByText("0 / 4 scores")).toBeVisible();
+
+    await expect(page.getByText(`Set ${i + 1} of 6`).first()).toBeVisible();
     // Blinded: the model is nowhere on the page.
     for (const m of MODELS) await expect(page.locator("body")).not.toContainText(m);
     const detailed = ((await page.locator("body").textContent()) ?? "").includes("A detailed, guideline-based answer");
@@ -40,9 +45,16 @@ async function gradeAll(browser: Browser, grader: { email: string; password: str
       await page.keyboard.press(String(score));
       await expect(field.locator(`input[value="${score}"]`)).toBeChecked();
     }
+    await expect(page.getByText("4 / 4 scores")).toBeVisible();
+    const here = new URL(page.url()).pathname;
     await page.getByRole("button", { name: "Submit grades" }).first().click();
-    await expect(page.getByText(/Grades submitted/).first()).toBeVisible();
+    // The form opens the next set (or the queue after the last) by itself; the test then loads it afresh so
+    // that it reads the new set's answer, not the previous page's while the client-side transition runs.
+    await page.waitForURL((url) => url.pathname !== here);
+    if (i < assignments.length - 1) await page.goto(page.url());
   }
+  await expect(page).toHaveURL(/\/queue/);
+  await expect(page.getByText("Your grades were submitted")).toBeVisible();
   await context.close();
 }
 

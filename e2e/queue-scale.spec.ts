@@ -23,7 +23,7 @@ async function seedQueue(email: string): Promise<{ studyId: string }> {
     const specialty = await one<{ id: string }>(`SELECT id FROM "Specialty" ORDER BY name LIMIT 1`);
     const study = await one<{ id: string }>(
       `INSERT INTO "Study" (id, name, slug, rubrics, repetitions, "gradersPerSet", thresholds, status, "createdById", "updatedAt", "openedAt")
-       SELECT gen_random_uuid(), 'Scale study of Scale-Model-Alpha', 'scale-' || floor(random() * 1e9)::text, '{SCORE}', 3, 1, thresholds, 'OPEN', $1, now(), now()
+       SELECT gen_random_uuid(), 'Scale study of Scale-Model-Alpha', 'scale-' || floor(random() * 1e9)::text, rubrics, 3, 1, thresholds, 'OPEN', $1, now(), now()
        FROM "Study" WHERE slug = 'demo-clinical-qa' RETURNING id`,
       [lead.id],
     );

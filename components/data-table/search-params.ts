@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "@/lib/api/zod-openapi";
 import { lineText } from "@/lib/validation/text";
 
 /**

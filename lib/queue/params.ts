@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "@/lib/api/zod-openapi";
 import { paginationFields } from "@/components/data-table/search-params";
 
 /**
