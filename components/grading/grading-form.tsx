@@ -206,13 +206,11 @@ export function GradingForm({
     return () => document.removeEventListener("keydown", onKey);
   }, [helpOpen, submit]);
 
-  // A new page: focus its heading (screen readers announce it; Tab starts from there). The
-  // "?submitted=1" that brought us here stays in the address: rewriting the URL makes the
-  // router fetch the page again, which remounted the form and dropped what the grader had
-  // already typed on the new set.
+  // A new page: focus its heading (screen readers announce it; Tab starts from there).
   useEffect(() => {
     headingRef.current?.focus({ preventScroll: true });
-  }, []);
+    if (justSubmitted) window.history.replaceState(window.history.state, "", window.location.pathname);
+  }, [justSubmitted]);
 
   const section: Omit<SectionProps, "rubric" | "fields"> = {
     study,
