@@ -4,9 +4,10 @@ import { demo, signIn } from "./fixtures";
 /**
  * Rubrics as data, in Chromium: a lead sets up the cardiology study's instrument
  * (../shared/realdata/cardiology: Accuracy, Completeness, Clarity, Coherence,
- * each Likert 1-5, one answer per model) from the Likert-criteria template, two
- * new graders grade every set in the generic form with the keyboard, and the
- * dashboard draws the rubric's radar and ranks the models by its total.
+ * each Likert 1-5, one answer per model) in the rubric builder, seeing the
+ * grader's form beside it; two new graders grade every set in the generic form
+ * with the keyboard, and the dashboard draws the rubric's radar and ranks the
+ * models by its total.
  */
 const DIMENSIONS = ["accuracy", "completeness", "clarity", "coherence"];
 const MODELS = ["Cardio-Model-One", "Cardio-Model-Two"];
@@ -30,7 +31,7 @@ async function gradeAll(browser: Browser, grader: { email: string; password: str
   // The grader's own flow: the first set, then each submission opens the next one.
   await page.goto(`/grade/${[...assignments].sort((a, b) => a.position - b.position)[0].id}`);
   for (let i = 0; i < assignments.length; i++) {
-    await expect(page.getByRole("heading", { name: "Likert criteria" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Cardiology criteria" })).toBeVisible();
     if (i > 0) await expect(page.getByText("Your grades for the previous answer set were submitted")).toBeVisible();
     await expect(page.getByText("0 / 4 scores")).toBeVisible();
 
@@ -39,7 +40,7 @@ async function gradeAll(browser: Browser, grader: { email: string; password: str
     for (const m of MODELS) await expect(page.locator("body")).not.toContainText(m);
     const detailed = ((await page.locator("body").textContent()) ?? "").includes("A detailed, guideline-based answer");
     for (const d of DIMENSIONS) {
-      const field = page.locator(`fieldset[data-cell="likert_criteria/${d}/1"]`);
+      const field = page.locator(`fieldset[data-cell="cardiology_criteria/${d}/1"]`);
       await field.locator('input[type="radio"]').first().focus();
       const score = scoreFor(detailed);
       await page.keyboard.press(String(score));
@@ -71,11 +72,27 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await expect(note).toContainText("SAFE-LLM: Consistency left out");
   await page.getByRole("button", { name: "Remove S.C.O.R.E." }).click();
   await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
-  await page.getByLabel("Add a template").selectOption("likert_criteria");
-  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await page.getByRole("button", { name: "Build a rubric" }).click();
+  const builder = page.getByRole("region", { name: "Rubric builder" });
+  await builder.getByLabel("Rubric name").fill("Cardiology criteria");
+  for (const [i, name] of ["Accuracy", "Completeness", "Clarity", "Coherence"].entries()) {
+    await builder.getByRole("button", { name: "Add a dimension" }).click();
+    await builder.getByLabel(`Dimension ${i + 1} name`).fill(name);
+  }
+  // Two dimensions with one name are refused with the path of the second, until it is renamed.
+  await builder.getByLabel("Dimension 4 name").fill("Clarity");
+  await expect(builder.getByRole("list", { name: "Problems with this rubric" })).toContainText('dimensions.3.key: the dimension key "clarity" is used twice');
+  await expect(builder.getByRole("button", { name: "Add this rubric" })).toBeDisabled();
+  await builder.getByLabel("Dimension 4 name").fill("Coherence");
+  // The grader's form, drawn beside it: four Likert 1-5 questions.
+  const preview = builder.getByRole("region", { name: "Preview of the grader's form" });
+  await expect(preview.locator("fieldset")).toHaveCount(4);
+  await expect(preview.locator("fieldset").nth(3)).toContainText("Coherence");
+  await expect(preview).toContainText("Total (4-20)");
+  await builder.getByRole("button", { name: "Add this rubric" }).click();
   const chosen = page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem");
   await expect(chosen).toHaveCount(1);
-  await expect(chosen).toContainText("Likert criteria");
+  await expect(chosen).toContainText("Cardiology criteria");
   await expect(chosen).toContainText("4 dimensions (ordinal), Total (4-20)");
   // Its thresholds come from the document, one per criterion.
   for (const name of ["Accuracy", "Completeness", "Clarity", "Coherence"]) await expect(page.getByLabel(name, { exact: true })).toHaveValue("2");
@@ -83,7 +100,7 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await page.getByRole("button", { name: "Create study" }).click();
   await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
   const studyId = page.url().split("/").pop()!;
-  await expect(page.getByText("Rubrics").locator("..")).toContainText("Likert criteria");
+  await expect(page.getByText("Rubrics").locator("..")).toContainText("Cardiology criteria");
 
   const tabs = page.getByRole("navigation", { name: "Study sections" });
   await tabs.getByRole("link", { name: "Import" }).click();
@@ -113,9 +130,9 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   for (const g of graders) await gradeAll(browser, g, (detailed) => (detailed ? 5 : 3));
 
   await page.goto(`/studies/${studyId}/dashboard`);
-  const radar = page.getByTestId("panel-radar-likert_criteria");
+  const radar = page.getByTestId("panel-radar-cardiology_criteria");
   await expect(radar).toBeVisible();
-  await expect(radar).toContainText("Likert criteria profile by model");
+  await expect(radar).toContainText("Cardiology criteria profile by model");
   await expect(radar.locator(".recharts-radar-polygon")).toHaveCount(2);
   const ranking = await (await page.request.get(`/api/v1/studies/${studyId}/stats`)).json();
   expect(ranking.ranking.data.rows.filter((r: { specialty: string }) => r.specialty === "All specialties").map((r: { mean: number; maxTotal: number }) => [r.mean, r.maxTotal])).toEqual([

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import type { RubricDocument, RubricProblem } from "@/lib/rubrics/document";
 import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
 import { FieldError, textareaClass } from "./form-field";
+import { RubricBuilder } from "./rubric-builder";
 
 /** A rubric as the lead chose it: a template's key, or a whole document (imported or built). */
 export type RubricChoiceItem = string | RubricDocument;
@@ -27,6 +28,7 @@ export function RubricChooser({
   lock,
   error,
   lockNote,
+  repetitions,
   onChange,
 }: {
   value: RubricChoiceItem[];
@@ -36,8 +38,12 @@ export function RubricChooser({
   lock: string | null;
   error?: string;
   lockNote: React.ReactNode;
+  /** N, for the builder's preview and its checks. */
+  repetitions: number;
   onChange: (next: RubricChoiceItem[]) => void;
 }) {
+  // The rubric being built or edited: its place in the list (null: a new one) and where it starts from.
+  const [building, setBuilding] = useState<{ index: number | null; from?: RubricDocument } | null>(null);
   const id = useId();
   const [template, setTemplate] = useState(RUBRIC_TEMPLATES[0].key);
   const [json, setJson] = useState("");
@@ -76,6 +82,11 @@ export function RubricChooser({
                 {doc ? <span className="block text-xs text-muted-foreground">{describe(doc)}</span> : null}
               </span>
               <span className="flex shrink-0 gap-1">
+                {doc && !disabled ? (
+                  <Button type="button" variant="ghost" size="sm" onClick={() => setBuilding({ index: i, from: doc })} aria-label={`Edit ${name}`}>
+                    Edit
+                  </Button>
+                ) : null}
                 {doc ? (
                   <a
                     className="inline-flex size-8 items-center justify-center rounded-md hover:bg-muted"
@@ -109,6 +120,28 @@ export function RubricChooser({
           ))}
         </ul>
       ) : null}
+      {building ? (
+        <RubricBuilder
+          initial={building.from}
+          repetitions={repetitions}
+          onCancel={() => setBuilding(null)}
+          onSave={(doc) => {
+            const next = [...value];
+            // An edited rubric is a new version of it.
+            if (building.index === null) next.push(doc);
+            else next[building.index] = { ...doc, key: building.from?.key ?? doc.key, version: (building.from?.version ?? 0) + 1 };
+            onChange(next);
+            setBuilding(null);
+          }}
+        />
+      ) : null}
+      {disabled || building ? null : (
+        <div>
+          <Button type="button" variant="outline" onClick={() => setBuilding({ index: null })}>
+            Build a rubric
+          </Button>
+        </div>
+      )}
       {disabled ? null : (
         <div className="flex flex-wrap items-end gap-2">
           <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-template`}>

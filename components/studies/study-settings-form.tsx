@@ -198,6 +198,7 @@ export function StudySettingsForm({
         lock={rubricsLock}
         error={rubricsError}
         onChange={setChoice}
+        repetitions={Number(repetitions) || 1}
         lockNote={rubricsLock ? <LockNote id="study-rubrics-hint" reason={rubricsLock} /> : null}
       />
 
