@@ -51,6 +51,19 @@ const PANEL = "flex flex-col divide-y divide-border rounded-lg border border-bor
 
 const STICKY_ANSWER = "lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)]";
 
+/** Every answer of the set side by side, for what is graded across them. */
+function AnswersSideBySide({ answers }: { answers: RenderedAnswer[] }) {
+  return (
+    <div className={cn("grid gap-3", SIDE_BY_SIDE[answers.length] ?? "md:grid-cols-3")}>
+      {answers.map((a) => (
+        <AnswerCard key={a.repetition} repetition={a.repetition} className="max-h-[28rem]">
+          {a.body}
+        </AnswerCard>
+      ))}
+    </div>
+  );
+}
+
 function Field({ f, scopeLabel, p }: { f: GradingField; scopeLabel: string; p: SectionProps }) {
   return (
     <DimensionField
@@ -142,13 +155,7 @@ export function ScoreSection(p: SectionProps) {
               The same question was asked {n} times. Compare the answers together: stylistic variation is acceptable, contradictory clinical content is not.
             </p>
           </div>
-          <div className={cn("grid gap-3", SIDE_BY_SIDE[n] ?? "md:grid-cols-3")}>
-            {p.answers.map((a) => (
-              <AnswerCard key={a.repetition} repetition={a.repetition} className="max-h-[28rem]">
-                {a.body}
-              </AnswerCard>
-            ))}
-          </div>
+          <AnswersSideBySide answers={p.answers} />
           <div className={PANEL}>
             {set.map((f) => (
               <Field key={f.key} f={f} p={p} scopeLabel={`All ${n} answers together`} />
@@ -364,13 +371,7 @@ export function RubricSection(p: SectionProps) {
                   {answer.body}
                 </AnswerCard>
               ) : (
-                <div className={cn("grid gap-3", SIDE_BY_SIDE[n] ?? "md:grid-cols-3")}>
-                  {p.answers.map((a) => (
-                    <AnswerCard key={a.repetition} repetition={a.repetition} className="max-h-[28rem]">
-                      {a.body}
-                    </AnswerCard>
-                  ))}
-                </div>
+                <AnswersSideBySide answers={p.answers} />
               )}
               <div className={PANEL}>
                 {g.fields.map((f) => (f.criterion ? <CriterionField key={f.key} f={f} p={p} /> : <Field key={f.key} f={f} p={p} scopeLabel={g.scopeLabel} />))}
