@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser } from "@playwright/test";
 import { demo, signIn } from "./fixtures";
 
@@ -89,6 +90,9 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await expect(preview.locator("fieldset")).toHaveCount(4);
   await expect(preview.locator("fieldset").nth(3)).toContainText("Coherence");
   await expect(preview).toContainText("Total (4-20)");
+  // The builder, open with its preview, passes the same WCAG 2.1 AA scan as every page.
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   await builder.getByRole("button", { name: "Add this rubric" }).click();
   const chosen = page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem");
   await expect(chosen).toHaveCount(1);
