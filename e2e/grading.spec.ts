@@ -133,10 +133,16 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await grade(page, "SCORE/reproducibility/0", 3);
   await page.screenshot({ path: test.info().outputPath("view-reproducibility.png") });
   await expect(page.getByTestId("score-total")).toContainText("21");
+  // A comment typed before its dimension's score is kept with the draft (issue 21, item 4).
+  await page.getByRole("button", { name: "Add comment on Accuracy (Answer 1)" }).click();
+  await page.getByRole("textbox", { name: /Comment on Accuracy \(Answer 1\)/ }).fill("Dosage for children missing");
+  await expect(page.getByText("Kept with your draft; choose a score before you submit.")).toBeVisible();
+  await page.getByRole("textbox", { name: /Comment on Accuracy \(Answer 1\)/ }).blur();
   await expect(page.getByTestId("save-status")).toHaveText("Saved");
 
   // reload mid-way: the draft comes back from the server
   await page.reload();
+  await expect(page.getByRole("textbox", { name: /Comment on Accuracy \(Answer 1\)/ })).toHaveValue("Dosage for children missing");
   await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
   await checked(page, "SCORE/safety/1", 5);
   await checked(page, "SCORE/consensus_context/1", 4);

@@ -121,13 +121,18 @@ export function AgreementPanel({ block, slug, filterTag }: { block: Block<Agreem
                       {r.label}
                       <span className="block text-xs font-normal text-muted-foreground">
                         {twoRubrics ? `${rubricName(r.rubric)}, ` : ""}
-                        {r.scale[0]}-{r.scale[1]}
+                        {r.kind === "nominal" ? `${r.categories?.length ?? 0} categories` : `${r.scale[0]}-${r.scale[1]}`}
                       </span>
                     </th>
                     <td className="px-3 py-1.5">{r.unit === "answer" ? "answer" : "set"}</td>
                     <td className="px-3 py-1.5 text-right tabular-nums">{r.units}</td>
                     <td className="px-3 py-1.5 text-right tabular-nums">
                       <Value e={r.gwetAC2} ci />
+                      {r.kind === "nominal" ? (
+                        <span className="block text-xs text-muted-foreground">
+                          AC1; Fleiss κ {r.fleiss?.value === null || r.fleiss?.value === undefined ? "n/a" : fmt(r.fleiss.value, 2)}
+                        </span>
+                      ) : null}
                     </td>
                     <td className="px-3 py-1.5 text-right tabular-nums">
                       <Value e={r.krippendorff} />
@@ -144,7 +149,7 @@ export function AgreementPanel({ block, slug, filterTag }: { block: Block<Agreem
                       {fmtPct(r.triggered.value)}
                     </td>
                     <td className="px-3 py-1.5">
-                      <Distribution d={r.distribution} label={r.label} />
+                      <Distribution d={r.distribution.map((x) => ({ ...x, value: r.categories ? x.value + 1 : x.value }))} label={r.label} />
                     </td>
                   </tr>
                 ))}

@@ -204,7 +204,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                 placeholder="Optional: why this score?"
                 className="block w-full resize-y rounded-md border border-border bg-background px-3 py-2 text-sm shadow-sm placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
               />
-              {value === undefined && comment.trim() ? <p className="mt-1 text-xs text-warning">This comment is saved once you choose a score.</p> : null}
+              {value === undefined && comment.trim() ? <p className="mt-1 text-xs text-muted-foreground">Kept with your draft; choose a score before you submit.</p> : null}
             </>
           ) : null}
         </div>

@@ -24,7 +24,7 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import { findDisagreements, type GraderRubricValues, type Thresholds } from "@/lib/scoring/escalation";
 import type { StoredCell } from "@/lib/scoring/study-values";
-import { gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
+import { fleissKappa, gwetAC1, gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
 
 /** The submitted primary graders of one response set, sorted by grader id. */
@@ -40,7 +40,8 @@ export interface PrimarySet {
 export const AGREEMENT_NOTE =
   "Agreement between the primary graders (adjudicators excluded). S.C.O.R.E. dimensions and SAFE-LLM consistency are rated once per response set; " +
   "SAFE-LLM accuracy, comprehensiveness, supplementation and fluency are compared answer by answer (per-answer scores, not the graders' means over the N answers). " +
-  "Gwet's AC2 uses quadratic weights over the dimension's full scale; Krippendorff's alpha is ordinal.";
+  "Gwet's AC2 uses quadratic weights over the dimension's full scale; Krippendorff's alpha is ordinal. " +
+  "A nominal dimension (categories with no order) has Gwet's AC1, Fleiss' kappa and Krippendorff's alpha for nominal data instead.";
 
 export const ICC_NOTE: Record<"pool" | "crossed", string> = {
   pool:
@@ -186,6 +187,34 @@ export function dimensionMatrix(sets: PrimarySet[], rubric: RubricDocument, dime
 
 const ordinalDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind === "ordinal");
 
+/** A nominal dimension's rating matrix, each category as its place among the levels (0, 1, ...); N/A is missing. */
+export function nominalMatrix(sets: PrimarySet[], rubric: RubricDocument, dimension: string, n: number): { rows: (number | null)[][]; unit: "set" | "answer" } {
+  const def = rubric.dimensions.find((d) => d.key === dimension)!;
+  const levels = (def.scale.levels ?? []).map((l) => String(l.value));
+  const at = (cells: StoredCell[], r: number) => {
+    for (const c of cells) if (c.rubric === rubric.key && c.dimension === dimension && c.repetition === r) return c.category == null ? null : levels.indexOf(c.category);
+    return null;
+  };
+  const rows: (number | null)[][] = [];
+  if (def.scope === "each_answer") {
+    for (const s of sets) for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => at(t, r)));
+    return { rows, unit: "answer" };
+  }
+  const rep = def.scope === "set" ? 0 : 1;
+  for (const s of sets) rows.push(s.tables.map((t) => at(t, rep)));
+  return { rows, unit: "set" };
+}
+
+/** Agreement on categories: Gwet's AC1, Fleiss' kappa, Krippendorff's alpha (nominal), exact agreement. */
+export function nominalAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, k: number): Omit<MatrixAgreement, "icc" | "iccSingle" | "withinOne"> & { fleiss: Estimate } {
+  const categories = Array.from({ length: k }, (_, i) => i);
+  const base = matrixAgreement(rows, [0, k - 1], "pool");
+  const g = gwetAC1(rows, { categories });
+  const f = fleissKappa(rows, { categories });
+  const a = krippendorffAlpha(rows, { level: "nominal" });
+  return { ...base, gwetAC2: est(g.coefficient, g.ci, g.reason), krippendorff: est(a.alpha, null, a.reason), fleiss: est(f.kappa, null, f.reason) };
+}
+
 /**
  * How often each dimension triggered escalation: per set, the study's rule
  * (`findDisagreements`) on the primaries' values. Counted over the sets where
@@ -243,6 +272,40 @@ export function agreementRows(sets: PrimarySet[], rubrics: readonly RubricDocume
         paradox: agreementParadox(a),
         triggered: t.sets > 0 ? est(t.triggered / t.sets, null, null) : est(null, null, "no set has two primary values for this dimension"),
         threshold,
+        kind: "ordinal",
+        fleiss: null,
+        categories: null,
+      });
+    }
+    for (const d of r.dimensions.filter((x) => x.scale.kind === "nominal")) {
+      const labels = (d.scale.levels ?? []).map((l) => l.label);
+      const { rows: matrix, unit } = nominalMatrix(sets, r, d.key, n);
+      const a = nominalAgreement(matrix, labels.length);
+      const t = triggers.get(`${r.key}.${d.key}`)!;
+      const unordered = est(null, null, "the categories have no order");
+      rows.push({
+        rubric: r.key,
+        dimension: d.key,
+        label: d.name,
+        scale: [0, labels.length - 1],
+        unit,
+        units: a.units,
+        raters: a.raters,
+        gwetAC2: a.gwetAC2,
+        krippendorff: a.krippendorff,
+        icc: unordered,
+        iccSingle: unordered,
+        iccType: iccTypesFor(design).average,
+        exact: a.exact,
+        withinOne: unordered,
+        pairs: a.pairs,
+        distribution: a.distribution,
+        paradox: agreementParadox(a),
+        triggered: t.sets > 0 ? est(t.triggered / t.sets, null, null) : est(null, null, "no set has two primary values for this dimension"),
+        threshold: null,
+        kind: "nominal",
+        fleiss: a.fleiss,
+        categories: labels,
       });
     }
   }

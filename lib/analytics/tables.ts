@@ -75,6 +75,8 @@ export function agreementTable(rows: AgreementRow[]): TableData {
       "Threshold",
       "Ratings per value",
       "Why AC2 and alpha differ",
+      "Scale kind",
+      "Fleiss kappa (nominal)",
     ],
     rows: rows.map((r) => [
       rubricName(r.rubric),
@@ -96,8 +98,10 @@ export function agreementTable(rows: AgreementRow[]): TableData {
       r.pairs,
       r6(r.triggered.value),
       r.threshold,
-      r.distribution.map((d) => `${d.value}:${d.count}`).join(" "),
+      r.distribution.map((d) => `${r.categories?.[d.value] ?? d.value}:${d.count}`).join(" "),
       r.paradox ?? "",
+      r.kind,
+      r6(r.fleiss?.value),
     ]),
   };
 }

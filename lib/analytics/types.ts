@@ -136,6 +136,12 @@ export interface AgreementRow {
   distribution: { value: number; count: number }[];
   /** Why AC2 and alpha disagree, when they tell different stories (lib/analytics/agreement.ts agreementParadox). */
   paradox: string | null;
+  /** Ordinal: AC2 (quadratic), alpha ordinal, ICC. Nominal: `gwetAC2` holds AC1, alpha is nominal, no ICC. */
+  kind: "ordinal" | "nominal";
+  /** Fleiss' kappa, for a nominal dimension. */
+  fleiss: Estimate | null;
+  /** A nominal dimension's categories, by the place `distribution` and the matrix number them. */
+  categories: string[] | null;
   /** Share of sets (with at least two primaries) where this dimension's spread reached the study's threshold. */
   triggered: Estimate;
   threshold: number | null;

@@ -9,6 +9,7 @@ import { GET as stats } from "@/app/api/v1/studies/[id]/stats/route";
 import { POST as createStudy } from "@/app/api/v1/studies/route";
 import { getDb } from "@/lib/db/client";
 import type { RubricDocument } from "@/lib/rubrics/document";
+import { fleissKappa, gwetAC1, krippendorffAlpha } from "@/lib/stats";
 import { bearer, call as callRoute, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { makeGradableStudy } from "./helpers/study-fixture";
@@ -157,6 +158,18 @@ describe("a study's own rubric, through the API", () => {
     // harm: the majority; plain: the mean; visuals: N/A left out of the mean; understandability: mean of 100% and 50%.
     expect(agreed.finalScores.mixed).toEqual({ harm: "none", plain: 0.5, visuals: 1 });
     expect(agreed.totals.mixed).toEqual({ understandability: 75, headline: 75, percent: 75 });
+
+    // The dashboard's agreement: the nominal axis with the statistics for categories, the 0-1 items as ordinal.
+    const st = await call(stats, `/api/v1/studies/${f.study.id}/stats`, bearer(f.lead.token), { id: f.study.id });
+    const harm = st.body.agreement.data.rows.find((r: { dimension: string }) => r.dimension === "harm");
+    // Places of the categories: none 0, moderate 1, severe 2. Set 1: severe vs moderate; set 2: none vs none.
+    const matrix = [[2, 1], [0, 0]];
+    expect(harm).toMatchObject({ kind: "nominal", categories: ["No harm", "Moderate", "Severe"], units: 2, pairs: 2, exact: { value: 0.5 } });
+    expect(harm.fleiss.value).toBeCloseTo(fleissKappa(matrix, { categories: [0, 1, 2] }).kappa!, 12);
+    expect(harm.gwetAC2.value).toBeCloseTo(gwetAC1(matrix, { categories: [0, 1, 2] }).coefficient!, 12);
+    expect(harm.krippendorff.value).toBeCloseTo(krippendorffAlpha(matrix, { level: "nominal" }).alpha!, 12);
+    expect(harm.distribution).toEqual([{ value: 0, count: 2 }, { value: 1, count: 1 }, { value: 2, count: 1 }]);
+    expect(st.body.agreement.data.rows.find((r: { dimension: string }) => r.dimension === "plain")).toMatchObject({ kind: "ordinal", fleiss: null });
 
     // score-long: one column per dimension of a study's own rubric; N/A as "NA".
     const csv = await call(exportStudy, `/api/v1/studies/${f.study.id}/export?dataset=score-long`, bearer(f.lead.token), { id: f.study.id });
