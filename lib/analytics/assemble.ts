@@ -12,7 +12,7 @@ import type { SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
 import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
 import { finalScoresOf, type FinalGraders, type GraderTotals } from "@/lib/scoring/final-scores";
-import { graderRubricTotals, graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
+import { graderRubricScores, type StoredCell } from "@/lib/scoring/study-values";
 import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
 import { radarChart, rankingRows } from "./blocks";
 import { decodeCells, type CellLayout } from "./grader-cells";
@@ -138,7 +138,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     else bySet.set(a.setId, [a]);
     if (a.status === "SUBMITTED") {
       const table = decodeCells(loaded.layout, a.cells ?? []);
-      records.set(a, { table, values: graderRubricValues(study.rubrics, table, n), totals: graderRubricTotals(study.rubrics, table, n) });
+      records.set(a, { table, ...graderRubricScores(study.rubrics, table, n) });
     }
   }
 

@@ -40,3 +40,20 @@ export function graderRubricTotals(rubrics: readonly RubricDocument[], cells: re
     }),
   );
 }
+
+/** A grader's dimension values and totals of every rubric, from one pass over their cells (the dashboard reads thousands). */
+export function graderRubricScores(
+  rubrics: readonly RubricDocument[],
+  cells: readonly StoredCell[],
+  n: number,
+  ctx: TotalContext = {},
+): { values: GraderRubricValues; totals: Record<string, Record<string, number | null>> } {
+  const values: GraderRubricValues = {};
+  const totals: Record<string, Record<string, number | null>> = {};
+  for (const doc of rubrics) {
+    const own = rubricCells(cells, doc.key);
+    values[doc.key] = graderValues(doc, own, n);
+    totals[doc.key] = Object.fromEntries(doc.totals.map((t) => [t.key, graderTotal(doc, t, own, n, ctx)]));
+  }
+  return { values, totals };
+}
