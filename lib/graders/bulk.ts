@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/server/errors";
 import { entriesFromJson, parseGraderLines, problemText, type BulkLine, type LineProblem } from "./bulk-parse";
 import { generateInitialPassword } from "./initial-password";
 import type { BulkAddGradersInput } from "./schema";
-import type { Actor } from "./service";
+import { createGraderAccount, type Actor } from "./service";
 import { copyAccountSpecialties, setStudySpecialties, studySpecialtyNames } from "./specialties";
 
 /**
@@ -108,26 +108,12 @@ export async function addGradersBulk(actor: Actor, studyId: string, input: BulkA
           const account = accounts.get(e.email);
           if (!account) {
             const pw = passwords.get(e.email)!;
-            const user = await tx.user.create({ data: { email: e.email, name: e.name!.trim(), role: "GRADER", passwordHash: pw.hash } });
-            await tx.studyMember.create({ data: { studyId, userId: user.id, role: "GRADER" } });
-            const specialties = await setStudySpecialties(tx, studyId, user.id, e.specialties ?? []);
-            await recordAudit(tx, {
-              actorId: actor.id,
-              action: "user.create",
-              entityType: "User",
-              entityId: user.id,
-              studyId,
-              after: { email: user.email, name: user.name, role: "GRADER", passwordGenerated: true },
-              requestId: actor.requestId,
-            });
-            await recordAudit(tx, {
-              actorId: actor.id,
-              action: "study.grader.add",
-              entityType: "StudyMember",
-              entityId: user.id,
-              studyId,
-              after: { userId: user.id, email: user.email, role: "GRADER", active: true, specialties },
-              requestId: actor.requestId,
+            const { user, specialties } = await createGraderAccount(tx, actor, studyId, {
+              email: e.email,
+              name: e.name!.trim(),
+              passwordHash: pw.hash,
+              specialties: e.specialties ?? [],
+              passwordGenerated: true,
             });
             out.push({ line: e.line, email: e.email, userId: user.id, accountCreated: true, reactivated: false, specialties, initialPassword: pw.plain });
             continue;

@@ -1,6 +1,6 @@
 import { recordAudit } from "@/lib/audit/record";
 import { hashPassword } from "@/lib/auth/password";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/server/errors";
 import { generateInitialPassword } from "./initial-password";
@@ -38,6 +38,40 @@ const alreadyMember = (email: string) => new ApiError(409, `${email} is already 
  * given are the grader's in this study only (see ./specialties). Account,
  * membership, specialties and their audit events land in one transaction.
  */
+/**
+ * A new grader account made a member of the study, with its specialties there, and
+ * both steps audited: the one way an account is created for a study (one grader or many).
+ */
+export async function createGraderAccount(
+  tx: Tx,
+  actor: Actor,
+  studyId: string,
+  input: { email: string; name: string; passwordHash: string; specialties: string[]; passwordGenerated: boolean },
+): Promise<{ user: { id: string; email: string; name: string }; specialties: string[] }> {
+  const user = await tx.user.create({ data: { email: input.email, name: input.name, role: "GRADER", passwordHash: input.passwordHash } });
+  await tx.studyMember.create({ data: { studyId, userId: user.id, role: "GRADER" } });
+  const specialties = await setStudySpecialties(tx, studyId, user.id, input.specialties);
+  await recordAudit(tx, {
+    actorId: actor.id,
+    action: "user.create",
+    entityType: "User",
+    entityId: user.id,
+    studyId,
+    after: { email: user.email, name: user.name, role: "GRADER", passwordGenerated: input.passwordGenerated },
+    requestId: actor.requestId,
+  });
+  await recordAudit(tx, {
+    actorId: actor.id,
+    action: "study.grader.add",
+    entityType: "StudyMember",
+    entityId: user.id,
+    studyId,
+    after: { userId: user.id, email: user.email, role: "GRADER", active: true, specialties },
+    requestId: actor.requestId,
+  });
+  return { user, specialties };
+}
+
 export async function addGrader(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
   const existing = await getDb().user.findUnique({ where: { email: input.email }, select: { id: true } });
   return existing ? addExistingAccount(actor, studyId, existing.id, input) : addNewAccount(actor, studyId, input);
@@ -96,27 +130,7 @@ async function addNewAccount(actor: Actor, studyId: string, input: AddGraderInpu
   const passwordHash = await hashPassword(input.password ?? generated!);
   try {
     const userId = await getDb().$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { email: input.email, name, role: "GRADER", passwordHash } });
-      await tx.studyMember.create({ data: { studyId, userId: user.id, role: "GRADER" } });
-      const specialties = await setStudySpecialties(tx, studyId, user.id, input.specialties ?? []);
-      await recordAudit(tx, {
-        actorId: actor.id,
-        action: "user.create",
-        entityType: "User",
-        entityId: user.id,
-        studyId,
-        after: { email: user.email, name: user.name, role: "GRADER", passwordGenerated: Boolean(generated) },
-        requestId: actor.requestId,
-      });
-      await recordAudit(tx, {
-        actorId: actor.id,
-        action: "study.grader.add",
-        entityType: "StudyMember",
-        entityId: user.id,
-        studyId,
-        after: { userId: user.id, email: user.email, role: "GRADER", active: true, specialties },
-        requestId: actor.requestId,
-      });
+      const { user } = await createGraderAccount(tx, actor, studyId, { email: input.email, name, passwordHash, specialties: input.specialties ?? [], passwordGenerated: Boolean(generated) });
       return user.id;
     });
     return { userId, accountCreated: true, reactivated: false, ...(generated ? { initialPassword: generated } : {}) };
