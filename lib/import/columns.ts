@@ -12,16 +12,19 @@ export type ImportKind = "full" | "questions" | "answers";
 export const QUESTION_COLUMNS = ["specialty", "question", "reference_answer"] as const;
 /** Columns that describe one generated answer (Response). */
 export const ANSWER_COLUMNS = ["model", "repetition", "response"] as const;
+/** A question's own criteria (HealthBench), a JSON list; optional wherever questions are. */
+export const OPTIONAL_QUESTION_COLUMNS = ["criteria"] as const;
 /** Generation settings recorded on the LlmModel; optional wherever answers are. */
 export const MODEL_SETTING_COLUMNS = ["model_version", "temperature", "top_p"] as const;
 
 export type ColumnName =
   | "item_id"
   | (typeof QUESTION_COLUMNS)[number]
+  | (typeof OPTIONAL_QUESTION_COLUMNS)[number]
   | (typeof ANSWER_COLUMNS)[number]
   | (typeof MODEL_SETTING_COLUMNS)[number];
 
-export const ALL_COLUMNS: readonly ColumnName[] = ["item_id", ...QUESTION_COLUMNS, ...ANSWER_COLUMNS, ...MODEL_SETTING_COLUMNS];
+export const ALL_COLUMNS: readonly ColumnName[] = ["item_id", ...QUESTION_COLUMNS, ...OPTIONAL_QUESTION_COLUMNS, ...ANSWER_COLUMNS, ...MODEL_SETTING_COLUMNS];
 
 export const REQUIRED_COLUMNS: Record<ImportKind, readonly ColumnName[]> = {
   full: ["item_id", ...QUESTION_COLUMNS, ...ANSWER_COLUMNS],
@@ -93,7 +96,7 @@ export function detectHeader(rawNames: readonly string[]): HeaderInfo {
     columns.push(name as ColumnName);
   });
 
-  const hasQuestion = QUESTION_COLUMNS.some((c) => seen.has(c));
+  const hasQuestion = [...QUESTION_COLUMNS, ...OPTIONAL_QUESTION_COLUMNS].some((c) => seen.has(c));
   const hasAnswer = [...ANSWER_COLUMNS, ...MODEL_SETTING_COLUMNS].some((c) => seen.has(c));
   const kind: ImportKind | null = hasQuestion && hasAnswer ? "full" : hasQuestion ? "questions" : hasAnswer ? "answers" : null;
   if (kind === null) {

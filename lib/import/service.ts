@@ -13,6 +13,8 @@ import { emptyFileError, ImportFileError, openRows, type RowStream } from "./rea
 import { chunksOf, coalesce, decodeUtf8, formatFromContentType, limitBytes, maxImportBytes, tooLarge } from "./source";
 import { ImportValidator, MAX_ERRORS, splitSetKey, type FileItem, type ModelSettings, type StagedAnswer } from "./validate";
 import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/names";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import type { RubricDocument } from "@/lib/rubrics/document";
 
 /**
  * The import of questions and model answers into a study.
@@ -213,7 +215,7 @@ class StreamWriter {
 
   private newSpecialties = new Map<string, string>();
   private newModels: { id: string; name: string; version: string; temperature: number | null; topP: number | null }[] = [];
-  private newItems: { id: string; externalId: string; specialtyKey: string; question: string; reference: string }[] = [];
+  private newItems: { id: string; externalId: string; specialtyKey: string; question: string; reference: string; criteria: string | null }[] = [];
   private newSets: { id: string; itemId: string; modelId: string }[] = [];
   private direct = new Pieces();
   private staged = new Pieces();
@@ -266,7 +268,7 @@ class StreamWriter {
         const id = randomUUID();
         this.itemIds.push(id);
         this.itemIsNew.push(true);
-        this.newItems.push({ id, externalId: item.externalId, specialtyKey: key, question: item.first.question, reference: item.first.referenceAnswer });
+        this.newItems.push({ id, externalId: item.externalId, specialtyKey: key, question: item.first.question, reference: item.first.referenceAnswer, criteria: item.first.criteria ?? null });
         this.counts.itemsCreated++;
       }
     }
@@ -399,9 +401,9 @@ class StreamWriter {
       if (this.newItems.length) {
         const i = this.newItems;
         parts.push({
-          sql: (p) => `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt")
-            SELECT u.id, ${p(1)}::uuid, u.external_id, u.question, u.reference, u.specialty_id, ${p(7)}::timestamptz
-              FROM unnest(${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::uuid[]) AS u(id, external_id, question, reference, specialty_id)`,
+          sql: (p) => `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt", criteria)
+            SELECT u.id, ${p(1)}::uuid, u.external_id, u.question, u.reference, u.specialty_id, ${p(7)}::timestamptz, u.criteria::jsonb
+              FROM unnest(${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::uuid[], ${p(8)}::text[]) AS u(id, external_id, question, reference, specialty_id, criteria)`,
           values: [
             this.studyId,
             i.map((x) => x.id),
@@ -410,6 +412,7 @@ class StreamWriter {
             i.map((x) => x.reference),
             i.map((x) => this.existing.specialties.get(x.specialtyKey) as string),
             this.timestamp,
+            i.map((x) => x.criteria),
           ],
         });
       }
@@ -484,9 +487,15 @@ async function stream(batches: RowStream["batches"], validator: ImportValidator,
 const GRADED_SET = (set: string) => `(EXISTS (SELECT 1 FROM "Assignment" ga JOIN "Grade" g ON g."assignmentId" = ga.id WHERE ga."responseSetId" = ${set})
   OR EXISTS (SELECT 1 FROM "JudgeScore" js WHERE js."responseSetId" = ${set}))`;
 
+/** "Rubric › dimension" of the study's first criteria dimension (HealthBench), or null. */
+function criteriaDimension(rubrics: readonly RubricDocument[]): string | null {
+  for (const doc of rubrics) for (const d of doc.dimensions) if (d.scale.kind === "criteria") return `${doc.name} › ${d.name}`;
+  return null;
+}
+
 interface Ctx {
   client: pg.Client;
-  study: ImportStudy;
+  study: ImportStudy & { criteriaDimension: string | null };
   kind: ImportKind;
   validator: ImportValidator;
   writer: StreamWriter;
@@ -537,6 +546,23 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
   const at = (r: Located) => ({ row: r.row, ...(r.line === null ? {} : { line: r.line }) });
   if (writer.counts.staged > 0) await client.query("ANALYZE imp_answer");
 
+  if (kind !== "answers" && study.criteriaDimension) {
+    // Graders cannot mark criteria a question does not have.
+    for (let i = 0; i < validator.itemCount; i++) {
+      const first = validator.itemAt(i).first;
+      if (!first || first.criteria || (first.criteria === undefined && writer.itemExisted(i))) continue;
+      add(
+        {
+          row: first.row,
+          ...(first.line === undefined ? {} : { line: first.line }),
+          column: "criteria",
+          message: `item ${first.externalId} has no criteria, but this study grades each question's own criteria (${study.criteriaDimension}); give them as a JSON list of {id, text, points}`,
+        },
+        false,
+      );
+    }
+  }
+
   if (kind !== "answers") {
     // Questions that were in the study already: the same text is fine, a new one only while ungraded.
     const items: FileItem[] = [];
@@ -546,7 +572,9 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
     }
     await client.query(
       `CREATE TEMP TABLE imp_item ON COMMIT DROP AS
-       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(row, line, external_id, specialty, question, reference)`,
+       SELECT t.row, t.line, t.external_id, t.specialty, t.question, t.reference, t.criteria::jsonb AS criteria, t.criteria_stated
+         FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bool[])
+           AS t(row, line, external_id, specialty, question, reference, criteria, criteria_stated)`,
       [
         items.map((i) => i.row),
         items.map((i) => i.line ?? null),
@@ -554,24 +582,30 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
         items.map((i) => i.specialtyKey),
         items.map((i) => i.question),
         items.map((i) => i.referenceAnswer),
+        items.map((i) => i.criteria ?? null),
+        items.map((i) => i.criteria !== undefined),
       ],
     );
-    const { rows } = await client.query<Located & { external_id: string; question_changed: boolean; reference_changed: boolean; specialty_changed: boolean; graded: boolean }>(
+    const criteriaChanged = `(i.criteria_stated AND q.criteria IS DISTINCT FROM i.criteria)`;
+    const { rows } = await client.query<
+      Located & { external_id: string; question_changed: boolean; reference_changed: boolean; specialty_changed: boolean; criteria_changed: boolean; graded: boolean }
+    >(
       `SELECT i.row, i.line, i.external_id,
               q.question <> i.question AS question_changed,
               q."referenceAnswer" <> i.reference AS reference_changed,
               lower(s.name) <> i.specialty AS specialty_changed,
+              ${criteriaChanged} AS criteria_changed,
               EXISTS (SELECT 1 FROM "ResponseSet" rs WHERE rs."itemId" = q.id AND ${GRADED_SET("rs.id")}) AS graded
          FROM imp_item i
          JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = i.external_id
          JOIN "Specialty" s ON s.id = q."specialtyId"
-        WHERE q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty
+        WHERE q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty OR ${criteriaChanged}
         ORDER BY i.row`,
       [study.id],
     );
     for (const r of rows) {
       if (!r.graded) continue;
-      const what = [r.question_changed && "question", r.specialty_changed && "specialty", r.reference_changed && "reference_answer"].filter(
+      const what = [r.question_changed && "question", r.specialty_changed && "specialty", r.reference_changed && "reference_answer", r.criteria_changed && "criteria"].filter(
         (x): x is string => typeof x === "string",
       );
       add(
@@ -670,11 +704,13 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
 async function apply({ client, study, kind, validator, writer }: Ctx): Promise<ImportResult["incompleteSets"]> {
   if (kind !== "answers") {
     await client.query(
-      `UPDATE "QaItem" q SET question = i.question, "referenceAnswer" = i.reference, "specialtyId" = s.id, "updatedAt" = now()
+      `UPDATE "QaItem" q SET question = i.question, "referenceAnswer" = i.reference, "specialtyId" = s.id, "updatedAt" = now(),
+              criteria = CASE WHEN i.criteria_stated THEN i.criteria ELSE q.criteria END
          FROM imp_item i, "Specialty" s
         WHERE q."studyId" = $1::uuid AND q."externalId" = i.external_id
           AND s.id = (SELECT s2.id FROM "Specialty" s2 WHERE lower(s2.name) = i.specialty ORDER BY s2.name LIMIT 1)
-          AND (q.question, q."referenceAnswer", q."specialtyId") IS DISTINCT FROM (i.question, i.reference, s.id)`,
+          AND ((q.question, q."referenceAnswer", q."specialtyId") IS DISTINCT FROM (i.question, i.reference, s.id)
+               OR (i.criteria_stated AND q.criteria IS DISTINCT FROM i.criteria))`,
       [study.id],
     );
   }
@@ -778,12 +814,12 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     open = true;
     await client.query("SET LOCAL work_mem = '64MB'");
     // Serialises imports into one study, and a status change waits for the import.
-    const { rows: locked } = await client.query<{ status: ImportStudy["status"]; repetitions: number; now: Date }>(
-      `SELECT status, repetitions, now() AS now FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
+    const { rows: locked } = await client.query<{ status: ImportStudy["status"]; repetitions: number; rubrics: unknown; now: Date }>(
+      `SELECT status, repetitions, rubrics, now() AS now FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
       [o.study.id],
     );
     if (!locked.length) throw new ApiError(404, "study not found");
-    const study = { id: o.study.id, status: locked[0].status, repetitions: locked[0].repetitions };
+    const study = { id: o.study.id, status: locked[0].status, repetitions: locked[0].repetitions, criteriaDimension: criteriaDimension(storedRubrics(locked[0].rubrics)) };
     if (study.status === "CLOSED") throw new ApiError(409, "this study is closed: questions and answers can no longer be imported");
     await client.query(STAGING_DDL);
     const existing = await loadExisting(client, study.id);

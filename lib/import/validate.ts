@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { textProblem } from "@/lib/validation/text";
+import { CriteriaSchema } from "@/lib/rubrics/criteria";
 import { ALL_COLUMNS, type ColumnName, type ImportKind, type RowError } from "./columns";
 
 /**
@@ -162,12 +163,48 @@ const optionalNumber = (column: string, min: number, max: number) =>
     return x;
   });
 
+/**
+ * A question's HealthBench criteria: a JSON list of {id, text, points} (CSV: the cell's text; JSON:
+ * the list itself or its text). Out: the list's canonical JSON, null for a blank cell (no
+ * criteria), undefined when the row does not state them (the stored ones are kept).
+ */
+const criteria = () =>
+  z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      let list: unknown = v;
+      if (v === null) return null;
+      if (typeof v === "string") {
+        if (v.trim() === "") return null;
+        try {
+          list = JSON.parse(v);
+        } catch {
+          return issue(ctx, 'criteria must be a JSON list such as [{"id": "c1", "text": "Advises urgent care", "points": 5}]; this cell is not valid JSON');
+        }
+      }
+      const parsed = CriteriaSchema.safeParse(list);
+      if (!parsed.success) {
+        for (const i of parsed.error.issues) ctx.addIssue({ code: "custom", message: `criteria${i.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}: ${i.message}` });
+        return z.NEVER;
+      }
+      const ids = new Set<string>();
+      for (const c of parsed.data) {
+        if (ids.has(c.id)) return issue(ctx, `criteria: the id "${c.id}" is used twice; each criterion of a question needs its own id`);
+        ids.add(c.id);
+      }
+      if (!parsed.data.some((c) => c.points > 0)) return issue(ctx, "criteria: at least one criterion must be worth positive points (the score is met points over the positive total)");
+      return JSON.stringify(parsed.data);
+    });
+
 /** The zod schema of one row of a file of this kind, for a study with N = `repetitions`. */
 export function rowSchema(kind: ImportKind, repetitions: number) {
   const question = {
     specialty: name("specialty"),
     question: text("question", true),
     reference_answer: text("reference_answer", false),
+    criteria: criteria(),
   };
   const answer = {
     model: name("model"),
@@ -205,6 +242,8 @@ export interface FileItem {
   specialtyKey: string;
   question: string;
   referenceAnswer: string;
+  /** Canonical JSON of the question's criteria; null: none; undefined: not stated (kept as stored). */
+  criteria?: string | null;
 }
 
 /** One item x model pair of the file, numbered by `key` (see StagedAnswer.setKey). */
@@ -360,6 +399,7 @@ export class ImportValidator {
       const specialtyKey = specialty.toLowerCase();
       const question = r.question as string;
       const reference = r.reference_answer as string;
+      const stated = r.criteria as string | null | undefined;
       const first = item.first;
       if (!first) {
         if (!this.specialties.has(specialtyKey)) this.specialties.set(detach(specialtyKey), detach(specialty));
@@ -369,12 +409,17 @@ export class ImportValidator {
           specialtyKey: detach(specialtyKey),
           question: detach(question),
           referenceAnswer: detach(reference),
+          ...(stated === undefined ? {} : { criteria: stated }),
         };
       } else {
         if (first.specialtyKey !== specialtyKey)
           fail("specialty", `item ${externalId} has specialty "${specialty}" here but "${this.specialties.get(first.specialtyKey)}" in row ${first.row}`);
         if (first.question !== question) fail("question", `item ${externalId} has a different question than in row ${first.row}`);
         if (first.referenceAnswer !== reference) fail("reference_answer", `item ${externalId} has a different reference_answer than in row ${first.row}`);
+        if (stated !== undefined) {
+          if (first.criteria === undefined) first.criteria = stated;
+          else if (first.criteria !== stated) fail("criteria", `item ${externalId} has different criteria than in row ${first.row}`);
+        }
         if (this.kind === "questions" && this.totalErrors === errorsBefore) this.duplicateRows++;
       }
     }

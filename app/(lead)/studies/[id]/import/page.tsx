@@ -13,6 +13,10 @@ const COLUMNS: [string, string][] = [
   ["specialty", "Clinical specialty; names match whatever their case, and the first spelling is kept."],
   ["question", "The clinical question, as graders will read it."],
   ["reference_answer", "The expert reference answer (may be empty)."],
+  [
+    "criteria",
+    'Optional: the question\'s own criteria for a HealthBench-style rubric, as JSON: [{"id": "c1", "text": "Advises urgent care", "points": 5}]. Required when the study grades criteria.',
+  ],
   ["model", "Name of the LLM that answered. Graders never see it."],
   ["repetition", "Which of the N answers generated for this question and model: 1 to N."],
   ["response", "The model's answer. Line breaks are kept; quote the cell (Excel does)."],
