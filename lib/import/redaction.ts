@@ -3,7 +3,8 @@ import { sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/server/errors";
 import type { RedactionInput, RedactionResultBody } from "./contract";
-import { excerptOf, termPattern, wordRegExp } from "./model-mentions";
+import { termPattern, wordRegExp } from "@/lib/blinding/terms";
+import { excerptOf } from "./model-mentions";
 
 /**
  * Find-and-replace over a study's answers, to take out what names a model

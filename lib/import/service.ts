@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { scanModelMentions, type ModelMentions } from "./model-mentions";
+import { mentionTerms } from "@/lib/blinding/terms";
+import { modelNamesInGraderText } from "@/lib/blinding/grader-text";
 import { performance } from "node:perf_hooks";
 import { finished } from "node:stream/promises";
 import pg from "pg";
@@ -814,8 +816,8 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     open = true;
     await client.query("SET LOCAL work_mem = '64MB'");
     // Serialises imports into one study, and a status change waits for the import.
-    const { rows: locked } = await client.query<{ status: ImportStudy["status"]; repetitions: number; rubrics: unknown; now: Date }>(
-      `SELECT status, repetitions, rubrics, now() AS now FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
+    const { rows: locked } = await client.query<{ status: ImportStudy["status"]; repetitions: number; rubrics: unknown; graderTitle: string; now: Date }>(
+      `SELECT status, repetitions, rubrics, "graderTitle", now() AS now FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
       [o.study.id],
     );
     if (!locked.length) throw new ApiError(404, "study not found");
@@ -851,6 +853,16 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     }
 
     const incompleteSets = await apply(ctx);
+    // A model new to the study may be named in the text graders read (lib/studies/blinding.ts).
+    const { rows: models } = await client.query<{ name: string; version: string | null }>(`SELECT name, version FROM "LlmModel" WHERE "studyId" = $1::uuid`, [study.id]);
+    const named = modelNamesInGraderText(storedRubrics(locked[0].rubrics), locked[0].graderTitle, mentionTerms(models));
+    if (named.length) {
+      throw rejection(
+        422,
+        named.map((p) => ({ row: 0, column: "model", message: `the study's ${p.path} ${p.message.replace("which graders would read; reword it", "which graders would read; reword the study's text")}` })),
+        named.length,
+      );
+    }
     const modelMentions = await scanModelMentions((text, values) => client.query(text, values), study.id, o.mentionTerms);
     lap("write");
     const result: ImportResult = {

@@ -5,6 +5,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Study } from "@/lib/generated/prisma/client";
 import { repetitionProblems } from "@/lib/rubrics/document";
 import { resolveRubrics, storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { mentionTerms } from "@/lib/blinding/terms";
+import { modelNamesInGraderText } from "@/lib/blinding/grader-text";
 import { ApiError } from "@/lib/server/errors";
 import { completeSetsSql } from "./items";
 import { LOCK_REASONS, lockedSettingsChange, lockMessage, type LockedSetting } from "./locks";
@@ -183,6 +185,12 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
     const changed = SETTING_KEYS.filter((k) => k in next && !sameValue(next[k], current[k]));
     if (changed.includes("rubrics") || (next.rubricDocuments && !sameValue(next.rubricDocuments, current.rubricDocuments))) {
       if (!changed.includes("rubrics")) changed.push("rubrics");
+    }
+
+    if (next.rubricDocuments || next.graderTitle !== undefined || patch.status === "OPEN") {
+      const models = await tx.llmModel.findMany({ where: { studyId }, select: { name: true, version: true } });
+      const named = modelNamesInGraderText(docs, next.graderTitle ?? current.graderTitle, mentionTerms(models));
+      if (named.length) throw new ApiError(422, "the text graders read would name a model", named);
     }
 
     const started = changed.some((k) => k in LOCK_REASONS) ? await gradingStarted(tx, studyId) : false;
