@@ -21,7 +21,7 @@ import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
-import { peerAddressStamper } from "@/lib/server/client-address";
+import { peerAddressStamper } from "@/lib/log/client-address";
 import { drainer, shutdownTimeoutMs } from "@/lib/server/graceful";
 import { startDraining } from "@/lib/server/lifecycle";
 import { refuseUnsupportedMethod } from "@/lib/server/methods";

@@ -3,7 +3,7 @@
 import { useId } from "react";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
-import type { Page } from "@/components/data-table/search-params";
+import type { Page } from "@/lib/tables/search-params";
 import { useTableUrl } from "@/components/data-table/use-table-url";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";

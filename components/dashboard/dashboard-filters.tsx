@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTransition } from "react";
-import { withParams } from "@/components/data-table/search-params";
+import { withParams } from "@/lib/tables/search-params";
 import { Label } from "@/components/ui/label";
 import { useRubricName } from "./rubric-names";
 import { cn } from "@/lib/utils";

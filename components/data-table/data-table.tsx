@@ -19,7 +19,7 @@ import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
 import { DataTableToolbar, type FilterDef } from "./data-table-toolbar";
-import { PAGE_SIZES, pageCount, sortToState, stateToSort, type Page } from "./search-params";
+import { PAGE_SIZES, pageCount, sortToState, stateToSort, type Page } from "@/lib/tables/search-params";
 import { useTableUrl } from "./use-table-url";
 
 /**

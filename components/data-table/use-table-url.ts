@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useTransition } from "react";
-import { withParams } from "./search-params";
+import { withParams } from "@/lib/tables/search-params";
 
 /**
  * Changes a server-driven table's search params. The navigation runs in a

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
-import type { Page } from "@/components/data-table/search-params";
+import type { Page } from "@/lib/tables/search-params";
 import { apiRequest } from "@/components/studies/api-client";
 import { DIMENSION_LABEL, formatDate } from "@/components/studies/labels";
 import { Badge } from "@/components/ui/badge";

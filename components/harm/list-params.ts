@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationFields, sortField } from "@/components/data-table/search-params";
+import { paginationFields, sortField } from "@/lib/tables/search-params";
 import { harmReviewStatus } from "@/lib/harm/contract";
 
 export const HARM_SORTS = ["externalId", "grader", "flaggedAt"] as const;

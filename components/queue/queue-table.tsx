@@ -4,7 +4,7 @@ import { Lock } from "lucide-react";
 import Link from "next/link";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
-import type { Page } from "@/components/data-table/search-params";
+import type { Page } from "@/lib/tables/search-params";
 import { Badge } from "@/components/ui/badge";
 import { QUEUE_STATUSES, QUEUE_STATUS_LABELS } from "@/lib/queue/params";
 import type { QueueRow } from "@/lib/queue/queries";

@@ -2,7 +2,7 @@
 
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
-import type { Page } from "@/components/data-table/search-params";
+import type { Page } from "@/lib/tables/search-params";
 import { Badge } from "@/components/ui/badge";
 
 export interface ItemTableRow {

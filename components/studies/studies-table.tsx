@@ -4,7 +4,7 @@ import Link from "next/link";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import { Badge } from "@/components/ui/badge";
-import type { Page } from "@/components/data-table/search-params";
+import type { Page } from "@/lib/tables/search-params";
 import { formatDate, STATUS_LABEL, STATUS_VARIANT } from "./labels";
 
 export interface StudyTableRow {

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { mulberry32 } from "@/lib/stats";
+import { seededShuffle } from "@/lib/random/seeded";
 
 /**
  * Pure planning of PRIMARY assignments: which eligible graders get which
@@ -34,21 +33,6 @@ export interface PlanResult {
   assignments: { setId: string; graderId: string }[];
   /** Sets left with fewer than k primary graders, because too few graders are eligible. */
   short: { setId: string; missing: number }[];
-}
-
-/** A 32-bit seed from any string, so a lead can type a word as the seed. */
-export function seedToUint32(seed: string): number {
-  return createHash("sha256").update(seed).digest().readUInt32LE(0);
-}
-
-export function seededShuffle<T>(items: readonly T[], seed: string): T[] {
-  const rng = mulberry32(seedToUint32(seed));
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 /**

@@ -6,7 +6,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { orderForGrader, planAssignments } from "./plan";
 
 export interface AssignmentRunSummary {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationFields, sortField, textFilter } from "@/components/data-table/search-params";
+import { paginationFields, sortField, textFilter } from "@/lib/tables/search-params";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { describeChanges, uuidsIn, type ChangeLine } from "./describe";

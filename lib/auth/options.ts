@@ -7,8 +7,8 @@ import { authenticate } from "./login";
 import { revokeSession, SESSION_MAX_AGE_S } from "./sessions";
 import { signInWithOidc, type SsoRefusal } from "./sso";
 import { passwordsEnabled, ssoConfigFromEnv, type SsoConfig } from "./sso-config";
-import { clientAddress } from "@/lib/server/client-address";
-import { logger } from "@/lib/server/logger";
+import { clientAddress } from "@/lib/log/client-address";
+import { logger } from "@/lib/log/logger";
 import { lineText, multilineText } from "@/lib/validation/text";
 
 /**

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { logger } from "@/lib/server/logger";
+import { logger } from "@/lib/log/logger";
 
 /**
  * One connection pool and one Prisma client per process, created on first use

@@ -1,5 +1,5 @@
 import { mulberry32 } from "@/lib/stats";
-import { seedToUint32 } from "@/lib/assignment/plan";
+import { seedToUint32 } from "@/lib/random/seeded";
 import type { ScoreInput } from "@/lib/grading/contract-schemas";
 
 /**

@@ -6,7 +6,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { assignGraders } from "@/lib/assignment/service";
 import { saveGrades } from "@/lib/grading/service";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { DEMO_ITEMS, DEMO_MODELS, DEMO_STUDY } from "./content";
 import { harmFor, simulatedForm } from "./pilot";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";

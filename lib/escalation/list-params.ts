@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationFields, sortField } from "@/components/data-table/search-params";
+import { paginationFields, sortField } from "@/lib/tables/search-params";
 import { lineText } from "@/lib/validation/text";
 
 export const ESCALATION_SORTS = ["externalId", "specialty", "status", "age"] as const;

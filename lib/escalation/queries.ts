@@ -2,7 +2,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/uuid";
 import type { EscalationStatus } from "@/lib/generated/prisma/enums";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { Disagreement } from "@/lib/scoring/escalation";
 import { graderPseudonym } from "@/lib/users/pseudonym";
 import { prismaSql } from "@/lib/db/sql";

@@ -3,7 +3,7 @@ import type { Sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { EscalationStatus, SetStatus } from "@/lib/generated/prisma/enums";
 import type { RubricDocument } from "@/lib/rubrics/document";
-import { seededShuffle } from "@/lib/assignment/plan";
+import { seededShuffle } from "@/lib/random/seeded";
 import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
 import { graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
 import { storedThresholds } from "@/lib/studies/thresholds";

@@ -6,7 +6,7 @@ import { normaliseEmail } from "@/lib/auth/login";
 import { databaseUrl } from "@/lib/db/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { chunksOf, coalesce, decodeUtf8, formatBytes, limitBytes } from "@/lib/import/source";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { archiveRubrics } from "./archive-rubrics";
 import { pickUniqueSlug, randomSlugSuffix } from "@/lib/studies/slug";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";

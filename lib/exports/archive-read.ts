@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 
 /**
  * Streaming reader of a study archive: one top-level JSON object whose big

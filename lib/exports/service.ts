@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { archiveChunks } from "./archive";
 import { auditChunks } from "./audit";
 import type { Dataset, Format } from "./contract";

@@ -2,7 +2,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { hashPassword } from "@/lib/auth/password";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { entriesFromJson, parseGraderLines, problemText, type BulkLine, type LineProblem } from "./bulk-parse";
 import { generateInitialPassword } from "./initial-password";
 import type { BulkAddGradersInput } from "./schema";

@@ -1,8 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { offsetOf, sortToState, type Page } from "@/components/data-table/search-params";
-import type { GraderListQuery } from "@/lib/studies/list-params";
-import { likePattern } from "@/lib/studies/like";
+import { offsetOf, sortToState, type Page } from "@/lib/tables/search-params";
+import type { GraderListQuery } from "./list-params";
+import { likePattern } from "@/lib/tables/like";
 
 export interface GraderRow {
   userId: string;

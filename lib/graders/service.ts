@@ -2,7 +2,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { hashPassword } from "@/lib/auth/password";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { generateInitialPassword } from "./initial-password";
 import type { AddGraderInput, SetGraderSpecialtiesInput } from "./schema";
 import { copyAccountSpecialties, setStudySpecialties, studySpecialtyNames } from "./specialties";

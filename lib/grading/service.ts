@@ -8,7 +8,7 @@ import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { storedCriteria } from "@/lib/rubrics/criteria";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { metrics } from "@/lib/server/metrics";
 import type { GradeSubmission } from "./contract-schemas";
 import { validateGrades, type GradeCell } from "./validate";

@@ -2,7 +2,7 @@ import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction, type Sql } from "@/lib/db/sql";
 import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { graderPseudonym } from "@/lib/users/pseudonym";
 import type { HarmReviewBody } from "./contract";
 

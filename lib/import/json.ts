@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 
 /**
  * Streaming reader for a JSON array of row objects: it finds where each

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { RowError } from "./columns";
 import { ALL_COLUMNS, detectHeader, normalizeColumnName, type HeaderInfo } from "./columns";
 import { csvRecords, type CsvRecord } from "./csv";

@@ -1,7 +1,7 @@
 import { auditInsertSql } from "@/lib/audit/record";
 import { sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { RedactionInput, RedactionResultBody } from "./contract";
 import { termPattern, wordRegExp } from "@/lib/blinding/terms";
 import { excerptOf } from "./model-mentions";

@@ -7,7 +7,7 @@ import { finished } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { databaseUrl } from "@/lib/db/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { ImportKind, RowError } from "./columns";
 import { completeSetSql } from "./completeness";
 import { CsvRowTooLongError } from "./csv";

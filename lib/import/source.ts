@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 
 /**
  * The request body as the import reads it: raw chunks with a byte limit,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "@/lib/api/zod-openapi";
-import { paginationFields } from "@/components/data-table/search-params";
+import { paginationFields } from "@/lib/tables/search-params";
 
 /**
  * The grader queue's search params: one study at a time (its sets in the

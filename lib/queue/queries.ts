@@ -1,6 +1,6 @@
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { offsetOf, type Page } from "@/components/data-table/search-params";
+import { offsetOf, type Page } from "@/lib/tables/search-params";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { setLetter, type QueueQuery, type QueueStatus } from "./params";
 

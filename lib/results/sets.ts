@@ -1,4 +1,4 @@
-import { offsetOf, type Page } from "@/components/data-table/search-params";
+import { offsetOf, type Page } from "@/lib/tables/search-params";
 import { getDb, getPool } from "@/lib/db/client";
 import { storedCriteria } from "@/lib/rubrics/criteria";
 import type { SetStatus } from "@/lib/generated/prisma/enums";

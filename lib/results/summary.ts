@@ -1,6 +1,6 @@
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
-import { cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, type PairResult } from "@/lib/analytics/cliffs-fast";
+import { cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, type PairResult } from "@/lib/stats/cliffs-fast";
 import type { SetResult } from "./sets";
 import { CLIFFS_BOOTSTRAP } from "./cliffs-bootstrap";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { userFromHeaders, type CurrentUser } from "./current-user";
-import { ApiError } from "./errors";
-import { requestLogger } from "./logger";
+import { ApiError } from "@/lib/errors/api-error";
+import { requestLogger } from "@/lib/log/logger";
 import { observeRequest, routePattern } from "./metrics";
 import { requestIdFrom, REQUEST_ID_HEADER } from "./request";
 import { textProblemsIn, type TextIssue } from "@/lib/validation/text";

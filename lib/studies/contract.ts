@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { addGraderSchema, setGraderSpecialtiesSchema } from "@/lib/graders/schema";
-import { graderListQuerySchema, itemListQuerySchema, studyListQuerySchema } from "./list-params";
+import { itemListQuerySchema, studyListQuerySchema } from "./list-params";
+import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { RubricDocument } from "@/lib/rubrics/contract";
 import { createStudySchema, SAFE_LLM_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
 

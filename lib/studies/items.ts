@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { offsetOf, sortToState, type Page } from "@/components/data-table/search-params";
-import { likePattern } from "./like";
+import { offsetOf, sortToState, type Page } from "@/lib/tables/search-params";
+import { likePattern } from "@/lib/tables/like";
 import type { ItemListQuery } from "./list-params";
 
 export interface ItemModelReps {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { booleanFilter, paginationFields, sortField, textFilter } from "@/components/data-table/search-params";
+import { booleanFilter, paginationFields, sortField, textFilter } from "@/lib/tables/search-params";
 import { lineText } from "@/lib/validation/text";
 import { STUDY_STATUSES } from "./settings";
 
@@ -34,12 +34,3 @@ export const itemListQuerySchema = z.object({
   q: textFilter("search in the question text and the external id"),
 });
 export type ItemListQuery = z.output<typeof itemListQuerySchema>;
-
-export const GRADER_SORTS = ["name", "email", "assigned", "submitted", "addedAt"] as const;
-export const graderListQuerySchema = z.object({
-  ...paginationFields(),
-  sort: sortField(GRADER_SORTS, "name"),
-  active: booleanFilter("true: only graders whose membership is active; false: only deactivated ones"),
-  q: textFilter("search in grader name and email"),
-});
-export type GraderListQuery = z.output<typeof graderListQuerySchema>;

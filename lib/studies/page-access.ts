@@ -1,7 +1,7 @@
 import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { LEAD_ROLES, requireUser } from "@/lib/server/page-guard";
 import { requireStudyForLead } from "./access";
 

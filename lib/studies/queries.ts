@@ -1,9 +1,9 @@
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CurrentUser } from "@/lib/server/current-user";
-import { offsetOf, sortToState, type Page } from "@/components/data-table/search-params";
+import { offsetOf, sortToState, type Page } from "@/lib/tables/search-params";
 import type { StudyListQuery } from "./list-params";
-import { likePattern } from "./like";
+import { likePattern } from "@/lib/tables/like";
 
 /** Leads see the studies they lead; admins see all. Graders see none here. */
 export function studyVisibilityFilter(user: Pick<CurrentUser, "id" | "role">): Prisma.StudyWhereInput {

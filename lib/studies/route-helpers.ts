@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { parseTableParams } from "@/components/data-table/search-params";
-import { ApiError } from "@/lib/server/errors";
+import { parseTableParams } from "@/lib/tables/search-params";
+import { ApiError } from "@/lib/errors/api-error";
 
 /** Reads a table endpoint's query string strictly: any bad param is a 422 naming it. */
 export function readQuery<S extends z.ZodObject>(req: Request, schema: S): z.output<S> {

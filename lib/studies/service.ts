@@ -7,7 +7,7 @@ import { repetitionProblems } from "@/lib/rubrics/document";
 import { resolveRubrics, storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { mentionTerms } from "@/lib/blinding/terms";
 import { modelNamesInGraderText } from "@/lib/blinding/grader-text";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { completeSetsSql } from "./items";
 import { LOCK_REASONS, lockedSettingsChange, lockMessage, type LockedSetting } from "./locks";
 import type { CreateStudy, StudySettings, UpdateStudy } from "./settings";

@@ -2,7 +2,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { hashPassword } from "@/lib/auth/password";
 import { revokeAllSessions } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { UpdateUserInput } from "./contract";
 import { applyActive } from "./service";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { getAssignmentForGrader, listMyAssignments, saveGrades } from "@/lib/grading/service";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { useIsolatedDatabase } from "./helpers/db";
 import { form, GOOD_SAFE, makeGradableStudy } from "./helpers/study-fixture";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as importRoute } from "@/app/api/v1/studies/[id]/import/route";
 import { POST as redactRoute } from "@/app/api/v1/studies/[id]/redactions/route";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { getDb } from "@/lib/db/client";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { completeResponseSetIds, completenessOf } from "@/lib/import/completeness";
 import { importIntoStudy, type ImportOptions, type ImportResult } from "@/lib/import/service";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 

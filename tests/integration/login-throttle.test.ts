@@ -3,7 +3,7 @@ import { POST as unlock } from "@/app/api/v1/users/[id]/unlock/route";
 import { authenticate, type LoginResult } from "@/lib/auth/login";
 import { authOptions, THROTTLED_PREFIX } from "@/lib/auth/options";
 import { getDb } from "@/lib/db/client";
-import { peerAddressStamper } from "@/lib/server/client-address";
+import { peerAddressStamper } from "@/lib/log/client-address";
 import { bearer, call, makeUser, PASSWORD } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { GET as openapiJson } from "@/app/api/v1/openapi.json/route";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 const API_ROOT = path.resolve("app/api/v1");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -77,7 +77,7 @@ describe("the OpenAPI document", () => {
     const script = [
       'await import("@/lib/studies/settings");',
       'await import("@/lib/graders/schema");',
-      'const { buildOpenApiDocument } = await import("@/lib/api/openapi");',
+      'const { buildOpenApiDocument } = await import("@/lib/openapi/document");',
       "console.log(Object.keys(buildOpenApiDocument().components.schemas).join(','));",
     ].join("\n");
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", script], { cwd: path.resolve(".") });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GET as templates } from "@/app/api/v1/rubric-templates/route";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { parseRubricDocument } from "@/lib/rubrics/document";
 import { bearer, call, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";

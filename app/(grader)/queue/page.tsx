@@ -1,7 +1,7 @@
 import { ArrowRight, CircleCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { ProgressBar } from "@/components/grading/progress-bar";
 import { NextShortcut } from "@/components/queue/next-shortcut";
 import { QueueStudies } from "@/components/queue/queue-studies";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { LEAD_ROLES, requireUser } from "@/lib/server/page-guard";
 import { OperationView, operationAnchor, operationsByTag, SchemaView, type OpenApiDoc } from "./openapi-view";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cliffsPairsBootstrap, cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, WORKER_MIN_DRAWS, workerStats } from "@/lib/analytics/cliffs-fast";
+import { cliffsPairsBootstrap, cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, WORKER_MIN_DRAWS, workerStats } from "@/lib/stats/cliffs-fast";
 import { cliffsDelta, mulberry32 } from "@/lib/stats";
 import { plainJointBootstrap, plainStratifiedBootstrap } from "./reference";
 

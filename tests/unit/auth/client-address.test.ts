@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { clientAddress, normaliseAddress, parseTrustedProxies, peerAddressStamper } from "@/lib/server/client-address";
+import { clientAddress, normaliseAddress, parseTrustedProxies, peerAddressStamper } from "@/lib/log/client-address";
 
 const saved = { header: process.env.CLINGRADE_PEER_HEADER, proxies: process.env.TRUSTED_PROXIES };
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { archiveEvents, MAX_DEPTH, type ArchiveEvent } from "@/lib/exports/archive-read";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 
 async function* pieces(text: string, size: number): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);

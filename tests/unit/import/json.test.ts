@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonArrayElements } from "@/lib/import/json";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { decodeUtf8 } from "@/lib/import/source";
 import { chunks, collect } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { coalesce, decodeUtf8, formatBytes, formatFromContentType, limitBytes, maxImportBytes } from "@/lib/import/source";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { chunks, collect } from "./helpers";
 
 async function drain<T>(it: AsyncIterable<T>): Promise<T[]> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { pageCount, parseTableParams, sortToState, stateToSort, withParams } from "@/components/data-table/search-params";
-import { likePattern } from "@/lib/studies/like";
-import { graderListQuerySchema, itemListQuerySchema, studyListQuerySchema } from "@/lib/studies/list-params";
+import { pageCount, parseTableParams, sortToState, stateToSort, withParams } from "@/lib/tables/search-params";
+import { likePattern } from "@/lib/tables/like";
+import { itemListQuerySchema, studyListQuerySchema } from "@/lib/studies/list-params";
+import { graderListQuerySchema } from "@/lib/graders/list-params";
 
 describe("parseTableParams", () => {
   it("applies the defaults to an empty query", () => {

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getAssignmentForGrader } from "@/lib/grading/service";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 
 /**
  * The grader's own assignment, read once per request: the layout (which must

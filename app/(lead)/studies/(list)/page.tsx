@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Plus } from "lucide-react";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { StudiesTable } from "@/components/studies/studies-table";
 import { Button } from "@/components/ui/button";
 import { LEAD_ROLES, requireUser } from "@/lib/server/page-guard";

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 export const dynamic = "force-static";
 

@@ -2,7 +2,7 @@ import { LEAD_ROLES } from "@/lib/auth/roles";
 import { importArchive } from "@/lib/exports/archive-import";
 import { ArchiveImportQuery, parseMapEntry } from "@/lib/exports/contract";
 import { apiRoute, json, zodDetails } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { metrics, timed } from "@/lib/server/metrics";
 
 // The body is read as a stream by the import itself, never buffered whole.

@@ -1,6 +1,6 @@
 import { ADMIN_ROLES } from "@/lib/auth/roles";
 import { apiRoute, readJson } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { createUserBody } from "@/lib/users/contract";
 import { listUsers } from "@/lib/users/queries";
 import { createUser, UserError } from "@/lib/users/service";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { AuditTable } from "@/components/audit/audit-table";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { auditActors, auditQuerySchema, listAuditEvents } from "@/lib/audit/queries";
 import { getDb } from "@/lib/db/client";
 import { loadStudyForPage } from "@/lib/studies/page-access";

@@ -1,7 +1,7 @@
 import { storedRubricKeys } from "@/lib/rubrics/study-rubrics";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { AgreementPanel } from "@/components/dashboard/agreement-panel";
 import { AlphaPanel } from "@/components/dashboard/alpha-panel";
 import { CliffsPanel } from "@/components/dashboard/cliffs-panel";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { EscalationsTable } from "@/components/escalation/escalations-table";
 import { getDb } from "@/lib/db/client";
 import { escalationPageQuerySchema, pageOf } from "@/lib/escalation/list-params";

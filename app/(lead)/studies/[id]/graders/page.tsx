@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { AddGraderForm } from "@/components/studies/add-grader-form";
 import { BulkAddGradersForm } from "@/components/studies/bulk-add-graders-form";
 import { GradersTable } from "@/components/studies/graders-table";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { listGraderCandidates } from "@/lib/graders/candidates";
 import { listGraders } from "@/lib/graders/queries";
-import { graderListQuerySchema } from "@/lib/studies/list-params";
+import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 
 export const metadata: Metadata = { title: "Study graders" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { HarmFlagsTable } from "@/components/harm/harm-flags-table";
 import { harmPageQuerySchema } from "@/components/harm/list-params";
 import { pageOf } from "@/lib/escalation/list-params";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { ItemsTable } from "@/components/studies/items-table";
 import { itemSpecialties, listItems } from "@/lib/studies/items";
 import { itemListQuerySchema } from "@/lib/studies/list-params";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { parseTableParams } from "@/components/data-table/search-params";
+import { parseTableParams } from "@/lib/tables/search-params";
 import { ResultsTable } from "@/components/results/results-table";
 import { resultPageQuerySchema } from "@/lib/escalation/list-params";
 import { resultsTablePage } from "@/lib/results/table";

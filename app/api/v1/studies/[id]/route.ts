@@ -1,6 +1,6 @@
 import { apiRoute, readJson } from "@/lib/server/api-route";
 import { LEAD_ROLES } from "@/lib/auth/roles";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { requireStudyForLead } from "@/lib/studies/access";
 import { UpdateStudyBody } from "@/lib/studies/contract";
 import { studyDetail, updateStudy } from "@/lib/studies/service";

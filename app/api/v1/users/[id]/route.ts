@@ -1,7 +1,7 @@
 import { ADMIN_ROLES } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/db/uuid";
 import { apiRoute, readJson } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { updateUserBody } from "@/lib/users/contract";
 import { updateUser } from "@/lib/users/update";
 

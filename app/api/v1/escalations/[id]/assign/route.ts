@@ -2,7 +2,7 @@ import { LEAD_ROLES } from "@/lib/auth/roles";
 import { assignEscalationSchema } from "@/lib/escalation/contract";
 import { assignEscalationByHand, studyOfEscalation } from "@/lib/escalation/queries";
 import { apiRoute, readJson } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { requireStudyForLead } from "@/lib/studies/access";
 
 export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, params, requestId }) => {

@@ -2,7 +2,7 @@ import { LEAD_ROLES } from "@/lib/auth/roles";
 import { ExportQuery, isOn } from "@/lib/exports/contract";
 import { contentType, defaultFormat, exportFileName, exportStream } from "@/lib/exports/service";
 import { apiRoute, zodDetails } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { metrics } from "@/lib/server/metrics";
 import { REQUEST_ID_HEADER } from "@/lib/server/request";
 import { requireStudyForLead } from "@/lib/studies/access";

@@ -4,7 +4,7 @@ import { listGraders } from "@/lib/graders/queries";
 import { addGrader } from "@/lib/graders/service";
 import { requireStudyForLead } from "@/lib/studies/access";
 import { AddGraderBody } from "@/lib/studies/contract";
-import { graderListQuerySchema } from "@/lib/studies/list-params";
+import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { readQuery } from "@/lib/studies/route-helpers";
 
 type Params = { id: string };

@@ -2,7 +2,7 @@ import { LEAD_ROLES } from "@/lib/auth/roles";
 import { ImportQuery, ImportResult } from "@/lib/import/contract";
 import { importIntoStudy } from "@/lib/import/service";
 import { apiRoute, zodDetails } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { metrics, timed } from "@/lib/server/metrics";
 import { requireStudyForLead } from "@/lib/studies/access";
 

@@ -3,7 +3,7 @@ import { statsQuerySchema } from "@/lib/analytics/contract";
 import { computeStudyStats } from "@/lib/analytics/study-stats";
 import { LEAD_ROLES } from "@/lib/auth/roles";
 import { apiRoute } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { requireStudyForLead } from "@/lib/studies/access";
 import { readQuery } from "@/lib/studies/route-helpers";
 

@@ -1,6 +1,6 @@
 import { ADMIN_ROLES } from "@/lib/auth/roles";
 import { apiRoute } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { UnlockUserParams } from "@/lib/users/contract";
 import { unlockUser, UserError } from "@/lib/users/service";
 

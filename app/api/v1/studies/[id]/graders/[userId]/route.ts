@@ -1,7 +1,7 @@
 import { apiRoute, readJson } from "@/lib/server/api-route";
 import { LEAD_ROLES } from "@/lib/auth/roles";
 import { isUuid } from "@/lib/db/uuid";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { deactivateGrader, setGraderSpecialties } from "@/lib/graders/service";
 import { requireStudyForLead } from "@/lib/studies/access";
 import { SetGraderSpecialtiesBody } from "@/lib/studies/contract";

@@ -1,5 +1,5 @@
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { registry } from "./registry";
+import { registry } from "@/lib/api/registry";
 // Each feature registers its paths when its contract module is loaded.
 import "./contracts";
 

@@ -21,7 +21,8 @@
  * checks every interval against the same bootstrap written plainly with lib/stats
  * (`resample`, `cliffsDelta` on each resample, `percentileInterval`).
  */
-import { cliffsDelta, percentileInterval, type CliffMagnitude } from "@/lib/stats";
+import { cliffsDelta, type CliffMagnitude } from "./cliffs";
+import { percentileInterval } from "./bootstrap";
 
 export interface PairResult {
   /** Index of the measure, and of the two models (i < j) in the input order. */
