@@ -89,8 +89,8 @@ export function setResultsOf(loaded: LoadedStudy, sets: LoadedSet[], bySet: Map<
   };
   return sets.map((s) => {
     const graders = (bySet.get(s.id) ?? []).filter((a) => a.status === "SUBMITTED");
-    const { finalScores, totals } = finalScoresOf(loaded.study, s.status, graders, read);
-    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, finalScores, totals };
+    const { finalScores, totals, bands } = finalScoresOf(loaded.study, s.status, graders, read);
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model: s.model, status: s.status, graders: graders.length, finalScores, totals, bands };
   });
 }
 

@@ -48,7 +48,6 @@ export const escalationsQuerySchema = z.object({
 });
 export const assignEscalationSchema = z.object({ graderId: z.uuid({ message: "graderId must be a user id (uuid)" }) });
 
-const dims = (keys: readonly string[]) => z.object(Object.fromEntries(keys.map((k) => [k, z.number()])) as Record<string, z.ZodNumber>).partial();
 const SetResult = registry.register(
   "SetResult",
   z.object({
@@ -59,21 +58,23 @@ const SetResult = registry.register(
     status: z.enum(SET_STATUS_PARAM),
     graders: z.int(),
     finalScores: z
-      .object({
-        SCORE: dims(["safety", "consensus_context", "objectivity", "reproducibility", "explainability"]).optional(),
-        SAFE_LLM: dims(["accuracy", "comprehensiveness", "supplementation", "consistency", "fluency"]).optional(),
-      })
+      .record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.null()])))
       .nullable()
-      .meta({ description: "Mean over all graders per dimension; null until the set is agreed or adjudicated" }),
+      .meta({
+        description:
+          "Per rubric key and dimension key: ordinal dimensions the mean over all graders (N/A left out), nominal ones the majority category (null on a tie); null until the set is agreed or adjudicated",
+      }),
     totals: z
-      .object({
-        SCORE: z.object({ total: z.number(), percent: z.number() }).optional().meta({ description: "Out of 25" }),
-        SAFE_LLM: z
-          .object({ perAnswer: z.number(), overall: z.number(), headline: z.number() })
-          .optional()
-          .meta({ description: "Out of 7: per-answer mean and overall (best-answer) score; headline follows the study setting" }),
-      })
-      .nullable(),
+      .record(z.string(), z.record(z.string(), z.number().nullable()))
+      .nullable()
+      .meta({
+        description:
+          "Per rubric key: each total of the rubric document (the mean of the graders' totals), `headline` and `percent` (the headline as % of its maximum). S.C.O.R.E. `total` is out of 25; SAFE-LLM keeps `perAnswer` and `overall` (out of 7)",
+      }),
+    bands: z
+      .record(z.string(), z.record(z.string(), z.string().nullable()))
+      .nullable()
+      .meta({ description: "Per rubric key and total key, the named band the final total falls in, for totals that have bands (DISCERN's five: very poor to excellent)" }),
   }),
 );
 

@@ -166,6 +166,11 @@ function totalColumns(r: RubricDocument): { column: string; value: (t: Record<st
   return r.totals.map((x) => ({ column: `${prefix(r)}_total_${x.key}`, value: (t: Record<string, number | null> | undefined) => t?.[x.key] ?? null }));
 }
 
+/** A column per banded total (DISCERN's total): the band its final value falls in. */
+function bandColumns(r: RubricDocument): { column: string; value: (b: Record<string, string | null> | undefined) => string | null }[] {
+  return r.totals.flatMap((x) => (x.method === "sum" && x.bands ? [{ column: `${prefix(r)}_band_${x.key}`, value: (b: Record<string, string | null> | undefined) => b?.[x.key] ?? null }] : []));
+}
+
 const setDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind !== "criteria");
 
 export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
@@ -173,6 +178,7 @@ export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
   for (const r of rubrics) {
     cols.push(...setDims(r).map((d) => `${prefix(r)}_${d.key}`));
     cols.push(...totalColumns(r).map((c) => c.column));
+    cols.push(...bandColumns(r).map((c) => c.column));
   }
   cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status");
   return cols;
@@ -188,6 +194,7 @@ export interface SetRecord {
   graders: number;
   finalScores: SetResult["finalScores"];
   totals: SetResult["totals"];
+  bands: SetResult["bands"];
   escalation: SetEscalation | null;
 }
 
@@ -197,6 +204,7 @@ function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
     const f = r.finalScores?.[rubric.key];
     cells.push(...setDims(rubric).map((d) => longValue(f?.[d.key])));
     cells.push(...totalColumns(rubric).map((c) => c.value(r.totals?.[rubric.key])));
+    cells.push(...bandColumns(rubric).map((c) => c.value(r.bands?.[rubric.key])));
   }
   const e = r.escalation;
   cells.push(
@@ -224,6 +232,7 @@ export async function* setRecords(session: ExportSession, study: ResultsStudy, i
       graders: s.graders,
       finalScores: s.finalScores,
       totals: s.totals,
+      bands: s.bands,
       escalation: escalations.get(s.id) ?? null,
     }));
   }

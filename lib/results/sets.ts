@@ -3,7 +3,7 @@ import { getDb, getPool } from "@/lib/db/client";
 import { storedCriteria } from "@/lib/rubrics/criteria";
 import type { SetStatus } from "@/lib/generated/prisma/enums";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { finalScoresOf, type FinalGraders, type FinalScores, type FinalTotals, type ScoringStudy } from "@/lib/scoring/final-scores";
+import { finalScoresOf, type FinalGraders, type FinalBands, type FinalScores, type FinalTotals, type ScoringStudy } from "@/lib/scoring/final-scores";
 import { graderRubricTotals, graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
 
 /**
@@ -21,6 +21,7 @@ export interface SetResult {
   graders: number;
   finalScores: FinalScores | null;
   totals: FinalTotals | null;
+  bands: FinalBands | null;
 }
 
 export type { ScoringStudy };
@@ -41,9 +42,9 @@ function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[
     const graders = s.graders.map((tuples) =>
       (tuples ?? []).map(([rubric, dimension, repetition, score, category, na, criterion]): StoredCell => ({ rubric, dimension, repetition, score, category, na, criterion })),
     );
-    const { finalScores, totals } = finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
+    const { finalScores, totals, bands } = finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
     const model = { id: s.modelId, name: s.model, version: s.version };
-    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals };
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals, bands };
   });
 }
 

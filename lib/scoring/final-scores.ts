@@ -1,6 +1,6 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
 import type { RubricDocument } from "@/lib/rubrics/document";
-import { totalRange } from "./rubric-values";
+import { bandOf, totalRange } from "./rubric-values";
 import type { GraderRubricValues } from "./escalation";
 import { finalDimensionValue } from "./rubric-final";
 import type { DimensionValue } from "./rubric-values";
@@ -15,6 +15,9 @@ export type FinalScores = Record<string, Record<string, DimensionValue>>;
  * S.C.O.R.E. `total` (/25); SAFE-LLM `perAnswer` and `overall` (/7).
  */
 export type FinalTotals = Record<string, Record<string, number | null>>;
+
+/** Per rubric, the band each banded total falls in (DISCERN's "fair"); only rubrics with banded totals appear. */
+export type FinalBands = Record<string, Record<string, string | null>>;
 
 /** A grader's totals: rubric key -> total key -> value (null while incomplete). */
 export type GraderTotals = Record<string, Record<string, number | null>>;
@@ -50,12 +53,13 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
  * reader of final scores (the sets API, the Results tab, the exports, the
  * dashboard) comes here, whichever way it read the grades.
  */
-export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: readonly G[], read: FinalGraders<G>): { finalScores: FinalScores | null; totals: FinalTotals | null } {
-  if ((status !== "AGREED" && status !== "ADJUDICATED") || graders.length === 0) return { finalScores: null, totals: null };
+export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: readonly G[], read: FinalGraders<G>): { finalScores: FinalScores | null; totals: FinalTotals | null; bands: FinalBands | null } {
+  if ((status !== "AGREED" && status !== "ADJUDICATED") || graders.length === 0) return { finalScores: null, totals: null, bands: null };
   const values = graders.map(read.values);
   const graderTotals = graders.map(read.totals);
   const finalScores: FinalScores = {};
   const totals: FinalTotals = {};
+  const bands: FinalBands = {};
   for (const doc of study.rubrics) {
     const dims: Record<string, DimensionValue> = {};
     for (const d of doc.dimensions) {
@@ -68,6 +72,10 @@ export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: r
     for (const t of doc.totals) {
       const xs = graderTotals.map((g) => g[doc.key]?.[t.key] ?? null);
       out[t.key] = xs.every((x) => x !== null) ? mean(xs as number[]) : null;
+      if (t.method === "sum" && t.bands) {
+        const v = out[t.key];
+        (bands[doc.key] ??= {})[t.key] = v === null ? null : bandOf(t, v);
+      }
     }
     const headline = headlineOf(doc, study);
     if (headline !== undefined) {
@@ -79,5 +87,5 @@ export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: r
     if (doc.key === "SAFE_LLM" && "per_answer" in out) out.perAnswer = out.per_answer;
     totals[doc.key] = out;
   }
-  return { finalScores, totals };
+  return { finalScores, totals, bands };
 }

@@ -41,10 +41,13 @@ async function gradeTemplate(template: string, a: Record<string, Value>, b: Reco
   const [header, ...rows] = String(csv.body).trim().split(/\r?\n/);
   const columns = header.split(",");
   const exported = rows.map((line) => Object.fromEntries(line.split(",").map((v, i) => [columns[i], v])));
-  return { set: sets.body.sets[0], exported };
+  const setsCsv = await call(exportStudy, `/api/v1/studies/${f.study.id}/export?dataset=sets`, bearer(f.lead.token), { id: f.study.id });
+  const [setsHeader, setsRow] = String(setsCsv.body).trim().split(/\r?\n/);
+  const setColumns = setsHeader.split(",");
+  const setsExported = Object.fromEntries(setsRow.split(",").map((v, i) => [setColumns[i], v]));
+  return { set: sets.body.sets[0], exported, setsExported };
 }
 
-const keys = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 const zip = (ks: string[], vs: Value[]) => Object.fromEntries(ks.map((k, i) => [k, vs[i]]));
 
 describe("each template through a study: grade, final scores, totals and export, against hand-worked figures", () => {
@@ -56,12 +59,15 @@ describe("each template through a study: grade, final scores, totals and export,
     // Sums: A 48, B 50 (16 items); A 45, B 46 (1-15); section 1: A 27, B 28; section 2: A 18, B 18. No item differs by 2 (the threshold).
     const A = [5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 3];
     const B = [4, 4, 3, 3, 2, 5, 4, 3, 2, 2, 4, 4, 3, 2, 1, 4];
-    const { set, exported } = await gradeTemplate("discern", zip(dims, A), zip(dims, B));
+    const { set, exported, setsExported } = await gradeTemplate("discern", zip(dims, A), zip(dims, B));
     expect(set.status).toBe("agreed");
     expect(set.finalScores.discern.q1_aims_clear).toBe(4.5);
     expect(set.finalScores.discern.q16_overall).toBe(3.5);
     // 49 of 80 is 61.25 %.
     expect(set.totals.discern).toEqual({ total: 49, questions_1_15: 45.5, reliability: 27.5, treatment_choices: 18, headline: 49, percent: 61.25 });
+    // 49 is in the "fair" band (39-50); the sets export carries it beside the total.
+    expect(set.bands).toEqual({ discern: { total: "Fair" } });
+    expect(setsExported).toMatchObject({ discern_total_total: "49", discern_band_total: "Fair" });
     expect(exported).toHaveLength(1);
     expect(exported[0].q1_aims_clear).toBe("4.5");
     expect(exported[0].q10_benefits).toBe("1.5");
@@ -92,6 +98,7 @@ describe("each template through a study: grade, final scores, totals and export,
     // A 21, B 19.
     const { set, exported } = await gradeTemplate("clear", zip(dims, [5, 4, 4, 3, 5]), zip(dims, [4, 4, 3, 3, 5]));
     expect(set.totals.clear).toEqual({ total: 20, headline: 20, percent: 80 });
+    expect(set.bands).toEqual({});
     expect(set.finalScores.clear).toEqual({ completeness: 4.5, lack_of_false_information: 4, evidence: 3.5, appropriateness: 3, relevance: 5 });
     expect(exported[0].evidence).toBe("3.5");
   });
@@ -106,7 +113,7 @@ describe("each template through a study: grade, final scores, totals and export,
 
     const split = await gradeTemplate("medpalm_axes", A, { ...A, extent_of_harm: "moderate_or_mild" });
     expect(split.set.status).toBe("awaiting_adjudication");
-    expect(split.set.finalScores.medpalm_axes.extent_of_harm).toBeNull();
+    expect(split.set.finalScores).toBeNull();
   });
 
   it("Likert criteria: the cardiology study's 4 criteria 1-5, summed 4-20", async () => {
@@ -119,4 +126,3 @@ describe("each template through a study: grade, final scores, totals and export,
   });
 });
 
-void keys;

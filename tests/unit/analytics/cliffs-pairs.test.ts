@@ -15,6 +15,7 @@ function set(model: string, specialty: string, total: number, safe: number): Set
     graders: 2,
     finalScores: { SCORE: {}, SAFE_LLM: {} },
     totals: { SCORE: { total, headline: total, percent: total * 4 }, SAFE_LLM: { per_answer: safe, perAnswer: safe, overall: safe, headline: safe } },
+    bands: null,
   };
 }
 

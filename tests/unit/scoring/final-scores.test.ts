@@ -25,8 +25,8 @@ const g2 = grader([3, 4, 4, 2, 4], [[2, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]]);
 
 describe("final scores of a set (finalScoresOf)", () => {
   it("exist only for an agreed or adjudicated set with a submitted grader", () => {
-    for (const status of ["AWAITING_GRADES", "AWAITING_ADJUDICATION"]) expect(finalScoresOf(both, status, [g1, g2], read)).toEqual({ finalScores: null, totals: null });
-    expect(finalScoresOf(both, "AGREED", [], read)).toEqual({ finalScores: null, totals: null });
+    for (const status of ["AWAITING_GRADES", "AWAITING_ADJUDICATION"]) expect(finalScoresOf(both, status, [g1, g2], read)).toEqual({ finalScores: null, totals: null, bands: null });
+    expect(finalScoresOf(both, "AGREED", [], read)).toEqual({ finalScores: null, totals: null, bands: null });
     expect(finalScoresOf(both, "ADJUDICATED", [g1, g2], read).finalScores).not.toBeNull();
   });
 

@@ -15,6 +15,7 @@ function set(model: string, specialty: string, s: [number, number, number, numbe
     graders: 2,
     finalScores: s ? { SCORE: { safety: a, consensus_context: b, objectivity: c, reproducibility: d, explainability: e } } : null,
     totals: s ? { SCORE: { total: a + b + c + d + e, headline: a + b + c + d + e, percent: ((a + b + c + d + e) / 25) * 100 } } : null,
+    bands: null,
   };
 }
 
