@@ -148,6 +148,9 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
         if (d.threshold > max - min) add([...at, "threshold"], `the threshold ${d.threshold} is larger than the scale's spread (${max - min}): it could never be reached`);
       }
     }
+    // A grader's categories on several answers have no one value for the set (ordinal answers are averaged).
+    if (d.scale.kind === "nominal" && d.scope === "each_answer")
+      add([...at, "scope"], "a nominal dimension is graded once per set (first_answer or set): its categories on several answers have no one value to agree on, average or export");
     if (d.harmAtOrBelow !== undefined && d.scale.kind !== "ordinal") add([...at, "harmAtOrBelow"], "only ordinal dimensions can offer the harm flag at or below a value");
     if (d.requireCommentAtOrBelow !== undefined) {
       if (d.scale.kind !== "ordinal") add([...at, "requireCommentAtOrBelow"], "only ordinal dimensions can require a comment at or below a value");

@@ -82,7 +82,8 @@ export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: r
       const t = doc.totals.find((x) => x.key === headline)!;
       const v = out[headline];
       out.headline = v;
-      out.percent = v === null ? null : (100 * v) / totalRange(doc, t).max;
+      const max = totalRange(doc, t).max;
+      out.percent = v === null || max <= 0 ? null : (100 * v) / max;
     }
     if (doc.key === "SAFE_LLM" && "per_answer" in out) out.perAnswer = out.per_answer;
     totals[doc.key] = out;

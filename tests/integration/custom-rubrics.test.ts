@@ -87,6 +87,7 @@ describe("a study's own rubric, through the API", () => {
         { ...CARDIOLOGY.dimensions[0] },
         { ...CARDIOLOGY.dimensions[2], scale: { kind: "ordinal", levels: [likert[1], likert[0]] } },
         { key: "same", name: "Same", scope: "set", scale: { kind: "ordinal", levels: [{ value: 0, label: "no" }, { value: 1, label: "yes" }] }, derived: { rule: "equal_across_answers", of: "missing" } },
+        { ...MIXED.dimensions[0], scope: "each_answer" },
       ],
       totals: [],
       headline: undefined,
@@ -100,6 +101,7 @@ describe("a study's own rubric, through the API", () => {
         { path: "rubrics.1.dimensions.1.key", message: 'the dimension key "accuracy" is used twice' },
         { path: "rubrics.1.dimensions.2.scale.levels.1.value", message: expect.stringMatching(/lowest value to the highest/) },
         { path: "rubrics.1.dimensions.3.derived.of", message: 'no dimension "missing" to derive from' },
+        { path: "rubrics.1.dimensions.4.scope", message: expect.stringMatching(/^a nominal dimension is graded once per set/) },
       ]),
     );
     // One answer per prompt: a lead's own set-level dimension is refused, a template's is left out.
