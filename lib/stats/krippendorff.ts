@@ -13,8 +13,10 @@
  *   interval (v_c - v_k)^2
  *   ratio    ((v_c - v_k) / (v_c + v_k))^2, 0 when v_c + v_k = 0 (fast-krippendorff)
  */
-import type { Degenerate, RatingMatrix } from "./types";
+import type { Degenerate } from "./types";
 import { normalise, observedValues } from "./internal";
+import { type NominalMatrix, encodeNominal, holdsLabels } from "./categories";
+import { type BootstrapOptions, type BootstrapResult, bootstrapCI } from "./bootstrap";
 
 export type KrippendorffLevel = "nominal" | "ordinal" | "interval" | "ratio";
 
@@ -30,12 +32,19 @@ export interface KrippendorffResult extends Degenerate {
   units: number;
 }
 
-export function krippendorffAlpha(rows: RatingMatrix, options: KrippendorffOptions): KrippendorffResult {
+/**
+ * Ratings may be labels ("a", "b") at the nominal level, where only equality matters; the other
+ * levels need numbers and refuse labels with a reason.
+ */
+export function krippendorffAlpha(rows: NominalMatrix, options: KrippendorffOptions): KrippendorffResult {
   const level = options?.level;
-  const { data } = normalise(rows);
   if (level !== "nominal" && level !== "ordinal" && level !== "interval" && level !== "ratio") {
     return { alpha: null, pairable: 0, units: 0, reason: `unknown level "${String(level)}"` };
   }
+  if (level !== "nominal" && holdsLabels(rows)) {
+    return { alpha: null, pairable: 0, units: 0, reason: `text labels need the nominal level, not ${level}` };
+  }
+  const { data } = normalise(encodeNominal(rows).rows);
   const values = observedValues(data);
   const v = values.length;
   const index = new Map<number, number>();
@@ -117,4 +126,23 @@ function distanceMatrix(level: KrippendorffLevel, values: number[], nc: number[]
     }
   }
   return d;
+}
+
+/**
+ * Percentile bootstrap interval of alpha over units: each replicate draws as many units (rows)
+ * as there are, with replacement, and recomputes alpha, so the value domain and its distances
+ * are re-estimated per replicate. This is NOT Hayes & Krippendorff's (2007) bootstrap, which
+ * resamples pairs of pairable values under a fixed expected disagreement; resampling units is
+ * the ordinary nonparametric bootstrap for clustered ratings. Seeded (mulberry32), so the same
+ * seed gives the same interval; replicates where alpha is undefined are counted in `invalid`.
+ */
+export function krippendorffAlphaBootstrapCI(
+  rows: NominalMatrix,
+  options: KrippendorffOptions,
+  bootstrap: BootstrapOptions = {},
+): BootstrapResult & { units: number } {
+  const point = krippendorffAlpha(rows, options);
+  const result = bootstrapCI((sample) => krippendorffAlpha(sample, options).alpha, rows, bootstrap);
+  if (point.alpha === null) return { ...result, estimate: null, ci: null, units: point.units, reason: point.reason };
+  return { ...result, units: point.units };
 }
