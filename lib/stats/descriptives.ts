@@ -37,6 +37,9 @@ export function descriptives(values: ReadonlyArray<Rating>): DescriptivesResult 
   if (n === 0) {
     return { n, mean: null, sd: null, median: null, q1: null, q3: null, iqr: null, min: null, max: null, quantileType: 7, reason: "no values" };
   }
+  if (!Number.isFinite(xs[0]) || !Number.isFinite(xs[n - 1]) || (basic.sd !== null && !Number.isFinite(basic.sd))) {
+    return { n, mean: null, sd: null, median: null, q1: null, q3: null, iqr: null, min: null, max: null, quantileType: 7, reason: "values too large to summarise in double precision" };
+  }
   const q1 = quantileType7(xs, 0.25);
   const q3 = quantileType7(xs, 0.75);
   const result: DescriptivesResult = {

@@ -92,7 +92,11 @@ export function krippendorffAlpha(rows: NominalMatrix, options: KrippendorffOpti
       reason: "the pairable ratings show no variation (one value only), so alpha is undefined",
     };
   }
-  return { alpha: 1 - ((n - 1) * observedD) / expectedD, pairable: n, units };
+  const alpha = 1 - ((n - 1) * observedD) / expectedD;
+  if (!Number.isFinite(alpha)) {
+    return { alpha: null, pairable: n, units, reason: "distances overflow double precision (ratings too large)" };
+  }
+  return { alpha, pairable: n, units };
 }
 
 function distanceMatrix(level: KrippendorffLevel, values: number[], nc: number[]): number[][] {
