@@ -14,7 +14,7 @@ import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
 import { finalScoresOf, type FinalGraders, type GraderTotals } from "@/lib/scoring/final-scores";
 import { graderRubricScores, type StoredCell } from "@/lib/scoring/study-values";
 import { AGREEMENT_NOTE, agreementRows, designOf, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
-import { JOURNAL_BOOTSTRAP, JOURNAL_NOTE, journalRubrics } from "./journal";
+import { JOURNAL_BOOTSTRAP, JOURNAL_NOTE, JOURNAL_ON_REQUEST, journalRubrics } from "./journal";
 import { radarChart, rankingRows } from "./blocks";
 import { decodeCells, type CellLayout } from "./grader-cells";
 import { SET_STATUSES, type AlphaBlock, type Block, type CliffsBlock, type GraderProgress, type SetStatusKey, type StudyStats } from "./types";
@@ -55,6 +55,8 @@ export interface StatsQuery {
   specialty?: string | null;
   rubrics?: string[] | null;
   models?: string[] | null;
+  /** Compute the journal block (bootstraps: only on request, ?journal=1). */
+  journal?: boolean;
 }
 
 export interface StatsOptions {
@@ -240,8 +242,9 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
   }
 
   // journal statistics (issue #17): agreement on the primaries' grades, model comparison on the finals
-  const journal: StudyStats["journal"] =
-    sets.length === 0 || (primarySets.length === 0 && finals.length === 0)
+  const journal: StudyStats["journal"] = !query.journal
+    ? none(JOURNAL_ON_REQUEST)
+    : sets.length === 0 || (primarySets.length === 0 && finals.length === 0)
       ? none(noFinal)
       : ok({ note: JOURNAL_NOTE, design: designOf(primarySets), rubrics: journalRubrics(primarySets, finals, rubrics, n, designOf(primarySets), { ...JOURNAL_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) });
 

@@ -29,6 +29,11 @@ export const statsQuerySchema = z.object({
     z.array(RUBRIC, { error: "rubric must be a list of the study's rubric keys" }).optional(),
   ),
   models: csv("Model names to include, comma-separated; default every model"),
+  journal: z
+    .enum(["0", "1", "false", "true"], { error: "journal is 1 (include the journal statistics) or 0" })
+    .optional()
+    .transform((v) => v === "1" || v === "true")
+    .meta({ description: "1: include the journal block (pairwise kappa, Kendall's W, ICC, alpha with bootstrap, model comparison); it costs bootstraps, so it is computed only on request" }),
 });
 
 const interval = z.tuple([z.number(), z.number()]).nullable();

@@ -30,6 +30,8 @@ export const JOURNAL_NOTE =
   "'scale' the distances between values on the rubric's declared scale. Kendall's W: units rated by every grader column, average ranks. " +
   "Model comparison: items scored for every model (Friedman), Wilcoxon signed-rank post-hoc tests as R wilcox.test (exact below 50 pairs without ties or zeros, else normal with continuity correction), Holm-adjusted.";
 
+export const JOURNAL_ON_REQUEST = "The journal statistics are computed on request: add journal=1 to the query.";
+
 export const JOURNAL_BOOTSTRAP = { resamples: 1000, seed: 1, level: 0.95 } as const;
 
 const KAPPA_CONVENTIONS: Record<KappaConvention, string> = {

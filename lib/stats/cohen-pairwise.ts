@@ -30,10 +30,18 @@ export function pairwiseCohenKappa(rows: NominalMatrix, options: CohenOptions = 
   );
   const pairs: PairwiseKappa[] = [];
   if (k < 2) return { raters: k, pairs, matrix, mean: null, reason: `pairwise kappa needs at least two raters (got ${k})` };
+  // Each pair is computed on the rows both raters rated: with graders drawn from a pool most
+  // cells are empty, so list each column's rated rows once instead of scanning every row per pair.
+  const present = (v: unknown) => v !== null && v !== undefined && (typeof v === "string" ? v.trim() !== "" : Number.isFinite(v));
+  const rated: number[][] = Array.from({ length: k }, () => []);
+  rows.forEach((row, i) => {
+    for (let j = 0; j < row.length; j++) if (present(row[j])) rated[j].push(i);
+  });
   for (let a = 0; a < k; a++) {
     for (let b = a + 1; b < k; b++) {
+      const both = rated[a].filter((i) => present(rows[i][b]));
       const r = cohenKappa(
-        rows.map((row) => [row[a], row[b]]),
+        both.length > 0 ? both.map((i) => [rows[i][a], rows[i][b]]) : [[null, null]],
         options,
       );
       pairs.push({ a, b, ...r });

@@ -16,7 +16,7 @@
 import type { Degenerate } from "./types";
 import { normalise, observedValues } from "./internal";
 import { type NominalMatrix, encodeNominal, holdsLabels } from "./categories";
-import { type BootstrapOptions, type BootstrapResult, bootstrapCI } from "./bootstrap";
+import { type BootstrapOptions, type BootstrapResult, mulberry32, percentileInterval, resolveBootstrapOptions } from "./bootstrap";
 
 export type KrippendorffLevel = "nominal" | "ordinal" | "interval" | "ratio";
 
@@ -137,8 +137,14 @@ function distanceMatrix(level: KrippendorffLevel, values: number[], nc: number[]
  * as there are, with replacement, and recomputes alpha, so the value domain and its distances
  * are re-estimated per replicate. This is NOT Hayes & Krippendorff's (2007) bootstrap, which
  * resamples pairs of pairable values under a fixed expected disagreement; resampling units is
- * the ordinary nonparametric bootstrap for clustered ratings. Seeded (mulberry32), so the same
- * seed gives the same interval; replicates where alpha is undefined are counted in `invalid`.
+ * the ordinary nonparametric bootstrap for clustered ratings. Seeded (mulberry32, the draws of
+ * `bootstrapCI`), so the same seed gives the same interval; replicates where alpha is undefined
+ * are counted in `invalid`.
+ *
+ * Each unit's contribution to the coincidence matrix is computed once (per pattern of values)
+ * and a replicate adds the drawn units' contributions: the same alpha, to rounding, as
+ * recomputing it on the resampled rows (a value absent from a replicate has n_c = 0 and adds
+ * nothing, also to the ordinal ranks), without re-reading the rows per replicate.
  */
 export function krippendorffAlphaBootstrapCI(
   rows: NominalMatrix,
@@ -146,7 +152,84 @@ export function krippendorffAlphaBootstrapCI(
   bootstrap: BootstrapOptions = {},
 ): BootstrapResult & { units: number } {
   const point = krippendorffAlpha(rows, options);
-  const result = bootstrapCI((sample) => krippendorffAlpha(sample, options).alpha, rows, bootstrap);
-  if (point.alpha === null) return { ...result, estimate: null, ci: null, units: point.units, reason: point.reason };
-  return { ...result, units: point.units };
+  const { resamples, level, seed, reason } = resolveBootstrapOptions(bootstrap);
+  const base = { level, resamples, invalid: 0, units: point.units };
+  if (reason) return { ...base, estimate: point.alpha, ci: null, reason };
+  if (point.alpha === null) return { ...base, estimate: null, ci: null, reason: point.reason };
+
+  const { data } = normalise(encodeNominal(rows).rows);
+  const values = observedValues(data);
+  const v = values.length;
+  const index = new Map<number, number>();
+  values.forEach((x, i) => index.set(x, i));
+  // Rows with the same multiset of values add the same coincidences; on a rating scale there are
+  // few such patterns, so each row maps to its pattern and a replicate counts patterns.
+  const patternOf = new Int32Array(data.length);
+  const patterns: Float64Array[] = [];
+  const pairable: boolean[] = [];
+  const byKey = new Map<string, number>();
+  data.forEach((row, i) => {
+    const present: number[] = [];
+    for (const x of row) if (x !== null) present.push(index.get(x)!);
+    const key = present.length < 2 ? "" : [...present].sort((a, b) => a - b).join(",");
+    let p = byKey.get(key);
+    if (p === undefined) {
+      p = patterns.length;
+      byKey.set(key, p);
+      const mu = present.length;
+      const out: number[] = [];
+      if (mu >= 2) {
+        const counts = new Map<number, number>();
+        for (const c of present) counts.set(c, (counts.get(c) ?? 0) + 1);
+        for (const [c, nc] of counts) for (const [k, nk] of counts) out.push(c, k, (nc * (nk - (c === k ? 1 : 0))) / (mu - 1));
+      }
+      patterns.push(Float64Array.from(out));
+      pairable.push(mu >= 2);
+    }
+    patternOf[i] = p;
+  });
+  const rng = mulberry32(seed);
+  const o = new Float64Array(v * v);
+  const drawn = new Float64Array(patterns.length);
+  const replicates: number[] = [];
+  let invalid = 0;
+  const n = data.length;
+  for (let b = 0; b < resamples; b++) {
+    drawn.fill(0);
+    for (let i = 0; i < n; i++) drawn[patternOf[Math.floor(rng() * n)]]++;
+    o.fill(0);
+    let units = 0;
+    for (let p = 0; p < patterns.length; p++) {
+      const times = drawn[p];
+      if (times === 0 || !pairable[p]) continue;
+      units += times;
+      const t = patterns[p];
+      for (let j = 0; j < t.length; j += 3) o[t[j] * v + t[j + 1]] += times * t[j + 2];
+    }
+    const a = units === 0 ? null : alphaFromCoincidences(o, v, values, options.level);
+    if (a !== null && Number.isFinite(a)) replicates.push(a);
+    else invalid++;
+  }
+  const ci = percentileInterval(replicates, level);
+  if (ci === null) return { ...base, invalid, estimate: point.alpha, ci, reason: "fewer than two bootstrap replicates were defined" };
+  return { ...base, invalid, estimate: point.alpha, ci };
+}
+
+/** Alpha from a flat v x v coincidence matrix (null when there is no expected disagreement). */
+function alphaFromCoincidences(o: Float64Array, v: number, values: number[], level: KrippendorffLevel): number | null {
+  const nc = new Array<number>(v).fill(0);
+  for (let c = 0; c < v; c++) for (let k = 0; k < v; k++) nc[c] += o[c * v + k];
+  const n = nc.reduce((s, x) => s + x, 0);
+  const d = distanceMatrix(level, values, nc);
+  let observedD = 0;
+  let expectedD = 0;
+  for (let c = 0; c < v; c++) {
+    for (let k = 0; k < v; k++) {
+      if (d[c][k] === 0) continue;
+      observedD += o[c * v + k] * d[c][k];
+      expectedD += nc[c] * nc[k] * d[c][k];
+    }
+  }
+  if (!(expectedD > 0)) return null;
+  return 1 - ((n - 1) * observedD) / expectedD;
 }
