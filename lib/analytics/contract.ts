@@ -115,7 +115,7 @@ const JournalAgreement = z.object({
   units: z.int(),
   raters: z.array(z.string()).meta({ description: "Grader ids: the rows and columns of the kappa matrices" }),
   weights: z.enum(["quadratic", "none"]),
-  kappa: z.object({ ranks: KappaMatrix, scale: KappaMatrix }).nullable().meta({ description: "Pairwise Cohen's kappa, two weight conventions (identical when unweighted)" }),
+  kappa: z.object({ ranks: KappaMatrix, scale: KappaMatrix }).nullable().meta({ description: "Pairwise Cohen's kappa, two weight conventions (identical when unweighted); null beyond 40 graders (see note)" }),
   kendallW: z.object({ uncorrected: KendallW, corrected: KendallW }).nullable(),
   icc: z
     .object({ type: z.enum(["ICC1", "ICC1k", "ICC2", "ICC2k"]), label: z.string(), why: z.string(), value: z.number().nullable(), ci: interval, n: z.int(), reason })

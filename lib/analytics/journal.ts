@@ -32,6 +32,9 @@ export const JOURNAL_NOTE =
 
 export const JOURNAL_ON_REQUEST = "The journal statistics are computed on request: add journal=1 to the query.";
 
+/** Beyond this many graders the k(k-1)/2 kappa pairs would swamp the answer; alpha summarises them. */
+export const MAX_KAPPA_RATERS = 40;
+
 export const JOURNAL_BOOTSTRAP = { resamples: 1000, seed: 1, level: 0.95 } as const;
 
 const KAPPA_CONVENTIONS: Record<KappaConvention, string> = {
@@ -112,7 +115,10 @@ function agreementOf(t: Target, design: "pool" | "crossed", boot: { resamples: n
     units,
     raters,
     weights,
-    kappa: { ranks: kappaMatrix(perGrader, raters, weights, "ranks"), scale: kappaMatrix(perGrader, raters, weights, "scale", t.categories) },
+    kappa:
+      raters.length > MAX_KAPPA_RATERS
+        ? null
+        : { ranks: kappaMatrix(perGrader, raters, weights, "ranks"), scale: kappaMatrix(perGrader, raters, weights, "scale", t.categories) },
     kendallW: null,
     icc: null,
     krippendorff: {
@@ -125,6 +131,10 @@ function agreementOf(t: Target, design: "pool" | "crossed", boot: { resamples: n
     },
     note: ordinal ? null : "Nominal scale: categories have no order, so kappa is unweighted and there is no Kendall's W or ICC.",
   };
+  if (out.kappa === null) {
+    const why = `${raters.length} graders: the ${(raters.length * (raters.length - 1)) / 2} pairwise kappas are not listed (more than ${MAX_KAPPA_RATERS} graders); Krippendorff's alpha summarises their agreement.`;
+    out.note = out.note ? `${out.note} ${why}` : why;
+  }
   if (!ordinal) return out;
   out.kendallW = { uncorrected: kendall(t.rows, false), corrected: kendall(t.rows, true) };
   const { average, single } = iccTypesFor(design);

@@ -128,6 +128,20 @@ describe("journal statistics block", () => {
     for (const p of a.kappa!.ranks.pairs) expect(p.n, `${p.a} ${p.b}`).toBe(shared.get([p.a, p.b].sort().join()));
   });
 
+  it("more than 40 graders: no kappa matrix (k(k-1)/2 pairs), a note says why", () => {
+    // A third primary per set, and every set graded by its own three graders: 60 graders.
+    const loaded = build(false);
+    loaded.assignments = loaded.assignments.flatMap((a, i) => (i % 2 === 0 ? [a, { ...a }] : [a]));
+    const many = loaded.assignments.map((_, i) => ({ id: uuid(500 + i), name: `G${i}`, active: true }));
+    loaded.graders = many;
+    loaded.assignments.forEach((a, i) => (a.graderId = many[i].id));
+    const a = assembleStudyStats(loaded, { journal: true }, { resamples: 20 }).journal.data!.rubrics[0].agreement[0];
+    expect(a.raters.length).toBeGreaterThan(40);
+    expect(a.kappa).toBeNull();
+    expect(a.note).toMatch(/pairwise kappas are not listed/);
+    expect(a.krippendorff.value).not.toBeNull();
+  });
+
   it("model comparison equals lib/stats on the final scores (mean of the two graders)", () => {
     const finals = totals().map(([a, b]) => (a + b) / 2);
     const matrix = Array.from({ length: ITEMS }, (_, item) => [finals[item * 2], finals[item * 2 + 1]]);
