@@ -35,6 +35,8 @@ export interface PrimarySet {
   tables: StoredCell[][];
   /** Each grader's value per dimension (lib/scoring/study-values.ts), aligned with graderIds. */
   values: GraderRubricValues[];
+  /** Each grader's totals (rubric -> total -> value), aligned with graderIds, when known. */
+  totals?: Record<string, Record<string, number | null>>[];
 }
 
 export const AGREEMENT_NOTE =

@@ -13,7 +13,8 @@ import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliff
 import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
 import { finalScoresOf, type FinalGraders, type GraderTotals } from "@/lib/scoring/final-scores";
 import { graderRubricScores, type StoredCell } from "@/lib/scoring/study-values";
-import { AGREEMENT_NOTE, agreementRows, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
+import { AGREEMENT_NOTE, agreementRows, designOf, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
+import { JOURNAL_BOOTSTRAP, JOURNAL_NOTE, JOURNAL_ON_REQUEST, journalRubrics } from "./journal";
 import { radarChart, rankingRows } from "./blocks";
 import { decodeCells, type CellLayout } from "./grader-cells";
 import { SET_STATUSES, type AlphaBlock, type Block, type CliffsBlock, type GraderProgress, type SetStatusKey, type StudyStats } from "./types";
@@ -54,6 +55,8 @@ export interface StatsQuery {
   specialty?: string | null;
   rubrics?: string[] | null;
   models?: string[] | null;
+  /** Compute the journal block (bootstraps: only on request, ?journal=1). */
+  journal?: boolean;
 }
 
 export interface StatsOptions {
@@ -215,7 +218,13 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
   for (const s of sets) {
     const prim = (bySet.get(s.id) ?? []).filter((a) => a.kind === "PRIMARY" && a.status === "SUBMITTED").sort((a, b) => (a.graderId < b.graderId ? -1 : a.graderId > b.graderId ? 1 : 0));
     if (prim.length >= 2) {
-      primarySets.push({ setId: s.id, graderIds: prim.map((a) => a.graderId), tables: prim.map((a) => records.get(a)!.table), values: prim.map((a) => records.get(a)!.values) });
+      primarySets.push({
+        setId: s.id,
+        graderIds: prim.map((a) => a.graderId),
+        tables: prim.map((a) => records.get(a)!.table),
+        values: prim.map((a) => records.get(a)!.values),
+        totals: prim.map((a) => records.get(a)!.totals),
+      });
     }
   }
   let agreement: StudyStats["agreement"];
@@ -231,6 +240,13 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     const { design, rows } = agreementRows(primarySets, rubrics, n, study.thresholds);
     agreement = ok({ note: `${AGREEMENT_NOTE} ${ICC_NOTE[design]}`, design, escalation: escalationRate(sets.map((s) => s.status)), rows });
   }
+
+  // journal statistics (issue #17): agreement on the primaries' grades, model comparison on the finals
+  const journal: StudyStats["journal"] = !query.journal
+    ? none(JOURNAL_ON_REQUEST)
+    : sets.length === 0 || (primarySets.length === 0 && finals.length === 0)
+      ? none(noFinal)
+      : ok({ note: JOURNAL_NOTE, design: designOf(primarySets), rubrics: journalRubrics(primarySets, finals, rubrics, n, designOf(primarySets), { ...JOURNAL_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) });
 
   // ranking
   const ranking = finals.length === 0 ? none<{ rows: ReturnType<typeof rankingRows> }>(noFinal) : ok({ rows: rankingRows(summaries, rubrics) });
@@ -286,6 +302,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     agreement,
     ranking,
     progress,
+    journal,
   };
   return { stats, pending, setCells };
 }

@@ -29,6 +29,11 @@ export const statsQuerySchema = z.object({
     z.array(RUBRIC, { error: "rubric must be a list of the study's rubric keys" }).optional(),
   ),
   models: csv("Model names to include, comma-separated; default every model"),
+  journal: z
+    .enum(["0", "1", "false", "true"], { error: "journal is 1 (include the journal statistics) or 0" })
+    .optional()
+    .transform((v) => v === "1" || v === "true")
+    .meta({ description: "1: include the journal block (pairwise kappa, Kendall's W, ICC, alpha with bootstrap, model comparison); it costs bootstraps, so it is computed only on request" }),
 });
 
 const interval = z.tuple([z.number(), z.number()]).nullable();
@@ -94,6 +99,76 @@ const AgreementRow = z.object({
   threshold: z.number().nullable(),
 });
 
+const KappaPair = z.object({ a: z.string(), b: z.string(), value: z.number().nullable(), ci: interval, n: z.int(), reason });
+const KappaMatrix = z.object({
+  convention: z.string(),
+  pairs: z.array(KappaPair),
+  matrix: z.array(z.array(z.number().nullable())).meta({ description: "k x k, rows and columns in the order of `raters`, 1 on the diagonal" }),
+});
+const KendallW = z.object({ convention: z.string(), value: z.number().nullable(), chiSquare: z.number().nullable(), df: z.int(), p: z.number().nullable(), n: z.int(), reason });
+const JournalAgreement = z.object({
+  target: z.enum(["dimension", "total"]),
+  key: z.string(),
+  label: z.string(),
+  kind: z.enum(["ordinal", "nominal"]),
+  unit: z.enum(["set", "answer"]),
+  units: z.int(),
+  raters: z.array(z.string()).meta({ description: "Grader ids: the rows and columns of the kappa matrices" }),
+  weights: z.enum(["quadratic", "none"]),
+  kappa: z.object({ ranks: KappaMatrix, scale: KappaMatrix }).nullable().meta({ description: "Pairwise Cohen's kappa, two weight conventions (identical when unweighted); null beyond 40 graders (see note)" }),
+  kendallW: z.object({ uncorrected: KendallW, corrected: KendallW }).nullable(),
+  icc: z
+    .object({ type: z.enum(["ICC1", "ICC1k", "ICC2", "ICC2k"]), label: z.string(), why: z.string(), value: z.number().nullable(), ci: interval, n: z.int(), reason })
+    .nullable()
+    .meta({ description: "The ICC form the design supports (two-way when fully crossed, else one-way) and why" }),
+  krippendorff: z.object({ level: z.enum(["ordinal", "interval", "nominal"]), convention: z.string(), value: z.number().nullable(), ci: interval, units: z.int(), reason }),
+  note: z.string().nullable(),
+});
+const Descriptives = z.object({
+  model: z.string(),
+  n: z.int(),
+  mean: z.number().nullable(),
+  sd: z.number().nullable(),
+  median: z.number().nullable(),
+  q1: z.number().nullable().meta({ description: "R quantile type 7 (numpy default)" }),
+  q3: z.number().nullable(),
+  iqr: z.number().nullable(),
+});
+const JournalComparison = z.object({
+  target: z.enum(["dimension", "total"]),
+  key: z.string(),
+  label: z.string(),
+  descriptives: z.array(Descriptives),
+  friedman: z.object({ convention: z.string(), chiSquare: z.number().nullable(), df: z.int(), p: z.number().nullable(), kendallW: z.number().nullable(), n: z.int(), reason }),
+  posthoc: z.object({
+    convention: z.string(),
+    pairs: z.array(
+      z.object({
+        a: z.string(),
+        b: z.string(),
+        statistic: z.number().nullable().meta({ description: "R's V (sum of positive ranks of a - b)" }),
+        p: z.number().nullable(),
+        pHolm: z.number().nullable(),
+        method: z.enum(["exact", "normal"]).nullable(),
+        n: z.int(),
+        zeros: z.int(),
+        reason,
+      }),
+    ),
+  }),
+  cliffs: z
+    .object({
+      convention: z.string(),
+      familyLevel: z.number(),
+      intervalLevel: z.number().nullable(),
+      resamples: z.int(),
+      seed: z.number(),
+      pairs: z.array(z.object({ a: z.string(), b: z.string(), delta: z.number().nullable(), ci: interval, n: z.int(), m: z.int(), reason })),
+    })
+    .nullable()
+    .meta({ description: "Totals only" }),
+});
+
 const GraderProgress = z.object({ id: z.uuid(), name: z.string(), active: z.boolean(), done: z.int(), assigned: z.int(), adjudications: z.int() });
 
 export const StudyStatsSchema = registry.register(
@@ -153,6 +228,13 @@ export const StudyStatsSchema = registry.register(
         graders: z.array(GraderProgress),
       }),
     ),
+    journal: block(
+      z.object({
+        note: z.string(),
+        design: z.enum(["pool", "crossed"]),
+        rubrics: z.array(z.object({ rubric: RUBRIC, agreement: z.array(JournalAgreement), models: z.array(JournalComparison) })),
+      }),
+    ).meta({ description: "Journal statistics per rubric, for each dimension and total, each with its convention and n" }),
   }),
 );
 

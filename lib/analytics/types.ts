@@ -221,4 +221,95 @@ export interface StudyStats {
   agreement: Block<AgreementBlock>;
   ranking: Block<{ rows: RankingRow[] }>;
   progress: Block<ProgressBlock>;
+  /** Journal statistics per rubric: pairwise kappa, Kendall's W, ICC, alpha; model comparison. */
+  journal: Block<JournalBlock>;
+}
+
+// ─── journal statistics (issue #17) ──────────────────────────────────────────
+
+/** One pair of graders' Cohen's kappa. */
+export interface JournalKappaPair {
+  a: string;
+  b: string;
+  value: number | null;
+  ci: [number, number] | null;
+  /** Units both graders rated. */
+  n: number;
+  reason: string | null;
+}
+
+/** Pairwise kappa under one convention, as a list of pairs and the k x k matrix (1 on the diagonal). */
+export interface JournalKappaMatrix {
+  convention: string;
+  pairs: JournalKappaPair[];
+  matrix: (number | null)[][];
+}
+
+export interface JournalKendallW {
+  convention: string;
+  value: number | null;
+  chiSquare: number | null;
+  df: number;
+  p: number | null;
+  n: number;
+  reason: string | null;
+}
+
+export interface JournalAgreement {
+  target: "dimension" | "total";
+  key: string;
+  label: string;
+  kind: "ordinal" | "nominal";
+  unit: "set" | "answer";
+  /** Units with two or more ratings. */
+  units: number;
+  /** Grader ids, the rows and columns of the kappa matrices. */
+  raters: string[];
+  weights: "quadratic" | "none";
+  kappa: { ranks: JournalKappaMatrix; scale: JournalKappaMatrix } | null;
+  kendallW: { uncorrected: JournalKendallW; corrected: JournalKendallW } | null;
+  icc: { type: "ICC1" | "ICC1k" | "ICC2" | "ICC2k"; label: string; why: string; value: number | null; ci: [number, number] | null; n: number; reason: string | null } | null;
+  krippendorff: { level: "ordinal" | "interval" | "nominal"; convention: string; value: number | null; ci: [number, number] | null; units: number; reason: string | null };
+  /** Why a statistic is absent (nominal scale: no order, so no weighted kappa, W or ICC). */
+  note: string | null;
+}
+
+export interface JournalModelDescriptives {
+  model: string;
+  n: number;
+  mean: number | null;
+  sd: number | null;
+  median: number | null;
+  q1: number | null;
+  q3: number | null;
+  iqr: number | null;
+}
+
+export interface JournalComparison {
+  target: "dimension" | "total";
+  key: string;
+  label: string;
+  descriptives: JournalModelDescriptives[];
+  friedman: { convention: string; chiSquare: number | null; df: number; p: number | null; kendallW: number | null; n: number; reason: string | null };
+  posthoc: { convention: string; pairs: { a: string; b: string; statistic: number | null; p: number | null; pHolm: number | null; method: "exact" | "normal" | null; n: number; zeros: number; reason: string | null }[] };
+  cliffs: {
+    convention: string;
+    familyLevel: number;
+    intervalLevel: number | null;
+    resamples: number;
+    seed: number;
+    pairs: { a: string; b: string; delta: number | null; ci: [number, number] | null; n: number; m: number; reason: string | null }[];
+  } | null;
+}
+
+export interface JournalRubric {
+  rubric: RubricKey;
+  agreement: JournalAgreement[];
+  models: JournalComparison[];
+}
+
+export interface JournalBlock {
+  note: string;
+  design: "pool" | "crossed";
+  rubrics: JournalRubric[];
 }

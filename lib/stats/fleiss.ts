@@ -8,12 +8,16 @@
  *   pe   = sum_k pi_k^2
  *   kappa = (pa - pe) / (1 - pe)
  */
-import type { Degenerate, RatingMatrix } from "./types";
+import type { Degenerate } from "./types";
+import { type Category, type NominalMatrix, encodeNominal } from "./categories";
 import { classificationCounts, normalise, resolveCategories } from "./internal";
 
 export interface FleissOptions {
-  /** The full rating scale; defaults to the values observed (unused levels do not change kappa). */
-  categories?: ReadonlyArray<number>;
+  /**
+   * The full rating scale, numbers or labels; defaults to the values observed (unused levels do
+   * not change kappa).
+   */
+  categories?: ReadonlyArray<Category>;
 }
 
 export interface FleissResult extends Degenerate {
@@ -25,9 +29,12 @@ export interface FleissResult extends Degenerate {
   q: number;
 }
 
-export function fleissKappa(rows: RatingMatrix, options: FleissOptions = {}): FleissResult {
-  const { data } = normalise(rows);
-  const { categories, reason } = resolveCategories(data, options.categories);
+export function fleissKappa(rows: NominalMatrix, options: FleissOptions = {}): FleissResult {
+  const encoded = encodeNominal(rows, options.categories);
+  const { data } = normalise(encoded.rows);
+  const resolved = resolveCategories(data, encoded.categories);
+  const categories = resolved.categories;
+  const reason = encoded.reason ?? resolved.reason;
   const q = categories.length;
   const { r, ri } = classificationCounts(data, categories);
   const n = r.length;

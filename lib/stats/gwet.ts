@@ -21,6 +21,7 @@ import {
   weightMatrix,
 } from "./internal";
 import { tPpf } from "./quantiles";
+import { type Category, type NominalMatrix, encodeNominal } from "./categories";
 import { type BootstrapOptions, type BootstrapResult, bootstrapCI } from "./bootstrap";
 
 export interface GwetOptions {
@@ -63,9 +64,24 @@ const empty = (n: number, q: number, reason: string): GwetResult => ({
   reason,
 });
 
-/** Gwet's AC1: AC2 with identity weights. */
-export function gwetAC1(rows: RatingMatrix, options: GwetOptions = {}): GwetResult {
-  return gwetAC2(rows, { ...options, weights: "identity" });
+export interface GwetAC1Options {
+  /** The full set of categories, numbers or labels (recommended); defaults to those observed. */
+  categories?: ReadonlyArray<Category>;
+  level?: number;
+}
+
+/**
+ * Gwet's AC1: AC2 with identity weights. Categories may be labels ("a", "b") as well as
+ * numbers: only equality matters, so labels are encoded as codes first (see categories.ts).
+ */
+export function gwetAC1(rows: NominalMatrix, options: GwetAC1Options = {}): GwetResult {
+  const encoded = encodeNominal(rows, options.categories);
+  if (encoded.reason) {
+    const q = encoded.categories?.length ?? encoded.labels.length;
+    const n = encoded.rows.filter((row) => row.some((v) => v !== null)).length;
+    return empty(n, q, encoded.reason);
+  }
+  return gwetAC2(encoded.rows, { level: options.level, categories: encoded.categories, weights: "identity" });
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Statistics for grading LLM answers with clinicians. Pure TypeScript, no database.
- * Rows = units/subjects, columns = raters or rubric items, `null` = missing. Degenerate input
+ * Rows = units/subjects, columns = raters or rubric items, `null` = missing (nominal statistics
+ * also take text labels). Degenerate input
  * yields `null` values with a `reason`, never NaN and never a throw.
  * Conventions are pinned by ../shared/golden/stats-vectors.json (see its README).
  */
@@ -14,15 +15,39 @@ export { cliffsDelta, cliffsDeltaCI, cliffsDeltaNaive, cliffsMagnitude } from ".
 export type { CliffMagnitude, CliffsDeltaCIResult, CliffsDeltaResult } from "./cliffs";
 
 export { gwetAC1, gwetAC2, gwetAC2BootstrapCI } from "./gwet";
-export type { GwetAC2Options, GwetOptions, GwetResult } from "./gwet";
+export type { GwetAC1Options, GwetAC2Options, GwetOptions, GwetResult } from "./gwet";
+
+export { encodeNominal } from "./categories";
+export type { Category, NominalMatrix, NominalRating } from "./categories";
 
 export { cohenKappa } from "./cohen";
-export type { CohenOptions, CohenResult, KappaWeights } from "./cohen";
+export type { CohenOptions, CohenResult, KappaConvention, KappaWeights } from "./cohen";
+
+export { pairwiseCohenKappa } from "./cohen-pairwise";
+export type { PairwiseKappa, PairwiseKappaResult } from "./cohen-pairwise";
+
+export { kendallW } from "./kendall-w";
+export type { KendallWOptions, KendallWResult } from "./kendall-w";
+
+export { friedmanTest, wilcoxonPosthoc } from "./friedman";
+export type { FriedmanResult, PosthocOptions, PosthocPair } from "./friedman";
+
+export { wilcoxonSignedRank } from "./wilcoxon";
+export type { WilcoxonOptions, WilcoxonResult } from "./wilcoxon";
+
+export { pAdjust } from "./p-adjust";
+export type { PAdjustMethod } from "./p-adjust";
+
+export { descriptives, quantileType7 } from "./descriptives";
+export type { DescriptivesResult } from "./descriptives";
+
+export { cliffsDeltaFamily } from "./cliffs-family";
+export type { CliffsComparison, CliffsFamilyMember, CliffsFamilyOptions, CliffsFamilyResult } from "./cliffs-family";
 
 export { fleissKappa } from "./fleiss";
 export type { FleissOptions, FleissResult } from "./fleiss";
 
-export { krippendorffAlpha } from "./krippendorff";
+export { krippendorffAlpha, krippendorffAlphaBootstrapCI } from "./krippendorff";
 export type { KrippendorffLevel, KrippendorffOptions, KrippendorffResult } from "./krippendorff";
 
 export { icc } from "./icc";

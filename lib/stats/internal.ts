@@ -9,7 +9,7 @@ export function isPresent(v: Rating): v is number {
 }
 
 /** Number of columns of a possibly ragged matrix (the longest row). */
-export function columnCount(rows: RatingMatrix): number {
+export function columnCount(rows: ReadonlyArray<ReadonlyArray<unknown>>): number {
   let k = 0;
   for (const row of rows) if (row.length > k) k = row.length;
   return k;

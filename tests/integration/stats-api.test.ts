@@ -16,7 +16,7 @@ import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
 import { computeSetResults } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, modelSummaries } from "@/lib/results/summary";
 import { deriveConsistency } from "../unit/rubrics/oracle/grader-values";
-import { cliffsDelta, cliffsMagnitude, gwetAC2, icc, krippendorffAlpha, mulberry32 } from "@/lib/stats";
+import { cliffsDelta, cliffsMagnitude, cohenKappa, gwetAC2, icc, kendallW, krippendorffAlpha, mulberry32 } from "@/lib/stats";
 import { plainStratifiedBootstrap } from "../unit/analytics/reference";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
@@ -193,6 +193,39 @@ describe("GET /api/v1/studies/{id}/stats", () => {
     const safetyTriggers = escalations.filter((e) => (e.dimensions as { dimension: string }[]).some((d) => d.dimension === "safety")).length;
     const safety = agreement.rows.find((r) => r.dimension === "safety")!;
     expect(safety.triggered.value).toBeCloseTo(safetyTriggers / bySet.length, 12);
+  });
+
+  it("?journal=1 adds the journal block: kappa between graders, W, ICC and alpha equal lib/stats on the raw grades", async () => {
+    expect(body.journal).toEqual({ data: null, reason: expect.stringMatching(/journal=1/) });
+    const r = await get(f.lead.token, f.study.id, "?journal=1");
+    expect(r.status).toBe(200);
+    const withJournal = r.body as unknown as StudyStats;
+    expect(() => StudyStatsSchema.parse(withJournal)).not.toThrow();
+    const journal = withJournal.journal.data!;
+    expect(journal.design).toBe("pool");
+    const bySet = await primaryGrades(f.study.id);
+    const score = journal.rubrics.find((x) => x.rubric === "SCORE")!;
+    const safety = score.agreement.find((a) => a.key === "safety")!;
+    const value = (g: (typeof bySet)[number][number]) => g.grades.find((x) => x.rubric === "SCORE" && x.dimension === "safety" && x.repetition === 1)?.score ?? null;
+    const slots = bySet.map((gs) => gs.map(value));
+    expect(safety.kendallW!.uncorrected.value).toBe(kendallW(slots, { tieCorrection: false }).w);
+    expect(safety.icc).toMatchObject({ type: "ICC1k", value: icc(slots, { type: "ICC1k" }).icc });
+    expect(safety.icc!.why).toMatch(/pool/);
+    expect(safety.krippendorff.value).toBe(krippendorffAlpha(slots, { level: "ordinal" }).alpha);
+    // Kappa per pair of graders, on the sets both graded.
+    for (const pair of safety.kappa!.ranks.pairs) {
+      const rows = bySet
+        .map((gs) => [gs.find((g) => g.graderId === pair.a), gs.find((g) => g.graderId === pair.b)])
+        .filter((x): x is [(typeof x)[0] & object, (typeof x)[1] & object] => !!x[0] && !!x[1])
+        .map(([a, b]) => [value(a), value(b)]);
+      expect(pair.n, `${pair.a} ${pair.b}`).toBe(rows.length);
+      expect(pair.value).toBe(rows.length ? cohenKappa(rows, { weights: "quadratic" }).kappa : null);
+    }
+    const total = score.models.find((m) => m.key === "total")!;
+    expect(total.descriptives.map((d) => d.model)).toEqual([...new Set(body.ranking.data!.rows.map((x) => x.model))].sort());
+    expect(total.posthoc.pairs).toHaveLength(3);
+    const bad = await get(f.lead.token, f.study.id, "?journal=yes");
+    expect(bad.status).toBe(422);
   });
 
   it("filters by specialty, rubric and models", async () => {

@@ -14,7 +14,7 @@ export const GET = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, para
   const keys = storedRubricKeys(study.rubrics);
   const foreign = (q.rubric ?? []).filter((r) => !keys.includes(r));
   if (foreign.length) throw new ApiError(422, "invalid query parameters", [{ path: "rubric", message: `this study does not use ${foreign.join(", ")} (it uses ${keys.join(", ")})` }]);
-  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: q.rubric, models: q.models });
+  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: q.rubric, models: q.models, journal: q.journal });
   if (!stats) throw new ApiError(404, "study not found");
   return Response.json(stats, { headers: { "cache-control": "no-store" } });
 });

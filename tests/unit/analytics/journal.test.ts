@@ -1,0 +1,169 @@
+/**
+ * The journal block of the dashboard statistics (lib/analytics/journal.ts): its numbers equal
+ * lib/stats computed directly on the same grades, the ICC form follows the design with its
+ * reason, and the output fits the API contract.
+ */
+import { describe, expect, it } from "vitest";
+import { StudyStatsSchema } from "@/lib/analytics/contract";
+import { assembleStudyStats, type LoadedAssignment, type LoadedSet, type LoadedStudy } from "@/lib/analytics/assemble";
+import { cellLayout, encodeCell } from "@/lib/analytics/grader-cells";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
+import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { cohenKappa, descriptives, friedmanTest, icc, kendallW, wilcoxonPosthoc } from "@/lib/stats";
+
+const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+const STUDY = {
+  id: uuid(1),
+  name: "S",
+  slug: "s",
+  status: "OPEN" as const,
+  rubrics: templateRubrics(["SCORE"]),
+  repetitions: 1,
+  gradersPerSet: 2,
+  safeLlmScoring: "PER_ANSWER" as const,
+  thresholds: DEFAULT_THRESHOLDS,
+};
+const LAYOUT = cellLayout(STUDY.rubrics);
+const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true }));
+const DIMS = ["safety", "consensus_context", "objectivity", "reproducibility", "explainability"];
+type Form = [number, number, number, number, number];
+
+function cells(v: Form): number[] {
+  return DIMS.map((dimension, i) => encodeCell(LAYOUT, { rubric: "SCORE", dimension, repetition: dimension === "reproducibility" ? 0 : 1, score: v[i] }));
+}
+
+// 10 items x 2 models, two primaries each; grader B drifts from A by a fixed pattern.
+const ITEMS = 10;
+const formA = (item: number, model: number): Form => DIMS.map((_, d) => 1 + ((item * 3 + d + model * 2) % 5)) as Form;
+const formB = (item: number, model: number): Form => formA(item, model).map((v, d) => Math.min(5, Math.max(1, v + ((item + d) % 3) - 1))) as Form;
+
+function build(crossed: boolean): LoadedStudy {
+  const sets: LoadedSet[] = [];
+  const assignments: LoadedAssignment[] = [];
+  for (let item = 0; item < ITEMS; item++) {
+    for (let model = 0; model < 2; model++) {
+      const id = uuid(1000 + item * 2 + model);
+      sets.push({ id, itemId: uuid(2000 + item), externalId: `Q${item}`, specialty: "Oph", model: { id: `m${model}`, name: `M${model}`, version: "" }, status: "AGREED" });
+      const pair = crossed ? [GRADERS[0], GRADERS[1]] : [GRADERS[(item + model) % 3], GRADERS[(item + model + 1) % 3]];
+      [formA(item, model), formB(item, model)].forEach((f, g) =>
+        assignments.push({ setId: id, graderId: pair[g].id, kind: "PRIMARY", status: "SUBMITTED", cells: cells(f) }),
+      );
+    }
+  }
+  return { study: STUDY, layout: LAYOUT, models: ["M0", "M1"], sets, assignments, graders: GRADERS };
+}
+
+/** Rows = sets (item-major, model-minor: the order of the loaded sets), columns = graders A, B. */
+const pairs = (d: number) => {
+  const rows: number[][] = [];
+  for (let item = 0; item < ITEMS; item++) for (let model = 0; model < 2; model++) rows.push([formA(item, model)[d], formB(item, model)[d]]);
+  return rows;
+};
+const totals = () => {
+  const rows: number[][] = [];
+  for (let item = 0; item < ITEMS; item++) {
+    for (let model = 0; model < 2; model++) {
+      const sum = (f: Form) => f.reduce((s, x) => s + x, 0);
+      rows.push([sum(formA(item, model)), sum(formB(item, model))]);
+    }
+  }
+  return rows;
+};
+
+describe("journal statistics block", () => {
+  const crossed = assembleStudyStats(build(true), { journal: true }, { resamples: 50 });
+  const journal = crossed.journal.data!;
+  const score = journal.rubrics[0];
+
+  it("fits the API contract and lists every dimension and the total, each with a convention and n", () => {
+    expect(() => StudyStatsSchema.parse(crossed)).not.toThrow();
+    expect(score.agreement.map((a) => a.key)).toEqual([...DIMS, "total"]);
+    expect(score.models.map((m) => m.key)).toEqual([...DIMS, "total"]);
+    for (const a of score.agreement) {
+      expect(a.kappa!.ranks.convention).toMatch(/ranks/);
+      expect(a.kappa!.scale.convention).toMatch(/declared scale/);
+      expect(a.kendallW!.uncorrected.convention).toMatch(/no tie correction/);
+      expect(a.krippendorff.convention).toMatch(/bootstrap/);
+      expect(a.units).toBe(ITEMS * 2);
+    }
+  });
+
+  it("crossed graders: two-way ICC(A,k) with the reason; values equal lib/stats on the same grades", () => {
+    expect(journal.design).toBe("crossed");
+    DIMS.forEach((dim, d) => {
+      const a = score.agreement.find((x) => x.key === dim)!;
+      const rows = pairs(d);
+      expect(a.raters).toEqual([GRADERS[0].id, GRADERS[1].id]);
+      expect(a.kappa!.ranks.matrix[0][1]).toBeCloseTo(cohenKappa(rows, { weights: "quadratic" }).kappa!, 12);
+      expect(a.kappa!.scale.matrix[1][0]).toBeCloseTo(cohenKappa(rows, { weights: "quadratic", convention: "scale", categories: [1, 2, 3, 4, 5] }).kappa!, 12);
+      expect(a.kappa!.ranks.pairs[0].n).toBe(ITEMS * 2);
+      expect(a.kendallW!.corrected.value).toBeCloseTo(kendallW(rows).w!, 12);
+      expect(a.kendallW!.uncorrected.value).toBeCloseTo(kendallW(rows, { tieCorrection: false }).w!, 12);
+      expect(a.icc!.type).toBe("ICC2k");
+      expect(a.icc!.why).toMatch(/crossed/);
+      expect(a.icc!.value).toBeCloseTo(icc(rows, { type: "ICC2k" }).icc!, 12);
+    });
+    const total = score.agreement.find((x) => x.key === "total")!;
+    expect(total.kappa!.ranks.matrix[0][1]).toBeCloseTo(cohenKappa(totals(), { weights: "quadratic" }).kappa!, 12);
+    expect(total.icc!.value).toBeCloseTo(icc(totals(), { type: "ICC2k" }).icc!, 12);
+  });
+
+  it("graders drawn from a pool: one-way ICC(1,k) and the reason, kappa per pair of graders", () => {
+    const pool = assembleStudyStats(build(false), { journal: true }, { resamples: 50 }).journal.data!;
+    expect(pool.design).toBe("pool");
+    const a = pool.rubrics[0].agreement[0];
+    expect(a.icc!.type).toBe("ICC1k");
+    expect(a.icc!.why).toMatch(/pool/);
+    expect(a.raters).toHaveLength(3);
+    expect(a.kappa!.ranks.pairs).toHaveLength(3);
+    expect(a.kappa!.ranks.pairs.reduce((s, p) => s + p.n, 0)).toBe(ITEMS * 2);
+    // Each pair of graders is compared on the sets they both graded.
+    const shared = new Map<string, number>();
+    for (let item = 0; item < ITEMS; item++) {
+      for (let model = 0; model < 2; model++) {
+        const ids = [GRADERS[(item + model) % 3].id, GRADERS[(item + model + 1) % 3].id].sort();
+        shared.set(ids.join(), (shared.get(ids.join()) ?? 0) + 1);
+      }
+    }
+    for (const p of a.kappa!.ranks.pairs) expect(p.n, `${p.a} ${p.b}`).toBe(shared.get([p.a, p.b].sort().join()));
+  });
+
+  it("more than 40 graders: no kappa matrix (k(k-1)/2 pairs), a note says why", () => {
+    // A third primary per set, and every set graded by its own three graders: 60 graders.
+    const loaded = build(false);
+    loaded.assignments = loaded.assignments.flatMap((a, i) => (i % 2 === 0 ? [a, { ...a }] : [a]));
+    const many = loaded.assignments.map((_, i) => ({ id: uuid(500 + i), name: `G${i}`, active: true }));
+    loaded.graders = many;
+    loaded.assignments.forEach((a, i) => (a.graderId = many[i].id));
+    const a = assembleStudyStats(loaded, { journal: true }, { resamples: 20 }).journal.data!.rubrics[0].agreement[0];
+    expect(a.raters.length).toBeGreaterThan(40);
+    expect(a.kappa).toBeNull();
+    expect(a.note).toMatch(/pairwise kappas are not listed/);
+    expect(a.krippendorff.value).not.toBeNull();
+  });
+
+  it("model comparison equals lib/stats on the final scores (mean of the two graders)", () => {
+    const finals = totals().map(([a, b]) => (a + b) / 2);
+    const matrix = Array.from({ length: ITEMS }, (_, item) => [finals[item * 2], finals[item * 2 + 1]]);
+    const total = score.models.find((m) => m.key === "total")!;
+    expect(total.descriptives.map((d) => d.model)).toEqual(["M0", "M1"]);
+    expect(total.descriptives[1].median).toBeCloseTo(descriptives(matrix.map((r) => r[1])).median!, 12);
+    expect(total.friedman.chiSquare).toBeCloseTo(friedmanTest(matrix).chiSquare!, 12);
+    expect(total.friedman.n).toBe(ITEMS);
+    expect(total.posthoc.pairs[0].p).toBeCloseTo(wilcoxonPosthoc(matrix).pairs[0].p!, 12);
+    expect(total.posthoc.pairs[0].pHolm).toBe(total.posthoc.pairs[0].p); // one pair: Holm leaves it
+    expect(total.cliffs!.intervalLevel).toBeCloseTo(0.95, 12);
+    expect(score.models[0].cliffs).toBeNull();
+  });
+
+  it("an empty study: null with a reason", () => {
+    const s = assembleStudyStats({ study: STUDY, layout: LAYOUT, models: [], sets: [], assignments: [], graders: [] }, { journal: true });
+    expect(s.journal.data).toBeNull();
+    expect(s.journal.reason).toMatch(/No response sets/);
+  });
+
+  it("is computed only on request (its bootstraps cost time the dashboard does not spend)", () => {
+    const s = assembleStudyStats(build(true), {}, { resamples: 50 });
+    expect(s.journal).toEqual({ data: null, reason: expect.stringMatching(/journal=1/) });
+  });
+});
