@@ -174,7 +174,7 @@ export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
     cols.push(...setDims(r).map((d) => `${prefix(r)}_${d.key}`));
     cols.push(...totalColumns(r).map((c) => c.column));
   }
-  cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status");
+  cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status", "final_by");
   return cols;
 }
 
@@ -189,6 +189,8 @@ export interface SetRecord {
   finalScores: SetResult["finalScores"];
   totals: SetResult["totals"];
   escalation: SetEscalation | null;
+  /** "panel", "judge" (hybrid mode: an automated judge's scores are final), or null while not final. */
+  final_by: "panel" | "judge" | null;
 }
 
 function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
@@ -205,6 +207,7 @@ function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
     e ? JSON.stringify(e.dimensions) : null,
     e?.adjudicator ?? null,
     e?.adjudicatorStatus ?? null,
+    r.final_by,
   );
   return cells;
 }
@@ -225,6 +228,7 @@ export async function* setRecords(session: ExportSession, study: ResultsStudy, i
       finalScores: s.finalScores,
       totals: s.totals,
       escalation: escalations.get(s.id) ?? null,
+      final_by: s.finalBy ?? null,
     }));
   }
 }

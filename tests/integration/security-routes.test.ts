@@ -67,6 +67,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges/[judgeId]/scores": "study",
+  "PUT /api/v1/studies/[id]/hybrid": "study",
 };
 
 
