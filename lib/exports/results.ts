@@ -1,6 +1,8 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import type { JudgeComparison } from "@/lib/judges/types";
+import { judgeComparisons, judgeSummaryRows } from "./judge-summary";
 import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
 import { csvHeader, csvRow, type Cell } from "./csv";
@@ -260,6 +262,9 @@ export const SUMMARY_HEADER = [
   "ci_low",
   "ci_high",
   "note",
+  "judge",
+  "reading",
+  "value",
 ] as const;
 
 /** Potential-harm flags raised by graders (work not cancelled), per model in each specialty and in all of them. */
@@ -279,6 +284,8 @@ export interface SummaryDocument {
   alpha: AlphaRow[];
   cliffsDelta: DeltaPairCell[];
   harmFlags: HarmFlagSummary[];
+  /** Each automated judge against the panel (section judge_vs_panel in the CSV). */
+  judgeVsPanel: JudgeComparison[];
 }
 
 async function harmFlagSummary(session: ExportSession, studyId: string): Promise<HarmFlagSummary[]> {
@@ -314,6 +321,7 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
     // publishes from this file is exactly what the dashboard showed, intervals included.
     cliffsDelta: await cliffsPairsAsync(sets, study.rubrics),
     harmFlags: await harmFlagSummary(session, study.id),
+    judgeVsPanel: await judgeComparisons(study.id),
   };
 }
 
@@ -378,6 +386,7 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
       note: d.reason ?? null,
     });
   }
+  rows.push(...judgeSummaryRows(doc.judgeVsPanel));
   return rows;
 }
 
