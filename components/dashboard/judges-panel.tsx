@@ -22,7 +22,9 @@ function Fig({ f, ci = false }: { f: Figure; ci?: boolean }) {
   );
 }
 
-function JudgeSection({ j }: { j: JudgeComparison }) {
+function JudgeSection({ j: all }: { j: JudgeComparison }) {
+  // A judge may score only some dimensions: rows it never scored would be all dashes.
+  const j = { ...all, dimensions: all.dimensions.filter((d) => d.n > 0), totals: all.totals.filter((t) => t.n > 0), deferral: all.deferral.filter((d) => d.points[0] && d.points[0].kept + d.points[0].deferred > 0) };
   return (
     <div className="flex flex-col gap-4" data-testid="judge-section">
       <h4 className="font-medium">
@@ -104,7 +106,8 @@ function JudgeSection({ j }: { j: JudgeComparison }) {
           })}
         </TableBody>
       </Table>
-      {j.deferral.some((d) => d.points[0]?.kept > 0) ? (
+      {j.dimensions.length === 0 ? <p className="text-sm text-muted-foreground">No final set has this judge&apos;s scores yet.</p> : null}
+      {j.deferral.length > 0 ? (
         <Table data-testid="judge-deferral">
           <TableHeader>
             <TableRow>
