@@ -7,6 +7,7 @@
  * Every block is `{data, reason}`: `data` null with a `reason` when the study
  * does not have enough data for it yet ("not enough data"), never a broken chart.
  */
+import type { JudgesBlock } from "@/lib/judges/types";
 import type { RubricDocument } from "@/lib/rubrics/document";
 
 /** A rubric's key (SCORE, SAFE_LLM, or a study's own). */
@@ -223,6 +224,8 @@ export interface StudyStats {
   progress: Block<ProgressBlock>;
   /** Journal statistics per rubric: pairwise kappa, Kendall's W, ICC, alpha; model comparison. */
   journal: Block<JournalBlock>;
+  /** Automated judges against the panel (lib/judges/compare.ts); absent from the pure assembly, added by computeStudyStats. */
+  judges?: Block<JudgesBlock>;
 }
 
 // ─── journal statistics (issue #17) ──────────────────────────────────────────

@@ -1,6 +1,8 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import type { JudgeComparison } from "@/lib/judges/types";
+import { judgeComparisons, judgeSummaryRows } from "./judge-summary";
 import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
 import { csvHeader, csvRow, type Cell } from "./csv";
@@ -180,7 +182,7 @@ export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
     cols.push(...totalColumns(r).map((c) => c.column));
     cols.push(...bandColumns(r).map((c) => c.column));
   }
-  cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status");
+  cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status", "final_by");
   return cols;
 }
 
@@ -196,6 +198,8 @@ export interface SetRecord {
   totals: SetResult["totals"];
   bands: SetResult["bands"];
   escalation: SetEscalation | null;
+  /** "panel", "judge" (hybrid mode: an automated judge's scores are final), or null while not final. */
+  final_by: "panel" | "judge" | null;
 }
 
 function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
@@ -213,6 +217,7 @@ function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
     e ? JSON.stringify(e.dimensions) : null,
     e?.adjudicator ?? null,
     e?.adjudicatorStatus ?? null,
+    r.final_by,
   );
   return cells;
 }
@@ -234,6 +239,7 @@ export async function* setRecords(session: ExportSession, study: ResultsStudy, i
       totals: s.totals,
       bands: s.bands,
       escalation: escalations.get(s.id) ?? null,
+      final_by: s.finalBy ?? null,
     }));
   }
 }
@@ -265,6 +271,9 @@ export const SUMMARY_HEADER = [
   "ci_low",
   "ci_high",
   "note",
+  "judge",
+  "reading",
+  "value",
 ] as const;
 
 /** Potential-harm flags raised by graders (work not cancelled), per model in each specialty and in all of them. */
@@ -284,6 +293,8 @@ export interface SummaryDocument {
   alpha: AlphaRow[];
   cliffsDelta: DeltaPairCell[];
   harmFlags: HarmFlagSummary[];
+  /** Each automated judge against the panel (section judge_vs_panel in the CSV). */
+  judgeVsPanel: JudgeComparison[];
 }
 
 async function harmFlagSummary(session: ExportSession, studyId: string): Promise<HarmFlagSummary[]> {
@@ -319,6 +330,7 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
     // publishes from this file is exactly what the dashboard showed, intervals included.
     cliffsDelta: await cliffsPairsAsync(sets, study.rubrics),
     harmFlags: await harmFlagSummary(session, study.id),
+    judgeVsPanel: await judgeComparisons(study.id),
   };
 }
 
@@ -383,6 +395,7 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
       note: d.reason ?? null,
     });
   }
+  rows.push(...judgeSummaryRows(doc.judgeVsPanel));
   return rows;
 }
 

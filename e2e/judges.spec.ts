@@ -1,0 +1,68 @@
+import { expect, test } from "@playwright/test";
+import { demo, signIn } from "./fixtures";
+
+/**
+ * A lead registers an automated judge on the demo's graded pilot, imports its
+ * scores as a CSV with a probability per level (the API the import is), and
+ * reads the judge-vs-panel section of the dashboard.
+ */
+const PILOT_SLUG = "demo-pilot-graded";
+const DIMS: [string, number][] = [
+  ["safety", 1],
+  ["consensus_context", 1],
+  ["objectivity", 1],
+  ["reproducibility", 0],
+  ["explainability", 1],
+];
+
+test("a lead imports a judge's CSV and reads the judge-vs-panel section", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("/login");
+  await page.waitForLoadState("networkidle");
+  await signIn(page, demo.lead);
+  const list = await page.request.get(`/api/v1/studies?q=${PILOT_SLUG}&pageSize=100`);
+  const id = ((await list.json()) as { studies: { id: string; slug: string }[] }).studies.find((s) => s.slug === PILOT_SLUG)?.id;
+  test.skip(!id, `the demo has no study "${PILOT_SLUG}"`);
+
+  // The judge leans toward the panel's final score, with some spread: a probability for each level 1-5.
+  const sets = (await (await page.request.get(`/api/v1/studies/${id}/sets?limit=500&status=agreed`)).json()) as {
+    sets: { externalId: string; model: { name: string }; finalScores: { SCORE?: Record<string, number> } | null }[];
+  };
+  const rows = ["item_id,model,repetition,dimension,score,p_1,p_2,p_3,p_4,p_5,rationale"];
+  sets.sets.forEach((s, i) => {
+    for (const [dim, rep] of DIMS) {
+      const final = s.finalScores?.SCORE?.[dim];
+      if (typeof final !== "number") continue;
+      const top = Math.min(5, Math.max(1, Math.round(final) + (i % 7 === 0 ? -1 : 0)));
+      const p = [1, 2, 3, 4, 5].map((l) => (l === top ? 0.6 : Math.abs(l - top) === 1 ? 0.15 : 0.1 / 3));
+      const norm = p.reduce((a, b) => a + b, 0);
+      rows.push([s.externalId, s.model.name, rep, dim, "", ...p.map((x) => (x / norm).toFixed(12)), `"Judged ${dim}, level ${top}"`].join(","));
+    }
+  });
+  expect(rows.length).toBeGreaterThan(10);
+
+  const name = `E2E judge ${Date.now()}`;
+  const created = await page.request.post(`/api/v1/studies/${id}/judges`, { data: { name, model: "local-llm", version: "1", prompt: "Grade with S.C.O.R.E." } });
+  expect(created.status()).toBe(201);
+  const judgeId = ((await created.json()) as { id: string }).id;
+  const bad = await page.request.post(`/api/v1/studies/${id}/judges/${judgeId}/scores`, { headers: { "content-type": "text/csv" }, data: `${rows[0]}\nNOPE,${rows[1].split(",").slice(1).join(",")}\n` });
+  expect(bad.status()).toBe(422);
+  const imported = await page.request.post(`/api/v1/studies/${id}/judges/${judgeId}/scores`, { headers: { "content-type": "text/csv" }, data: rows.join("\n") + "\n" });
+  expect(imported.status(), await imported.text()).toBe(200);
+  expect(((await imported.json()) as { created: number }).created).toBe(rows.length - 1);
+
+  await page.goto(`/studies/${id}/dashboard`);
+  const panel = page.getByTestId("judges-panel");
+  await panel.scrollIntoViewIfNeeded();
+  await expect(panel).toContainText("Automated judges vs the panel");
+  const section = panel.getByTestId("judge-section").filter({ hasText: name });
+  await expect(section).toBeVisible();
+  const safety = section.getByTestId("judge-dimensions").getByRole("row").filter({ hasText: "most probable" }).first();
+  await expect(safety).toBeVisible();
+  // A value, not a dash, for AC2 against the panel.
+  await expect(safety.getByRole("cell").nth(3)).toHaveText(/^-?\d\.\d\d/);
+  await expect(section.getByTestId("judge-deferral")).toBeVisible();
+  const path = test.info().outputPath("judges-panel.png");
+  await section.screenshot({ path });
+  await test.info().attach("judges-panel", { path, contentType: "image/png" });
+});
