@@ -109,11 +109,11 @@ describe("judging a set against an OpenAI-compatible endpoint", () => {
       [{ fail: () => 503 }, /HTTP 503/, true],
       [{ fail: () => 429 }, /HTTP 429/, true],
       [{ fail: () => 401 }, /HTTP 401/, false],
-      [{ delayMs: () => 400 }, /no answer within 100 ms/, true],
+      [{ delayMs: () => 2500 }, /no answer within 1000 ms/, true],
     ];
     for (const [opts, message, retryable] of cases) {
       stub = await startJudgeStub(opts);
-      const err = await judgeSet({ ...access(stub, { timeoutMs: 100 }), apiKey: "sk-never-shown" }, { kind: "logprobs", topLogprobs: 5 }, [doc], set).catch((e: unknown) => e);
+      const err = await judgeSet({ ...access(stub, { timeoutMs: 1000 }), apiKey: "sk-never-shown" }, { kind: "logprobs", topLogprobs: 5 }, [doc], set).catch((e: unknown) => e);
       expect(err, String(message)).toBeInstanceOf(ItemError);
       expect((err as ItemError).message).toMatch(message);
       expect((err as ItemError).message).not.toContain("sk-never-shown");
