@@ -3,7 +3,7 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { parseRubricDocument } from "@/lib/rubrics/document";
 import { ItemError, judgeSet, type SetToJudge } from "@/lib/judges/runner/judge-set";
 import { buildJudgePrompt, judgeUnits } from "@/lib/judges/runner/prompt";
-import { startJudgeStub, type JudgeStub } from "../integration/helpers/judge-stub";
+import { startJudgeStub, type JudgeStub, type StubChoice } from "../integration/helpers/judge-stub";
 
 const doc = (() => {
   const r = parseRubricDocument({
@@ -63,7 +63,7 @@ describe("judging a set against an OpenAI-compatible endpoint", () => {
     stub = await startJudgeStub({
       decide: (dims) =>
         Object.fromEntries(
-          dims.map((d) => [
+          dims.map((d): [string, StubChoice] => [
             d.key,
             d.key === "accuracy" ? { value: "3", alternatives: { "3": 0.6, "2": 0.3, " ": 0.1 } } : d.key === "tone" ? { value: '"cold', alternatives: { '"cold': 0.5, '"warm': 0.5 } } : { value: "1", alternatives: { "1": 0.8, "0": 0.2 } },
           ]),

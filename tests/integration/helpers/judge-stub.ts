@@ -40,6 +40,8 @@ export interface JudgeStub {
   bodies: ChatBody[];
   /** Authorization headers received. */
   authorizations: (string | undefined)[];
+  /** The most requests it held open at once. */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -65,11 +67,15 @@ export async function startJudgeStub(opts: StubOptions = {}): Promise<JudgeStub>
   const bodies: ChatBody[] = [];
   const authorizations: (string | undefined)[] = [];
   let count = 0;
+  let open = 0;
+  let maxOpen = 0;
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
     req.on("end", async () => {
       const n = count++;
+      maxOpen = Math.max(maxOpen, ++open);
+      res.once("close", () => open--);
       const body = JSON.parse(raw) as ChatBody;
       bodies.push(body);
       authorizations.push(req.headers.authorization);
@@ -129,6 +135,7 @@ export async function startJudgeStub(opts: StubOptions = {}): Promise<JudgeStub>
     url: `http://127.0.0.1:${port}/v1`,
     bodies,
     authorizations,
+    maxInFlight: () => maxOpen,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
