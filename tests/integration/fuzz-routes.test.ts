@@ -178,6 +178,7 @@ describe("no route answers 5xx to hostile text", () => {
     await getDb().studyMember.create({ data: { studyId: f.study.id, userId: spare.id, role: "GRADER" } });
     const importStudy = await makeStudy(f.lead.id, "Import target");
     ctx.tokens = { grader: grader.token, lead: f.lead.token, admin: admin.token };
+    const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Fuzz judge", model: "gpt-4o" } });
 
     const { GET: exportRoute } = await import("@/app/api/v1/studies/[id]/export/route");
     const archive = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=study`, { headers: { authorization: `Bearer ${f.lead.token}` } }, { id: f.study.id });
@@ -232,6 +233,15 @@ describe("no route answers 5xx to hostile text", () => {
       "POST /api/v1/users/[id]/unlock": { as: "admin", params: { id: spare.id } },
       "PATCH /api/v1/studies/[id]/graders/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id }, body: { specialties: ["Cardiology"] } },
       "GET /api/v1/studies/[id]/harm-flags": { as: "lead", params: study, query: { review: "OPEN" } },
+      "GET /api/v1/studies/[id]/judges": { as: "lead", params: study },
+      "POST /api/v1/studies/[id]/judges": { as: "lead", params: study, body: { name: "Fuzzed judge", model: "gpt-4o", version: "2024-08-06", prompt: "Grade the answer", settings: { temperature: 0, endpoint: "local" } } },
+      "POST /api/v1/studies/[id]/judges/[judgeId]/scores": {
+        as: "lead",
+        params: { id: f.study.id, judgeId: judge.id },
+        query: { dryRun: "1" },
+        body: [{ item_id: "Q1", model: "Zeta-Model-Alpha", repetition: "1", dimension: "safety", score: "4", p_1: 0, p_2: 0, p_3: 0.25, p_4: 0.75, p_5: 0, rationale: "Safe enough" }],
+        runs: 20,
+      },
       "PATCH /api/v1/studies/[id]/harm-flags/[assignmentId]": { as: "lead", params: { id: f.study.id, assignmentId: a2.id }, body: { status: "ACKNOWLEDGED", note: "Reviewed" } },
     };
   });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { cancelRun, claimTasks, resumeRun, settleDone } from "@/lib/judges/runner/jobs";
 import { runProgress } from "@/lib/judges/runner/runs";
+import { writeRunScores } from "@/lib/judges/runner/write";
 import { startJudgeWorker, type JudgeWorker, type WorkerOptions } from "@/lib/judges/runner/worker";
 import { useIsolatedDatabase } from "./helpers/db";
 import { startJudgeStub, type JudgeStub, type StubOptions } from "./helpers/judge-stub";
@@ -69,8 +70,8 @@ describe("judge runs: a background job kept in PostgreSQL", () => {
     expect(s.bodies).toHaveLength(REQUESTS_PER_SET * 3);
     expect(s.bodies.every((b) => b.temperature === 0.9 && !b.logprobs)).toBe(true);
     const safety = (await scoresOf(f.judge.id)).find((x) => x.dimension === "safety")!;
-    expect(safety.probabilities).toMatchObject({ "1": 1 / 3, "5": 2 / 3 });
-    expect(safety.score).toBe(5);
+    expect(safety).toMatchObject({ score: 5, samples: [1, 5, 5] });
+    expect(safety.expectedScore).toBeCloseTo(11 / 3, 12);
   });
 
   it("a failing endpoint: 5xx then success is retried with backoff; a timeout is an error of the item, retried", async () => {
@@ -116,7 +117,7 @@ describe("judge runs: a background job kept in PostgreSQL", () => {
     ]);
   });
 
-  it("cancel: tasks not done are cancelled, a task in flight writes nothing; resume finishes the rest", async () => {
+  it("cancel: tasks not done are cancelled and write nothing (one finishing as it is cancelled counts as done); resume finishes the rest", async () => {
     const s = await stub({ delayMs: () => 300 });
     const f = await judgeRunFixture(s.url, { items: 4, models: 1 });
     const run = await f.start();
@@ -147,10 +148,11 @@ describe("judge runs: a background job kept in PostgreSQL", () => {
     await getDb().$executeRaw`UPDATE "JudgeRunTask" SET "leaseExpiresAt" = now() - interval '1 second' WHERE id = ${first.id}::uuid`;
     const [second] = await claimTasks(1, 60_000, run.id);
     expect(second).toMatchObject({ id: first.id, attempts: 2 });
-    const result = { scores: [{ responseSetId: first.responseSetId, rubric: "SCORE", dimension: "safety", repetition: 1, value: 3, probabilities: { "3": 1 } }], promptTokens: 1, completionTokens: 1, requests: 1 };
-    expect(await settleDone(first, result)).toBe(false);
+    const result = { scores: [{ responseSetId: first.responseSetId, rubric: "SCORE", dimension: "safety", repetition: 1, value: 3, probabilities: { "1": 0, "2": 0, "3": 1, "4": 0, "5": 0 } }], promptTokens: 1, completionTokens: 1, requests: 1 };
+    const write = (t: typeof first) => () => writeRunScores({ studyId: f.study.id, judgeId: f.judge.id, createdById: f.lead.id }, t.responseSetId, result.scores);
+    expect(await settleDone(first, result, write(first))).toBe(false);
     expect(await scoresOf(f.judge.id)).toHaveLength(0);
-    expect(await settleDone(second, result)).toBe(true);
+    expect(await settleDone(second, result, write(second))).toBe(true);
     expect(await scoresOf(f.judge.id)).toHaveLength(1);
   });
 

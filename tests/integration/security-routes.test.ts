@@ -64,6 +64,9 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/items": "study",
   "GET /api/v1/studies/[id]/sets": "study",
   "GET /api/v1/studies/[id]/stats": "study",
+  "GET /api/v1/studies/[id]/judges": "study",
+  "POST /api/v1/studies/[id]/judges": "study",
+  "POST /api/v1/studies/[id]/judges/[judgeId]/scores": "study",
 };
 
 
@@ -89,6 +92,7 @@ describe("every API route has a declared audience and enforces it", () => {
     const otherLead = await makeUser("LEAD", "other-lead");
     const admin = await makeUser("ADMIN");
     const spare = f.graders.find((g) => g.id !== g1.id && g.id !== g2.id)!;
+    const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Judge", model: "gpt-4o" } });
     ctx.tokens = { grader: g1.token, otherGrader: g2.token, otherLead: otherLead.token, lead: f.lead.token, admin: admin.token };
     ctx.params = {
       "/api/v1/studies/[id]": { id: f.study.id },
@@ -97,6 +101,7 @@ describe("every API route has a declared audience and enforces it", () => {
       "/api/v1/studies/[id]/graders/[userId]": { id: f.study.id, userId: spare.id },
       "/api/v1/users/[id]": { id: spare.id },
       "/api/v1/studies/[id]/harm-flags/[assignmentId]": { id: f.study.id, assignmentId: a2.id },
+      "/api/v1/studies/[id]/judges/[judgeId]": { id: f.study.id, judgeId: judge.id },
     };
   });
 

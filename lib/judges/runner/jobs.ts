@@ -1,7 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { JudgedSet } from "./judge-set";
-import { writeRunScores } from "./write";
 
 /**
  * A judge run's state, all in PostgreSQL: tasks are leased with
@@ -97,20 +96,30 @@ async function finishIfSettled(tx: Prisma.TransactionClient, runId: string): Pro
 
 const costOf = (run: { pp: number; pc: number }, u: { promptTokens: number; completionTokens: number }) => (u.promptTokens / 1000) * run.pp + (u.completionTokens / 1000) * run.pc;
 
+/** Whether this claim still holds the task in a running run. */
+export async function leaseHeld(task: ClaimedTask): Promise<boolean> {
+  const rows = await getDb().$queryRaw<{ ok: boolean }[]>`SELECT true AS ok FROM "JudgeRunTask" t JOIN "JudgeRun" r ON r.id = t."runId"
+    WHERE t.id = ${task.id}::uuid AND t."leaseToken" = ${task.leaseToken}::uuid AND t.status = 'RUNNING' AND r.status = 'RUNNING'`;
+  return rows.length === 1;
+}
+
 /**
- * A set judged: its scores are written and the task marked done in one
- * transaction, only if the lease is still this worker's; false when it was not
- * (nothing written).
+ * A set judged: if the lease is still this worker's, `write` stores its scores
+ * (the judges' write path, its own transaction, an idempotent upsert), then the
+ * task is marked done: if the lease still holds, or if the run was cancelled
+ * meanwhile (its scores are in: it counts as done). A lease taken over in
+ * between leaves the rows the new holder writes again: never a duplicate.
  */
-export async function settleDone(task: ClaimedTask, result: JudgedSet): Promise<boolean> {
+export async function settleDone(task: ClaimedTask, result: JudgedSet, write: () => Promise<void>): Promise<boolean> {
+  if (!(await leaseHeld(task))) return false;
+  await write();
   return getDb().$transaction(async (tx) => {
     const run = await lockRun(tx, task.runId);
     const n = await tx.$executeRaw`UPDATE "JudgeRunTask" SET status = 'DONE', "leaseToken" = NULL, "leaseExpiresAt" = NULL, "finishedAt" = now(), error = NULL,
         requests = requests + ${result.requests}, "promptTokens" = "promptTokens" + ${result.promptTokens}, "completionTokens" = "completionTokens" + ${result.completionTokens},
         cost = cost + ${costOf(run, result)}
-      WHERE id = ${task.id}::uuid AND "leaseToken" = ${task.leaseToken}::uuid AND status = 'RUNNING'`;
+      WHERE id = ${task.id}::uuid AND (("leaseToken" = ${task.leaseToken}::uuid AND status = 'RUNNING') OR status = 'CANCELLED')`;
     if (n !== 1) return false;
-    await writeRunScores(tx, run.judgeId, result.scores);
     await finishIfSettled(tx, task.runId);
     return true;
   });

@@ -21,8 +21,10 @@ export interface JudgedScore {
   repetition: number;
   /** The most probable level (ties to the lower). */
   value: LevelValue;
-  /** Each level of the dimension's scale, summing to 1. */
+  /** Each level of the dimension's scale, summing to 1 (sampling: the share of samples). */
   probabilities: Record<string, number>;
+  /** Sampling: the values sampled, in order. */
+  samples?: LevelValue[];
 }
 
 export interface JudgedSet {
@@ -88,8 +90,9 @@ export async function judgeSet(access: EndpointAccess, mode: ProbabilityMode, ru
           for (const [k, v] of parseReply(reply.content, unit)) samples.get(k)!.push(v);
         }
         for (const d of unit.dimensions) {
-          const p = sampleProbabilities(d, samples.get(d.key)!);
-          out.scores.push({ responseSetId: set.responseSetId, rubric: unit.rubric, dimension: d.key, repetition: unit.repetition, value: mostProbableLevel(d, p), probabilities: p });
+          const drawn = samples.get(d.key)!;
+          const p = sampleProbabilities(d, drawn);
+          out.scores.push({ responseSetId: set.responseSetId, rubric: unit.rubric, dimension: d.key, repetition: unit.repetition, value: mostProbableLevel(d, p), probabilities: p, samples: drawn });
         }
       }
     } catch (err) {

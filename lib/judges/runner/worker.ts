@@ -5,6 +5,7 @@ import type { EndpointAccess } from "./client";
 import { claimTasks, renewLease, settleDone, settleFailed, type ClaimedTask } from "./jobs";
 import { ItemError, judgeSet, type ProbabilityMode, type SetToJudge } from "./judge-set";
 import { decryptApiKey } from "./secret";
+import { writeRunScores } from "./write";
 
 /**
  * The loop that runs judge tasks: it leases due tasks (at most `concurrency`
@@ -41,7 +42,7 @@ export interface JudgeWorker {
 
 async function loadTask(task: ClaimedTask) {
   const db = getDb();
-  const run = await db.judgeRun.findUniqueOrThrow({ where: { id: task.runId }, include: { endpoint: true, judge: { select: { study: { select: { rubrics: true, showReferenceAnswer: true } } } } } });
+  const run = await db.judgeRun.findUniqueOrThrow({ where: { id: task.runId }, include: { endpoint: true, judge: { select: { studyId: true, study: { select: { rubrics: true, showReferenceAnswer: true } } } } } });
   const set = await db.responseSet.findUniqueOrThrow({
     where: { id: task.responseSetId },
     select: { item: { select: { question: true, referenceAnswer: true } }, responses: { select: { repetition: true, text: true } } },
@@ -57,7 +58,7 @@ async function loadTask(task: ClaimedTask) {
     referenceAnswer: run.judge.study.showReferenceAnswer ? set.item.referenceAnswer || undefined : undefined,
     answers: new Map(set.responses.map((r) => [r.repetition, r.text])),
   };
-  return { access, mode, rubrics: storedRubrics(run.judge.study.rubrics), set: toJudge };
+  return { access, mode, rubrics: storedRubrics(run.judge.study.rubrics), set: toJudge, owner: { studyId: run.judge.studyId, judgeId: run.judgeId, createdById: run.createdById } };
 }
 
 export function startJudgeWorker(opts: WorkerOptions = {}): JudgeWorker {
@@ -86,7 +87,7 @@ export function startJudgeWorker(opts: WorkerOptions = {}): JudgeWorker {
       const guarded: typeof fetch = (input, init) => fetchImpl(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal });
       try {
         const result = await judgeSet(ctx.access, ctx.mode, ctx.rubrics, ctx.set, guarded);
-        outcome = (await settleDone(task, result)) ? "done" : "lost";
+        outcome = (await settleDone(task, result, () => writeRunScores(ctx.owner, task.responseSetId, result.scores))) ? "done" : "lost";
       } catch (err) {
         if (abort.signal.aborted) outcome = "lost";
         else if (err instanceof ItemError) outcome = await settleFailed(task, { message: err.message, retryable: err.retryable, usage: err.usage }, backoff);

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import "@/lib/api/zod-openapi";
+import { errorResponses, ErrorBody, registry } from "@/lib/api/registry";
+import { lineText, multilineText } from "@/lib/validation/text";
+
+/** POST /api/v1/studies/{id}/judges: a judge that is not a person, beside the clinicians. */
+export const JudgeBody = registry.register(
+  "JudgeCreate",
+  z
+    .strictObject({
+      name: lineText({ error: "name must be text" }).min(1, { error: "name is required" }).max(120, { error: "name is at most 120 characters" }),
+      model: lineText({ error: "model must be text" }).min(1, { error: "model is required" }).max(200, { error: "model is at most 200 characters" }),
+      version: lineText({ error: "version must be text" }).max(200).default(""),
+      prompt: multilineText({ error: "prompt must be text" }).max(100_000, { error: "prompt is at most 100,000 characters" }).default(""),
+      kind: z.enum(["LLM_JUDGE", "DECISION_MODEL"]).default("LLM_JUDGE"),
+      settings: z
+        .record(lineText().max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+        .refine((s) => Object.keys(s).length <= 50, { message: "at most 50 settings" })
+        .optional()
+        .meta({ description: "Temperature, samples, endpoint name...: flat values, never a secret" }),
+    })
+    .meta({ description: "An automated judge: its scores sit beside the clinicians', never as a grader's" }),
+);
+export type JudgeInput = z.output<typeof JudgeBody>;
+
+export const Judge = registry.register(
+  "Judge",
+  z.object({
+    id: z.uuid(),
+    name: z.string(),
+    kind: z.enum(["LLM_JUDGE", "DECISION_MODEL"]),
+    model: z.string(),
+    version: z.string(),
+    prompt: z.string(),
+    settings: z.unknown().nullable(),
+    createdAt: z.string(),
+    scores: z.int().meta({ description: "Judgments stored" }),
+    hybrid: z.boolean().meta({ description: "The study's hybrid judge" }),
+  }),
+);
+
+export const JudgeScoreQuery = z.object({
+  dryRun: z.enum(["1", "true", "0", "false"]).optional().meta({ description: "1: check only, write nothing" }),
+});
+
+const num = z.union([z.number(), z.string()]);
+/** One judgment as JSON: the CSV's columns as keys. */
+export const JudgeScoreRow = registry.register(
+  "JudgeScoreRow",
+  z
+    .object({
+      item_id: z.string(),
+      model: z.string(),
+      repetition: z.union([z.int(), z.string(), z.null()]).optional().meta({ description: "1..N; 0 or empty for whole-set dimensions" }),
+      rubric: z.string().optional().meta({ description: "Only when the dimension's key is in more than one of the study's rubrics" }),
+      dimension: z.string(),
+      score: z.union([z.int(), z.string(), z.null()]).optional().meta({ description: "A level's value (integer or nominal key) or NA; optional with probabilities or samples" }),
+      probabilities: z.record(z.string(), z.number()).optional().meta({ description: "Probability per level, keyed by the level's value (or p_<level> keys)" }),
+      samples: z.array(z.union([z.int(), z.string()])).optional().meta({ description: "Several samples of the same judgment, when there are no probabilities" }),
+      confidence: num.optional().meta({ description: "0-1, the judge's own; computed from probabilities or samples when absent" }),
+      rationale: z.string().optional(),
+    })
+    .catchall(z.union([z.number(), z.string(), z.null()]))
+    .meta({ description: "One judgment; p_<level> keys give probabilities as in the CSV" }),
+);
+
+const RowProblem = z.object({
+  row: z.int().meta({ description: "1-based data row (0: the request as a whole)" }),
+  line: z.int().optional().meta({ description: "CSV only: line of the file where the row starts" }),
+  column: z.string().nullable(),
+  message: z.string(),
+});
+export const JudgeScoresRejected = registry.register(
+  "JudgeScoresRejected",
+  z.object({ error: z.string(), details: z.object({ errors: z.array(RowProblem).meta({ description: "The first 1,000 problems, by row" }), total: z.int() }) }),
+);
+
+export const JudgeScoresResult = registry.register(
+  "JudgeScoresResult",
+  z.object({
+    judgeId: z.uuid(),
+    rows: z.int(),
+    created: z.int(),
+    updated: z.int(),
+    unchanged: z.int(),
+    renormalised: z.int().meta({ description: "Rows whose probabilities summed to 1 within 1e-6 but not exactly, divided by their sum before storing" }),
+    dryRun: z.boolean(),
+  }),
+);
+
+const params = z.object({ id: z.uuid().meta({ description: "Study id" }) });
+const judgeParams = params.extend({ judgeId: z.uuid() });
+
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/studies/{id}/judges",
+  summary: "Register an automated judge (lead of the study or admin)",
+  tags: ["Judges"],
+  request: { params, body: { required: true, content: { "application/json": { schema: JudgeBody } } } },
+  responses: {
+    201: { description: "Registered", content: { "application/json": { schema: z.object({ id: z.uuid() }) } } },
+    ...errorResponses(400, 401, 403, 404, 409, 422),
+  },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies/{id}/judges",
+  summary: "The study's automated judges",
+  tags: ["Judges"],
+  request: { params },
+  responses: { 200: { description: "Judges", content: { "application/json": { schema: z.object({ judges: z.array(Judge) }) } } }, ...errorResponses(401, 403, 404) },
+});
+
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/studies/{id}/judges/{judgeId}/scores",
+  summary: "Import a judge's scores (all or nothing, idempotent)",
+  description:
+    "A long table, one judgment a row: item_id, model, repetition, dimension, score, optional rubric, one p_<level> column per level of the dimension's scale, confidence, rationale; or the same rows as a JSON array. Probabilities must each be 0-1 and sum to 1 within 1e-6: sums within that tolerance are divided by their sum before storing (renormalised, counted in the result); beyond it the row is refused. With probabilities, score may be left empty: it is the most probable level (ties to the lower level), and the expected score (sum of level x probability) is stored beside it. Confidence, unless given: the largest probability; |2p-1| on two-level scales; from several samples, 1 - their range over the scale's (ordinal) or the modal share (nominal). Any problem (unknown answers, levels not in the rubric, a judge of another study) is a 422 naming each with its row and column; nothing is written. Sending the same rows again changes nothing. Body limit: 20 MB.",
+  tags: ["Judges"],
+  request: {
+    params: judgeParams,
+    query: JudgeScoreQuery,
+    body: {
+      required: true,
+      content: { "text/csv": { schema: z.string().meta({ description: "CSV with a header row" }) }, "application/json": { schema: z.array(JudgeScoreRow) } },
+    },
+  },
+  responses: {
+    200: { description: "Written (or, with dryRun, checked)", content: { "application/json": { schema: JudgeScoresResult } } },
+    ...errorResponses(400, 401, 403, 404, 413),
+    409: { description: "The judge's scores are final on some sets (hybrid mode)", content: { "application/json": { schema: ErrorBody } } },
+    415: { description: "Content-Type is not text/csv or application/json", content: { "application/json": { schema: ErrorBody } } },
+    422: { description: "Problems, each with row, column and reason", content: { "application/json": { schema: JudgeScoresRejected } } },
+  },
+});
