@@ -187,3 +187,45 @@ describe("judge runs: a background job kept in PostgreSQL", () => {
     }
   });
 });
+
+describe("a restart mid-run", () => {
+  it("a worker process killed after k sets: a new worker takes over its leases and completes the rest, each set scored once", async () => {
+    const { spawn } = await import("node:child_process");
+    const s = await stub({ delayMs: () => 200 });
+    const f = await judgeRunFixture(s.url, { items: 5, models: 2 });
+    const run = await f.start();
+    const db = getDb();
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/helpers/judge-worker-child.ts"], {
+      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, RUN_ID: run.id, LEASE_MS: "1500", LOG_LEVEL: "silent" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const k = 3;
+    let settled = 0;
+    await new Promise<void>((resolve, reject) => {
+      child.on("exit", () => reject(new Error(`the worker process exited after ${settled} sets`)));
+      child.stdout.on("data", (chunk: Buffer) => {
+        settled += chunk.toString().split("\n").filter((l) => l.startsWith("settled")).length;
+        if (settled >= k) {
+          child.removeAllListeners("exit");
+          child.kill("SIGKILL");
+          resolve();
+        }
+      });
+    });
+    await new Promise((r) => child.once("exit", r));
+    // Killed in the middle: some tasks are still leased to the dead process.
+    const leased = await db.judgeRunTask.count({ where: { runId: run.id, status: "RUNNING" } });
+    const doneBefore = await db.judgeRunTask.count({ where: { runId: run.id, status: "DONE" } });
+    expect(leased).toBeGreaterThan(0);
+    expect(doneBefore).toBeGreaterThanOrEqual(k);
+    expect(doneBefore).toBeLessThan(f.sets.length);
+    await worker(run.id, { leaseMs: 1500 }).idle();
+    const tasks = await db.judgeRunTask.findMany({ where: { runId: run.id } });
+    expect(tasks.every((t) => t.status === "DONE")).toBe(true);
+    expect(tasks.filter((t) => t.attempts === 2).length).toBe(leased); // the dead worker's leases, taken over once each
+    const scores = await scoresOf(f.judge.id);
+    expect(scores).toHaveLength(f.sets.length * SCORES_PER_SET);
+    expect(new Set(scores.map((x) => `${x.responseSetId}/${x.dimension}/${x.repetition}`)).size).toBe(scores.length);
+    expect((await runProgress(run.id))!.status).toBe("DONE");
+  });
+});
