@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { ApiError } from "@/lib/server/errors";
 import type { JudgedSet } from "./judge-set";
 
 /**
@@ -13,6 +14,8 @@ import type { JudgedSet } from "./judge-set";
 // One claim at a time across every instance: claims are short, and the
 // per-endpoint concurrency is counted and taken under the same lock.
 const CLAIM_LOCK = 0x6a756467; // "judg"
+/** Starting or resuming a judge's run: one at a time per judge (with hashtext(judgeId) as the second key). */
+export const RUN_LOCK = 0x72756e73; // "runs"
 
 export interface ClaimedTask {
   id: string;
@@ -165,7 +168,10 @@ export async function cancelRun(runId: string): Promise<boolean> {
 /** Starts again what a run left: failed and cancelled tasks go back to the queue with fresh attempts. Returns the tasks requeued. */
 export async function resumeRun(runId: string): Promise<number> {
   return getDb().$transaction(async (tx) => {
-    await lockRun(tx, runId);
+    const run = await lockRun(tx, runId);
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RUN_LOCK}::int, hashtext(${run.judgeId}))`;
+    const other = await tx.judgeRun.findFirst({ where: { judgeId: run.judgeId, status: "RUNNING", id: { not: runId } }, select: { id: true } });
+    if (other) throw new ApiError(409, `another run of this judge is in progress (${other.id}): two runs would judge the same sets`);
     const n = await tx.$executeRaw`UPDATE "JudgeRunTask" SET status = 'PENDING', attempts = 0, "availableAt" = now(), "finishedAt" = NULL
       WHERE "runId" = ${runId}::uuid AND status IN ('FAILED', 'CANCELLED')`;
     const pending = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "JudgeRunTask" WHERE "runId" = ${runId}::uuid AND status IN ('PENDING', 'RUNNING')`;

@@ -1,10 +1,9 @@
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/server/errors";
 import type { RunProgress, StartRunInput } from "./contract";
+import { RUN_LOCK } from "./jobs";
 
 /** Starting a run and reading its progress. The work itself is the workers' (worker.ts). */
-
-const RUN_LOCK = 0x72756e73; // "runs": one start at a time per judge (with the judge's id as the second key)
 
 /**
  * A run over every response set of the judge's study that the judge has not

@@ -30,3 +30,20 @@ export async function judgeRunFixture(baseUrl: string, opts: { items?: number; m
 export async function scoresOf(judgeId: string) {
   return getDb().judgeScore.findMany({ where: { judgeId }, orderBy: [{ responseSetId: "asc" }, { rubric: "asc" }, { dimension: "asc" }, { repetition: "asc" }] });
 }
+
+/**
+ * For the route-wide suites (security, fuzz): an endpoint, a run in progress
+ * (judge A), a cancelled run (judge B) and a judge without runs (C), on a study
+ * with response sets. No worker runs: the runs stay as they are.
+ */
+export async function routeSuiteRuns(studyId: string, adminId: string, leadId: string) {
+  const db = getDb();
+  const endpoint = await db.judgeEndpoint.create({ data: { name: "Suite endpoint", baseUrl: "http://127.0.0.1:9/v1", model: "suite-judge", createdById: adminId } });
+  const judge = (name: string) => db.automatedJudge.create({ data: { studyId, name, model: "suite-judge" } });
+  const [a, b, c] = [await judge("Runner A"), await judge("Runner B"), await judge("Runner C")];
+  const runA = await startRun(a.id, { endpointId: endpoint.id }, leadId);
+  const runB = await startRun(b.id, { endpointId: endpoint.id }, leadId);
+  const { cancelRun } = await import("@/lib/judges/runner/jobs");
+  await cancelRun(runB.id);
+  return { endpoint, running: { judgeId: a.id, runId: runA.id }, cancelled: { judgeId: b.id, runId: runB.id }, fresh: { judgeId: c.id } };
+}
