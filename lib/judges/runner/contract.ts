@@ -6,11 +6,13 @@ import { API_KEY_ENV } from "./secret";
 
 /** The /api/v1 contract of judge runs: admins set endpoints up, leads run a study's judge against one and follow it. */
 
+// Refinements run after a failed check too: each parses the URL without throwing.
+const parsedUrl = (u: string) => (URL.canParse(u) ? new URL(u) : null);
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "an http:// or https:// URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1" })
   .max(500)
-  .refine((u) => !new URL(u).username && !new URL(u).password, { error: "no credentials in the URL: give the key as apiKey or apiKeyEnv" })
-  .refine((u) => !new URL(u).search && !new URL(u).hash, { error: "the base URL has no query or fragment: /chat/completions is appended to it" });
+  .refine((u) => !parsedUrl(u)?.username && !parsedUrl(u)?.password, { error: "no credentials in the URL: give the key as apiKey or apiKeyEnv" })
+  .refine((u) => !parsedUrl(u)?.search && !parsedUrl(u)?.hash, { error: "the base URL has no query or fragment: /chat/completions is appended to it" });
 
 const endpointFields = {
   name: lineText().trim().min(1).max(120),
