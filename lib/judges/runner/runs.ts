@@ -86,3 +86,13 @@ export async function judgeRuns(judgeId: string): Promise<RunProgress[]> {
   const runs = await getDb().judgeRun.findMany({ where: { judgeId }, orderBy: { createdAt: "desc" }, select: { id: true }, take: 20 });
   return (await Promise.all(runs.map((r) => runProgress(r.id)))).filter((r): r is RunProgress => r !== null);
 }
+
+/** A study's judges, each with its latest run (the study page's judges section). */
+export async function studyJudgesWithLatestRun(studyId: string): Promise<{ id: string; name: string; latest: RunProgress | null }[]> {
+  const judges = await getDb().automatedJudge.findMany({
+    where: { studyId },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+  });
+  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
+}
