@@ -94,6 +94,69 @@ const AgreementRow = z.object({
   threshold: z.number().nullable(),
 });
 
+const figure = z
+  .object({ value: z.number().nullable(), ci: interval, n: z.int(), reason })
+  .meta({ description: "A figure with the number of units behind it; null with a reason when undefined" });
+const reading = z.enum(["most_probable", "expected"]).meta({ description: "most_probable: the level given (ties to the lower); expected: sum of level x probability" });
+const bland = z.object({ bias: z.number().nullable(), limits: interval, n: z.int(), reason });
+const JudgeComparison = registry.register(
+  "StatsJudgeComparison",
+  z.object({
+    judge: z.object({ id: z.uuid(), name: z.string(), model: z.string(), version: z.string() }),
+    hybrid: z.object({ cutoff: z.number(), finalSets: z.int() }).nullable(),
+    judgments: z.int(),
+    withProbabilities: z.int(),
+    dimensions: z.array(
+      z.object({
+        rubric: RUBRIC,
+        dimension: z.string(),
+        label: z.string(),
+        kind: z.enum(["ordinal", "nominal"]),
+        reading,
+        n: z.int(),
+        ac2: figure.meta({ description: "Gwet's AC2, quadratic (AC1 for nominal), judge vs the panel's final score rounded half-up" }),
+        kappa: figure.meta({ description: "Cohen's kappa, quadratic weights (unweighted for nominal)" }),
+        exact: figure,
+        icc3k: figure,
+        icc21: figure,
+        spearman: figure,
+        blandAltman: bland.meta({ description: "Judge minus panel: mean difference and 95% limits of agreement" }),
+        confusion: z.object({ labels: z.array(z.union([z.string(), z.number()])), counts: z.array(z.array(z.int())) }).nullable().meta({ description: "Rows: the panel's level; columns: the judge's" }),
+        macroF1: figure.nullable(),
+        clinicians: z.array(
+          z.object({
+            grader: z.object({ id: z.uuid(), name: z.string() }),
+            ac2: figure,
+            kappa: figure,
+            difference: figure.meta({ description: "Judge's AC2 minus this clinician's against the other graders of the same sets; paired bootstrap CI" }),
+          }),
+        ),
+        ceiling: z.object({ ac2: figure, kappa: figure }).meta({ description: "Each clinician against the other graders' mean, pooled: the clinicians' own agreement" }),
+      }),
+    ),
+    totals: z.array(z.object({ rubric: RUBRIC, total: z.string(), label: z.string(), reading, n: z.int(), icc3k: figure, icc21: figure, spearman: figure, blandAltman: bland })),
+    ranking: z.array(
+      z.object({
+        rubric: RUBRIC,
+        total: z.string(),
+        reading,
+        models: z.array(z.object({ model: z.string(), judge: z.number().nullable(), panel: z.number().nullable(), n: z.int() })),
+        tau: figure.meta({ description: "Kendall's tau-b of the models' mean totals, judge vs panel" }),
+      }),
+    ),
+    lengthBias: z.array(z.object({ rubric: RUBRIC, total: z.string(), reading, judge: figure, panel: figure }).meta({ description: "Spearman of answer length with the total" })),
+    deferral: z.array(
+      z.object({
+        rubric: RUBRIC,
+        dimension: z.string(),
+        points: z.array(
+          z.object({ cutoff: z.number(), kept: z.int(), deferred: z.int(), deferredShare: z.number().nullable(), agreementKept: z.number().nullable(), agreementDeferred: z.number().nullable() }),
+        ),
+      }),
+    ),
+  }),
+);
+
 const GraderProgress = z.object({ id: z.uuid(), name: z.string(), active: z.boolean(), done: z.int(), assigned: z.int(), adjudications: z.int() });
 
 export const StudyStatsSchema = registry.register(
@@ -153,6 +216,9 @@ export const StudyStatsSchema = registry.register(
         graders: z.array(GraderProgress),
       }),
     ),
+    judges: block(z.object({ note: z.string(), judges: z.array(JudgeComparison) }))
+      .optional()
+      .meta({ description: "Automated judges against the clinician panel, per dimension and total, with the clinicians' agreement as the ceiling" }),
   }),
 );
 

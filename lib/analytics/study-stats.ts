@@ -1,4 +1,5 @@
 import { assembleStudyStatsAsync, type StatsOptions, type StatsQuery } from "./assemble";
+import { judgesBlock } from "@/lib/judges/load";
 import { loadStudy } from "./load";
 import type { StudyStats } from "./types";
 
@@ -17,5 +18,7 @@ export type { StudyStats } from "./types";
  */
 export async function computeStudyStats(studyId: string, query: StatsQuery = {}, options: StatsOptions = {}): Promise<StudyStats | null> {
   const loaded = await loadStudy(studyId);
-  return loaded ? assembleStudyStatsAsync(loaded, query, options) : null;
+  if (!loaded) return null;
+  const [stats, judges] = await Promise.all([assembleStudyStatsAsync(loaded, query, options), judgesBlock(studyId, loaded, query)]);
+  return { ...stats, judges };
 }

@@ -7,6 +7,7 @@
  * Every block is `{data, reason}`: `data` null with a `reason` when the study
  * does not have enough data for it yet ("not enough data"), never a broken chart.
  */
+import type { JudgesBlock } from "@/lib/judges/types";
 import type { RubricDocument } from "@/lib/rubrics/document";
 
 /** A rubric's key (SCORE, SAFE_LLM, or a study's own). */
@@ -221,4 +222,6 @@ export interface StudyStats {
   agreement: Block<AgreementBlock>;
   ranking: Block<{ rows: RankingRow[] }>;
   progress: Block<ProgressBlock>;
+  /** Automated judges against the panel (lib/judges/compare.ts); absent from the pure assembly, added by computeStudyStats. */
+  judges?: Block<JudgesBlock>;
 }

@@ -157,6 +157,7 @@ export function validateJudgeRows(rows: ReadonlyArray<JudgeRowInput>, study: Stu
     let dist: LevelProbability[] | null = null;
     if (r.probabilities && Object.keys(r.probabilities).length > 0) {
       const given = r.probabilities;
+      const pBefore = problems.length;
       for (const k of Object.keys(given)) {
         if (levelOf(d, k) === null) add(`p_${k}`, `"${k}" is not a level of ${d.key} (levels: ${levelText(d)})`);
       }
@@ -168,7 +169,7 @@ export function validateJudgeRows(rows: ReadonlyArray<JudgeRowInput>, study: Stu
         else if (typeof p !== "number" || !Number.isFinite(p) || p < 0 || p > 1) add(`p_${l.value}`, `the probability of level ${l.value} must be a number from 0 to 1`);
         else out.push({ level: l.value, p });
       }
-      if (problems.length === before) {
+      if (problems.length === pBefore) {
         const sum = out.reduce((s, x) => s + x.p, 0);
         if (Math.abs(sum - 1) > PROBABILITY_TOLERANCE) {
           add("probabilities", `the probabilities of ${d.key} sum to ${+sum.toFixed(9)}, not 1 (within ${PROBABILITY_TOLERANCE}); they are not renormalised`);

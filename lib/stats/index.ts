@@ -36,3 +36,18 @@ export type { BootstrapOptions, BootstrapResult } from "./bootstrap";
 
 export { describe } from "./describe";
 export type { DescribeResult } from "./describe";
+
+export { blandAltman } from "./bland-altman";
+export type { BlandAltmanResult } from "./bland-altman";
+
+export { classification, confusionMatrix } from "./classification";
+export type { ClassificationResult, ConfusionMatrix } from "./classification";
+
+export { kendallTau } from "./kendall-tau";
+export type { KendallTauResult } from "./kendall-tau";
+
+export { expectedScore, modalSample, mostProbableLevel, probabilityConfidence, roundHalfUp, sampleConfidence, sampleMean } from "./judge-readings";
+export type { LevelProbability } from "./judge-readings";
+
+export { DEFERRAL_CUTOFFS, deferralCurve, exactAgreement } from "./deferral";
+export type { DeferralJudgment, DeferralPoint } from "./deferral";
