@@ -110,7 +110,7 @@ export function levelProbabilities(content: string, logprobs: readonly TokenLogp
       if (level) mass.set(String(level.value), (mass.get(String(level.value)) ?? 0) + Math.exp(a.logprob));
     }
     const chosenKey = String(chosen.get(d.key));
-    if (!mass.has(chosenKey)) throw new MalformedReply(`"${d.key}": the level's probability is not in the logprobs (a level of several tokens?)`);
+    if (!mass.has(chosenKey)) throw new MalformedReply(`"${d.key}": the level's probability is not in the logprobs (a level of several tokens? run in sampling mode)`);
     const total = [...mass.values()].reduce((s, p) => s + p, 0);
     const probs: Record<string, number> = {};
     for (const l of d.scale.levels ?? []) probs[String(l.value)] = (mass.get(String(l.value)) ?? 0) / total;
