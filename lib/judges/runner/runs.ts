@@ -6,8 +6,8 @@ import { RUN_LOCK } from "./jobs";
 /** Starting a run and reading its progress. The work itself is the workers' (worker.ts). */
 
 /**
- * A run over every response set of the judge's study that the judge has not
- * scored yet. One run of a judge at a time: a second start while one runs is
+ * A run over every complete answer set of the judge's study that the judge
+ * has not scored yet. One run of a judge at a time: a second start while one runs is
  * a 409, so no set is judged twice.
  */
 export async function startRun(judgeId: string, input: StartRunInput, userId: string): Promise<{ id: string; tasks: number }> {
@@ -20,14 +20,15 @@ export async function startRun(judgeId: string, input: StartRunInput, userId: st
     if (mode === "logprobs" && !endpoint.logprobs) throw new ApiError(422, "invalid input", [{ path: "mode", message: `the endpoint "${endpoint.name}" gives no logprobs: use mode "sampling"` }]);
     const active = await tx.judgeRun.findFirst({ where: { judgeId, status: "RUNNING" }, select: { id: true } });
     if (active) throw new ApiError(409, `this judge has a run in progress (${active.id}): cancel it or wait for it to finish`);
-    const judge = await tx.automatedJudge.findUniqueOrThrow({ where: { id: judgeId }, select: { studyId: true } });
+    const judge = await tx.automatedJudge.findUniqueOrThrow({ where: { id: judgeId }, select: { studyId: true, study: { select: { repetitions: true } } } });
+    // Complete sets only (all N answers), as for the clinicians' assignment.
     const sets = await tx.$queryRaw<{ id: string }[]>`
       SELECT s.id FROM "ResponseSet" s
       WHERE s."studyId" = ${judge.studyId}::uuid
-        AND EXISTS (SELECT 1 FROM "Response" r WHERE r."responseSetId" = s.id)
+        AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = s.id) = ${judge.study.repetitions}
         AND NOT EXISTS (SELECT 1 FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = ${judgeId}::uuid)
       ORDER BY s.id`;
-    if (!sets.length) throw new ApiError(409, "the judge has scored every response set of the study already: nothing to run");
+    if (!sets.length) throw new ApiError(409, "nothing to run: the judge has scored every complete answer set of the study");
     const run = await tx.judgeRun.create({
       data: {
         judgeId,
