@@ -63,6 +63,8 @@ export async function assignGraders(
         SELECT rs.id, qi."specialtyId"
         FROM "ResponseSet" rs JOIN "QaItem" qi ON qi.id = rs."itemId"
         WHERE rs."studyId" = ${studyId}::uuid
+          -- Hybrid mode: a set whose final scores are a judge's is never given to clinicians.
+          AND rs."finalJudgeId" IS NULL
           AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition <= ${study.repetitions}) = ${study.repetitions}`;
       const existing = await tx.assignment.findMany({
         where: { studyId },

@@ -38,7 +38,14 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     description:
       "Per model and specialty: n, mean and SD of the totals and of each dimension; Cronbach's alpha with its CI; pairwise Cliff's delta with the dashboard's bootstrap interval " +
       `(the same cells and bounds; ${CLIFFS_BOOTSTRAP.resamples} resamples stratified by specialty, seed ${CLIFFS_BOOTSTRAP.seed}). ` +
-      "The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta, and harm_flags: each model's potential-harm flags, flagged sets and flags not yet reviewed); the JSON nests them.",
+      "The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta, and harm_flags: each model's potential-harm flags, flagged sets and flags not yet reviewed; judge_vs_panel: each automated judge's agreement with the panel, per dimension, total and reading, each figure with its n, as on the dashboard); the JSON nests them.",
+  },
+  {
+    dataset: "judge-scores",
+    title: "Automated judges' scores",
+    formats: ["csv", "json"],
+    description:
+      "Every judgment of every automated judge, one row each: item, model, repetition, rubric, dimension; both readings (the level given or most probable, ties to the lower; the expected score, sum of level x probability, and its half-up rounding); the probabilities and samples (JSON), the confidence, the rationale, and whether the judge's scores are the set's final ones (hybrid mode).",
   },
   {
     dataset: "audit",

@@ -1,6 +1,8 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import type { JudgeComparison } from "@/lib/judges/types";
+import { judgeComparisons, judgeSummaryRows } from "./judge-summary";
 import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
 import { csvHeader, csvRow, type Cell } from "./csv";
@@ -174,7 +176,7 @@ export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
     cols.push(...setDims(r).map((d) => `${prefix(r)}_${d.key}`));
     cols.push(...totalColumns(r).map((c) => c.column));
   }
-  cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status");
+  cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status", "final_by");
   return cols;
 }
 
@@ -189,6 +191,8 @@ export interface SetRecord {
   finalScores: SetResult["finalScores"];
   totals: SetResult["totals"];
   escalation: SetEscalation | null;
+  /** "panel", "judge" (hybrid mode: an automated judge's scores are final), or null while not final. */
+  final_by: "panel" | "judge" | null;
 }
 
 function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
@@ -205,6 +209,7 @@ function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
     e ? JSON.stringify(e.dimensions) : null,
     e?.adjudicator ?? null,
     e?.adjudicatorStatus ?? null,
+    r.final_by,
   );
   return cells;
 }
@@ -225,6 +230,7 @@ export async function* setRecords(session: ExportSession, study: ResultsStudy, i
       finalScores: s.finalScores,
       totals: s.totals,
       escalation: escalations.get(s.id) ?? null,
+      final_by: s.finalBy ?? null,
     }));
   }
 }
@@ -256,6 +262,9 @@ export const SUMMARY_HEADER = [
   "ci_low",
   "ci_high",
   "note",
+  "judge",
+  "reading",
+  "value",
 ] as const;
 
 /** Potential-harm flags raised by graders (work not cancelled), per model in each specialty and in all of them. */
@@ -275,6 +284,8 @@ export interface SummaryDocument {
   alpha: AlphaRow[];
   cliffsDelta: DeltaPairCell[];
   harmFlags: HarmFlagSummary[];
+  /** Each automated judge against the panel (section judge_vs_panel in the CSV). */
+  judgeVsPanel: JudgeComparison[];
 }
 
 async function harmFlagSummary(session: ExportSession, studyId: string): Promise<HarmFlagSummary[]> {
@@ -310,6 +321,7 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
     // publishes from this file is exactly what the dashboard showed, intervals included.
     cliffsDelta: await cliffsPairsAsync(sets, study.rubrics),
     harmFlags: await harmFlagSummary(session, study.id),
+    judgeVsPanel: await judgeComparisons(study.id),
   };
 }
 
@@ -374,6 +386,7 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
       note: d.reason ?? null,
     });
   }
+  rows.push(...judgeSummaryRows(doc.judgeVsPanel));
   return rows;
 }
 

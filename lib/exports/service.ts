@@ -3,6 +3,7 @@ import { archiveChunks } from "./archive";
 import { auditChunks } from "./audit";
 import type { Dataset, Format } from "./contract";
 import { gradesChunks } from "./grades";
+import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
 import { resultsStudy, scoreLongChunks, setsChunks, summaryChunks } from "./results";
 import { ExportSession } from "./session";
@@ -83,6 +84,8 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
       return withSession((session) => setsChunks(session, resultsStudy(study), identities, format));
     case "summary":
       return withSession((session) => summaryChunks(session, resultsStudy(study), format));
+    case "judge-scores":
+      return withSession((session) => judgeScoresChunks(session, study.id, format));
   }
 }
 

@@ -135,3 +135,34 @@ registry.registerPath({
     422: { description: "Problems, each with row, column and reason", content: { "application/json": { schema: JudgeScoresRejected } } },
   },
 });
+
+/** PUT /api/v1/studies/{id}/hybrid */
+export const HybridBody = registry.register(
+  "HybridMode",
+  z
+    .strictObject({
+      judgeId: z.uuid({ error: "judgeId must be a judge's id, or null to turn hybrid mode off" }).nullable(),
+      cutoff: z.number({ error: "cutoff must be a number from 0 to 1" }).min(0, { error: "cutoff is at least 0" }).max(1, { error: "cutoff is at most 1" }).optional(),
+    })
+    .refine((b) => b.judgeId === null || b.cutoff !== undefined, { message: "give the cutoff with the judge", path: ["cutoff"] })
+    .meta({ description: "The judge whose confident sets are final, and the confidence cutoff; judgeId null turns hybrid mode off" }),
+);
+
+export const HybridResultSchema = registry.register(
+  "HybridModeResult",
+  z.object({ judgeId: z.uuid().nullable(), cutoff: z.number().nullable(), judgedSets: z.int(), clinicianSets: z.int() }),
+);
+
+registry.registerPath({
+  method: "put",
+  path: "/api/v1/studies/{id}/hybrid",
+  summary: "Hybrid mode: a judge's confident sets are final, the rest go to clinicians",
+  description:
+    "Before any grader is assigned. A set whose every judgment (each gradable dimension, at each answer it is graded on) has confidence at or above the cutoff takes the judge's scores as final (marked finalBy judge in results and exports); any other set, including one with a judgment without confidence or missing, is assigned to clinicians through the normal blinded assignment. The judge's scores cannot change afterwards. 409 once graders are assigned; 422 for a judge of another study.",
+  tags: ["Judges"],
+  request: { params, body: { required: true, content: { "application/json": { schema: HybridBody } } } },
+  responses: {
+    200: { description: "Applied", content: { "application/json": { schema: HybridResultSchema } } },
+    ...errorResponses(400, 401, 403, 404, 409, 422),
+  },
+});

@@ -21,13 +21,28 @@ export interface SetResult {
   graders: number;
   finalScores: FinalScores | null;
   totals: FinalTotals | null;
+  /** Whose scores are final: the clinician panel's, or (hybrid mode) an automated judge's; null while not final. */
+  finalBy?: "panel" | "judge" | null;
 }
 
 export type { ScoringStudy };
 
 /** [rubric, dimension, repetition, score, category, na, criterion] */
 type CellTuple = [string, string, number, number | null, string | null, boolean, string];
-type SetResultRow = { id: string; status: SetStatus; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string; criteria: unknown; graders: (CellTuple[] | null)[] };
+type SetResultRow = {
+  id: string;
+  status: SetStatus;
+  itemId: string;
+  externalId: string;
+  specialty: string;
+  modelId: string;
+  model: string;
+  version: string;
+  criteria: unknown;
+  graders: (CellTuple[] | null)[];
+  /** Hybrid mode: the judge's cells when its scores are the set's final ones. */
+  judge: CellTuple[] | null;
+};
 
 /** How a set's row gives its submitted graders (their cells) to finalScoresOf: values are computed only for a final set. */
 const ROW_GRADERS = (study: ScoringStudy, criteria: unknown): FinalGraders<StoredCell[]> => ({
@@ -38,12 +53,14 @@ const ROW_GRADERS = (study: ScoringStudy, criteria: unknown): FinalGraders<Store
 /** Sets' final scores from their rows: each row carries its submitted graders' cells, one array per grader. */
 function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[] {
   return rows.map((s) => {
-    const graders = s.graders.map((tuples) =>
-      (tuples ?? []).map(([rubric, dimension, repetition, score, category, na, criterion]): StoredCell => ({ rubric, dimension, repetition, score, category, na, criterion })),
-    );
-    const { finalScores, totals } = finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
+    const cells = (tuples: CellTuple[] | null) =>
+      (tuples ?? []).map(([rubric, dimension, repetition, score, category, na, criterion]): StoredCell => ({ rubric, dimension, repetition, score, category, na, criterion }));
+    const graders = s.graders.map(cells);
     const model = { id: s.modelId, name: s.model, version: s.version };
-    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals };
+    // A judged set (hybrid mode) is final with the judge as its one grader; its status stays as the clinicians' path left it (never assigned).
+    const { finalScores, totals } = s.judge ? finalScoresOf(study, "AGREED", [cells(s.judge)], ROW_GRADERS(study, s.criteria)) : finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
+    const finalBy = finalScores === null ? null : s.judge ? "judge" : "panel";
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals, finalBy };
   });
 }
 
@@ -62,7 +79,9 @@ WHERE rs."studyId" = $1::uuid AND ($2::text IS NULL OR rs.status::text = $2::tex
 const GRADERS_OF_SET = `
 (SELECT coalesce(json_agg((SELECT json_agg(json_build_array(g.rubric, g.dimension, g.repetition, g.score, g.category, g.na, g.criterion))
                            FROM "Grade" g WHERE g."assignmentId" = a.id)), '[]'::json)
- FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED') AS graders`;
+ FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED') AS graders,
+(SELECT json_agg(json_build_array(j.rubric, j.dimension, j.repetition, j.score, j.category, j.na, ''))
+ FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = s."finalJudgeId") AS judge`;
 
 /** The order of every list of sets, and the tie-break of the others: the question's id, then the model's name (unique in a study). */
 const NATURAL_ORDER = `"externalId" ASC, model ASC`;
@@ -75,7 +94,7 @@ const NATURAL_ORDER = `"externalId" ASC, model ASC`;
 function setResultsSql(pick: { where?: string; order?: string; limit?: string } = {}) {
   return `
 WITH s AS (
-  SELECT rs.id, rs.status::text AS status, i.id AS "itemId", i."externalId", i.criteria, sp.name AS specialty, m.id AS "modelId", m.name AS model, m.version
+  SELECT rs.id, rs.status::text AS status, rs."finalJudgeId", i.id AS "itemId", i."externalId", i.criteria, sp.name AS specialty, m.id AS "modelId", m.name AS model, m.version
   ${SET_FROM} ${pick.where ?? ""}
   ORDER BY ${pick.order ?? NATURAL_ORDER} ${pick.limit ?? ""}
 )

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
 import { GET as statsRoute } from "@/app/api/v1/studies/[id]/stats/route";
 import { POST as createJudgeRoute, GET as listJudgesRoute } from "@/app/api/v1/studies/[id]/judges/route";
 import { POST as scoresRoute } from "@/app/api/v1/studies/[id]/judges/[judgeId]/scores/route";
@@ -130,6 +131,29 @@ describe("chattogovar: GPT-4o's real scores as a judge beside the two human rate
       j.dimensions.map((d) => `${d.dimension} ${d.ac2.value?.toFixed(3)} (ceiling ${d.ceiling.ac2.value?.toFixed(3)})`).join("; "),
       `| total ICC(3,k) ${total.icc3k.value?.toFixed(3)}, tau ${ranking.tau.value}`,
     );
+  }, 120_000);
+
+  it("exports every judgment with both readings, and the summary's judge-vs-panel figures equal the dashboard's", async () => {
+    const csv = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=judge-scores&format=csv`, bearer(ctx.lead.token), { id: ctx.studyId });
+    expect(csv.status).toBe(200);
+    const lines = String(csv.body).trim().split("\n");
+    expect(lines[0]).toBe("judge,judge_model,judge_version,item_id,model,model_version,repetition,rubric,dimension,score,category,na,expected_score,expected_score_rounded,confidence,probabilities,samples,rationale,final_for_set,updated_at");
+    expect(lines.length).toBe(1 + 2250);
+    const json = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=judge-scores&format=json`, bearer(ctx.lead.token), { id: ctx.studyId });
+    const first = (json.body as unknown as Record<string, unknown>[]).find((r) => r.item_id === "1" && r.model === "ChatTogoVar" && r.dimension === "accuracy")!;
+    expect(first).toMatchObject({ score: 10, repetition: 1, rubric: "chattogovar", expected_score: null, probabilities: null, final_for_set: false });
+
+    const stats = await call(statsRoute, `/api/v1/studies/${ctx.studyId}/stats`, bearer(ctx.lead.token), { id: ctx.studyId });
+    const dash = (stats.body.judges as { data: JudgesBlock }).data.judges[0].dimensions.find((d) => d.dimension === "accuracy")!;
+    const summary = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=summary&format=json`, bearer(ctx.lead.token), { id: ctx.studyId });
+    const doc = summary.body as unknown as { judgeVsPanel: JudgesBlock["judges"] };
+    expect(doc.judgeVsPanel[0].dimensions.find((d) => d.dimension === "accuracy")!.ac2).toEqual(dash.ac2);
+    const summaryCsv = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=summary&format=csv`, bearer(ctx.lead.token), { id: ctx.studyId });
+    const rows = String(summaryCsv.body).trim().split("\n");
+    const header = rows[0].split(",");
+    const ac2Row = rows.map((r) => r.split(",")).find((r) => r[header.indexOf("section")] === "judge_vs_panel" && r[header.indexOf("measure")] === "accuracy.ac2")!;
+    expect(Number(ac2Row[header.indexOf("value")])).toBeCloseTo(dash.ac2.value!, 12);
+    expect(Number(ac2Row[header.indexOf("n")])).toBe(GRADED_ITEMS * 3);
   }, 120_000);
 
   it("registers a judge and imports a CSV through the API, refusing a bad file whole", async () => {

@@ -76,6 +76,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]": "study",
   "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/cancel": "study",
   "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/resume": "study",
+  "PUT /api/v1/studies/[id]/hybrid": "study",
 };
 
 

@@ -6,6 +6,7 @@ import { AgreementPanel } from "@/components/dashboard/agreement-panel";
 import { AlphaPanel } from "@/components/dashboard/alpha-panel";
 import { CliffsPanel } from "@/components/dashboard/cliffs-panel";
 import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
+import { JudgesPanel } from "@/components/dashboard/judges-panel";
 import { ProgressPanel } from "@/components/dashboard/progress-panel";
 import { RadarPanel } from "@/components/dashboard/radar-panel";
 import { RubricNamesProvider } from "@/components/dashboard/rubric-names";
@@ -65,6 +66,8 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       <AgreementPanel block={stats.agreement} slug={slug} filterTag={filterTag} />
 
       <RankingPanel block={stats.ranking} scope={scope.specialty} rubrics={filters.rubrics} allModels={options.models} slug={slug} filterTag={filterTag} />
+
+      <JudgesPanel block={stats.judges} />
 
       <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
       </RubricNamesProvider>
