@@ -229,3 +229,21 @@ describe("a restart mid-run", () => {
     expect((await runProgress(run.id))!.status).toBe("DONE");
   });
 });
+
+describe("npm run admin -- judge-run", () => {
+  it("works on one run in the foreground until it is settled and says how it went", async () => {
+    const { spawn } = await import("node:child_process");
+    const s = await stub();
+    const f = await judgeRunFixture(s.url, { items: 2, models: 1 });
+    const run = await f.start();
+    const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", "judge-run", "--id", run.id], { env: { ...process.env, LOG_LEVEL: "silent" } });
+      let stdout = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d));
+      child.on("close", (code) => resolve({ code, stdout }));
+    });
+    expect(out.stdout).toMatch(/DONE: 2\/2 done, 0 failed/);
+    expect(out.code).toBe(0);
+    expect(await scoresOf(f.judge.id)).toHaveLength(2 * SCORES_PER_SET);
+  }, 150_000); // the admin script's start (tsx, the database check) is slow on a busy machine
+});
