@@ -110,6 +110,7 @@ describe("judging a set against an OpenAI-compatible endpoint", () => {
       [{ fail: () => 429 }, /HTTP 429/, true],
       [{ fail: () => 401 }, /HTTP 401/, false],
       [{ delayMs: () => 2500 }, /no answer within 1000 ms/, true],
+      [{ content: () => "x".repeat(3_000_000) }, /larger than 2000000 bytes/, false],
     ];
     for (const [opts, message, retryable] of cases) {
       stub = await startJudgeStub(opts);

@@ -67,6 +67,28 @@ export function requestBody(access: Pick<EndpointAccess, "model">, req: ChatRequ
 // Error text from the endpoint is kept short and on one line: it goes into the task's error column.
 const clip = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
 
+/** A reply of a few dimensions is a few kB: an endpoint sending more is not read into memory. */
+const MAX_REPLY_BYTES = 2_000_000;
+
+async function readCapped(res: Response, max: number): Promise<string> {
+  if (Number(res.headers.get("content-length") ?? 0) > max) throw new EndpointError(`the answer is larger than ${max} bytes`, false);
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new EndpointError(`the answer is larger than ${max} bytes`, false);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 export async function chatCompletion(access: EndpointAccess, req: ChatRequest, fetchImpl: typeof fetch = fetch): Promise<ChatReply> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (access.apiKey) headers.authorization = `Bearer ${access.apiKey}`;
@@ -86,8 +108,9 @@ export async function chatCompletion(access: EndpointAccess, req: ChatRequest, f
   }
   let text: string;
   try {
-    text = await res.text();
+    text = await readCapped(res, MAX_REPLY_BYTES);
   } catch (err) {
+    if (err instanceof EndpointError) throw err;
     const e = err as Error;
     if (e.name === "TimeoutError" || e.name === "AbortError") throw new EndpointError(`no answer within ${access.timeoutMs} ms`, true);
     throw new EndpointError(`the answer was cut: ${clip(e.message)}`, true);
