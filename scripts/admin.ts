@@ -9,6 +9,7 @@
  *   npm run admin -- list-users
  *   npm run admin -- backup --out FILE [--force]   (pg_dump custom format; PG_BIN_DIR picks the tools)
  *   npm run admin -- restore --from FILE           (into an empty database only, then migrates it)
+ *   npm run admin -- judge-run --id RUN_ID [--resume] (works on one judge run in the foreground until it is settled)
  *
  * Uses DATABASE_URL, else the embedded database (shared with a running app).
  */
@@ -42,6 +43,7 @@ async function main() {
       out: { type: "string" },
       from: { type: "string" },
       force: { type: "boolean" },
+      resume: { type: "boolean" },
     },
     strict: true,
   });
@@ -50,6 +52,11 @@ async function main() {
   const db = await prepareDatabase({ allowShared: true });
   process.env.DATABASE_URL = db.url;
   try {
+    if (command === "judge-run") {
+      const { runJudgeRunCommand } = await import("@/lib/judges/runner/cli");
+      process.exitCode = await runJudgeRunCommand(values.id, { resume: values.resume, say: (l) => console.log(l) });
+      return;
+    }
     const out = await runAdminCommand(command, { ...values, password });
     for (const line of out) console.log(line);
   } finally {

@@ -10,3 +10,4 @@ import "@/lib/analytics/contract";
 import "@/lib/rubrics/contract";
 import "@/lib/harm/contract";
 import "@/lib/judges/contract";
+import "@/lib/judges/runner/contract";

@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { saveGrades } from "@/lib/grading/service";
 import { call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
+import { routeSuiteRuns } from "./helpers/judge-run-fixture";
 import { apiRoutes, METHODS } from "./helpers/routes";
 import { form, makeGradableStudy } from "./helpers/study-fixture";
 
@@ -179,6 +180,7 @@ describe("no route answers 5xx to hostile text", () => {
     const importStudy = await makeStudy(f.lead.id, "Import target");
     ctx.tokens = { grader: grader.token, lead: f.lead.token, admin: admin.token };
     const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Fuzz judge", model: "gpt-4o" } });
+    const runs = await routeSuiteRuns(f.study.id, admin.id, f.lead.id);
 
     const { GET: exportRoute } = await import("@/app/api/v1/studies/[id]/export/route");
     const archive = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=study`, { headers: { authorization: `Bearer ${f.lead.token}` } }, { id: f.study.id });
@@ -244,6 +246,18 @@ describe("no route answers 5xx to hostile text", () => {
       },
       "PUT /api/v1/studies/[id]/hybrid": { as: "lead", params: { id: importStudy.id }, body: { judgeId: null } },
       "PATCH /api/v1/studies/[id]/harm-flags/[assignmentId]": { as: "lead", params: { id: f.study.id, assignmentId: a2.id }, body: { status: "ACKNOWLEDGED", note: "Reviewed" } },
+      "GET /api/v1/judge-endpoints": { as: "lead" },
+      "POST /api/v1/judge-endpoints": {
+        as: "admin",
+        body: { name: "Fuzzed endpoint", baseUrl: "http://127.0.0.1:11434/v1", model: "llama3.1:8b", apiKey: "sk-fuzz-key", logprobs: false, concurrency: 2, pricePer1kPromptTokens: 0.001 },
+        extra: { baseUrl: ["file:///etc/passwd", "http://user:pw@host/v1", "http://host/v1?x=1", "javascript:alert(1)"], apiKey: ["sk key", "sk\nkey"] },
+      },
+      "PATCH /api/v1/judge-endpoints/[endpointId]": { as: "admin", params: { endpointId: runs.endpoint.id }, body: { model: "suite-judge-2", apiKeyEnv: "CLINGRADE_JUDGE_SUITE" }, extra: { apiKeyEnv: ["DATABASE_URL", "AUTH_SECRET"] } },
+      "GET /api/v1/studies/[id]/judges/[judgeId]/runs": { as: "lead", params: { id: f.study.id, judgeId: runs.running.judgeId } },
+      "POST /api/v1/studies/[id]/judges/[judgeId]/runs": { as: "lead", params: { id: f.study.id, judgeId: runs.fresh.judgeId }, body: { endpointId: runs.endpoint.id, mode: "sampling", samples: 3, temperature: 0.5 } },
+      "GET /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]": { as: "lead", params: { id: f.study.id, ...runs.running } },
+      "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/cancel": { as: "lead", params: { id: f.study.id, ...runs.running } },
+      "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/resume": { as: "lead", params: { id: f.study.id, ...runs.cancelled } },
     };
   });
 

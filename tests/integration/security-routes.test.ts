@@ -3,6 +3,7 @@ import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { saveGrades } from "@/lib/grading/service";
 import { makeUser } from "./helpers/fixtures";
+import { routeSuiteRuns } from "./helpers/judge-run-fixture";
 import { useIsolatedDatabase } from "./helpers/db";
 import { apiRoutes, METHODS } from "./helpers/routes";
 import { form, makeGradableStudy } from "./helpers/study-fixture";
@@ -67,6 +68,14 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges/[judgeId]/scores": "study",
+  "GET /api/v1/judge-endpoints": "leads",
+  "POST /api/v1/judge-endpoints": "admin",
+  "PATCH /api/v1/judge-endpoints/[endpointId]": "admin",
+  "GET /api/v1/studies/[id]/judges/[judgeId]/runs": "study",
+  "POST /api/v1/studies/[id]/judges/[judgeId]/runs": "study",
+  "GET /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]": "study",
+  "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/cancel": "study",
+  "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/resume": "study",
   "PUT /api/v1/studies/[id]/hybrid": "study",
 };
 
@@ -94,6 +103,7 @@ describe("every API route has a declared audience and enforces it", () => {
     const admin = await makeUser("ADMIN");
     const spare = f.graders.find((g) => g.id !== g1.id && g.id !== g2.id)!;
     const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Judge", model: "gpt-4o" } });
+    const runs = await routeSuiteRuns(f.study.id, admin.id, f.lead.id);
     ctx.tokens = { grader: g1.token, otherGrader: g2.token, otherLead: otherLead.token, lead: f.lead.token, admin: admin.token };
     ctx.params = {
       "/api/v1/studies/[id]": { id: f.study.id },
@@ -103,6 +113,8 @@ describe("every API route has a declared audience and enforces it", () => {
       "/api/v1/users/[id]": { id: spare.id },
       "/api/v1/studies/[id]/harm-flags/[assignmentId]": { id: f.study.id, assignmentId: a2.id },
       "/api/v1/studies/[id]/judges/[judgeId]": { id: f.study.id, judgeId: judge.id },
+      "/api/v1/studies/[id]/judges/[judgeId]/runs/[runId]": { id: f.study.id, ...runs.running },
+      "/api/v1/judge-endpoints/[endpointId]": { endpointId: runs.endpoint.id },
     };
   });
 

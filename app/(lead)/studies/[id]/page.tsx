@@ -8,6 +8,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { studyDetail } from "@/lib/studies/service";
 import { openHarmFlagCounts } from "@/lib/harm/service";
+import { JudgeRunsPanel } from "@/components/judges/judge-runs-panel";
+import { listEndpoints } from "@/lib/judges/runner/endpoints";
+import { studyJudgesWithLatestRun } from "@/lib/judges/runner/runs";
 
 export const metadata: Metadata = { title: "Study overview" };
 
@@ -33,7 +36,7 @@ function Setting({ label, children }: { label: string; children: React.ReactNode
 export default async function StudyOverviewPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
-  const [detail, openFlags] = await Promise.all([studyDetail(study.id), openHarmFlagCounts([study.id])]);
+  const [detail, openFlags, judges, endpoints] = await Promise.all([studyDetail(study.id), openHarmFlagCounts([study.id]), studyJudgesWithLatestRun(study.id), listEndpoints()]);
   const openHarmFlags = openFlags.get(study.id) ?? 0;
   if (!detail) notFound();
   const { counts } = detail;
@@ -80,6 +83,18 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             </p>
           </CardContent>
         </Card>
+
+        {judges.length ? (
+          <Card>
+            <CardHeader>
+              <CardTitle>Automated judges</CardTitle>
+              <CardDescription>Runs against an OpenAI-compatible endpoint score every answer set the judge has not scored; they go on in the background.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <JudgeRunsPanel studyId={detail.id} judges={judges} endpoints={endpoints} />
+            </CardContent>
+          </Card>
+        ) : null}
 
         <Card>
           <CardHeader>

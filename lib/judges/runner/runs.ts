@@ -1,0 +1,99 @@
+import { getDb } from "@/lib/db/client";
+import { ApiError } from "@/lib/server/errors";
+import type { RunProgress, StartRunInput } from "./contract";
+import { RUN_LOCK } from "./jobs";
+
+/** Starting a run and reading its progress. The work itself is the workers' (worker.ts). */
+
+/**
+ * A run over every complete answer set of the judge's study that the judge
+ * has not scored yet. One run of a judge at a time: a second start while one runs is
+ * a 409, so no set is judged twice.
+ */
+export async function startRun(judgeId: string, input: StartRunInput, userId: string): Promise<{ id: string; tasks: number }> {
+  const db = getDb();
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RUN_LOCK}::int, hashtext(${judgeId}))`;
+    const endpoint = await tx.judgeEndpoint.findUnique({ where: { id: input.endpointId } });
+    if (!endpoint) throw new ApiError(422, "invalid input", [{ path: "endpointId", message: "no such endpoint: an admin sets endpoints up (GET /api/v1/judge-endpoints)" }]);
+    const mode = input.mode ?? (endpoint.logprobs ? "logprobs" : "sampling");
+    if (mode === "logprobs" && !endpoint.logprobs) throw new ApiError(422, "invalid input", [{ path: "mode", message: `the endpoint "${endpoint.name}" gives no logprobs: use mode "sampling"` }]);
+    const active = await tx.judgeRun.findFirst({ where: { judgeId, status: "RUNNING" }, select: { id: true } });
+    if (active) throw new ApiError(409, `this judge has a run in progress (${active.id}): cancel it or wait for it to finish`);
+    const judge = await tx.automatedJudge.findUniqueOrThrow({ where: { id: judgeId }, select: { studyId: true, study: { select: { repetitions: true } } } });
+    // Complete sets only (all N answers), as for the clinicians' assignment.
+    const sets = await tx.$queryRaw<{ id: string }[]>`
+      SELECT s.id FROM "ResponseSet" s
+      WHERE s."studyId" = ${judge.studyId}::uuid
+        AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = s.id) = ${judge.study.repetitions}
+        AND NOT EXISTS (SELECT 1 FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = ${judgeId}::uuid)
+      ORDER BY s.id`;
+    if (!sets.length) throw new ApiError(409, "nothing to run: the judge has scored every complete answer set of the study");
+    const run = await tx.judgeRun.create({
+      data: {
+        judgeId,
+        endpointId: endpoint.id,
+        mode: mode === "logprobs" ? "LOGPROBS" : "SAMPLING",
+        samples: mode === "sampling" ? (input.samples ?? 5) : 1,
+        temperature: mode === "sampling" ? (input.temperature ?? 0.7) : 0,
+        topLogprobs: input.topLogprobs ?? 10,
+        maxAttempts: input.maxAttempts ?? 4,
+        pricePer1kPromptTokens: endpoint.pricePer1kPromptTokens,
+        pricePer1kCompletionTokens: endpoint.pricePer1kCompletionTokens,
+        createdById: userId,
+      },
+    });
+    await tx.judgeRunTask.createMany({ data: sets.map((s) => ({ runId: run.id, responseSetId: s.id })) });
+    return { id: run.id, tasks: sets.length };
+  });
+}
+
+export async function runProgress(runId: string): Promise<RunProgress | null> {
+  const db = getDb();
+  const run = await db.judgeRun.findUnique({ where: { id: runId }, include: { endpoint: { select: { name: true, model: true } } } });
+  if (!run) return null;
+  const counts = await db.judgeRunTask.groupBy({ by: ["status"], where: { runId }, _count: { _all: true }, _sum: { promptTokens: true, completionTokens: true, cost: true, requests: true } });
+  const count = (s: string) => counts.find((c) => c.status === s)?._count._all ?? 0;
+  const sum = (k: "promptTokens" | "completionTokens" | "cost" | "requests") => counts.reduce((t, c) => t + (c._sum[k] ?? 0), 0);
+  const failed = await db.judgeRunTask.findMany({
+    where: { runId, status: "FAILED" },
+    select: { error: true, attempts: true, responseSet: { select: { item: { select: { externalId: true } } } } },
+    orderBy: { finishedAt: "asc" },
+    take: 20,
+  });
+  const retrying = await db.judgeRunTask.count({ where: { runId, status: "PENDING", attempts: { gt: 0 } } });
+  const total = counts.reduce((t, c) => t + c._count._all, 0);
+  return {
+    id: run.id,
+    judgeId: run.judgeId,
+    status: run.status,
+    endpoint: run.endpoint.name,
+    judgeModel: run.endpoint.model,
+    mode: run.mode === "LOGPROBS" ? "logprobs" : "sampling",
+    samples: run.samples,
+    createdAt: run.createdAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    tasks: { total, pending: count("PENDING"), running: count("RUNNING"), done: count("DONE"), failed: count("FAILED"), cancelled: count("CANCELLED"), retrying },
+    requests: sum("requests"),
+    promptTokens: sum("promptTokens"),
+    completionTokens: sum("completionTokens"),
+    cost: Math.round(sum("cost") * 1e6) / 1e6,
+    errors: failed.map((f) => ({ item: f.responseSet.item.externalId, attempts: f.attempts, error: f.error ?? "" })),
+  };
+}
+
+/** The judge's runs, newest first. */
+export async function judgeRuns(judgeId: string): Promise<RunProgress[]> {
+  const runs = await getDb().judgeRun.findMany({ where: { judgeId }, orderBy: { createdAt: "desc" }, select: { id: true }, take: 20 });
+  return (await Promise.all(runs.map((r) => runProgress(r.id)))).filter((r): r is RunProgress => r !== null);
+}
+
+/** A study's judges, each with its latest run (the study page's judges section). */
+export async function studyJudgesWithLatestRun(studyId: string): Promise<{ id: string; name: string; latest: RunProgress | null }[]> {
+  const judges = await getDb().automatedJudge.findMany({
+    where: { studyId },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+  });
+  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
+}

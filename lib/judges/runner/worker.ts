@@ -1,0 +1,154 @@
+import { getDb } from "@/lib/db/client";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { logger } from "@/lib/server/logger";
+import type { EndpointAccess } from "./client";
+import { claimTasks, renewLease, settleDone, settleFailed, type ClaimedTask } from "./jobs";
+import { ItemError, judgeSet, type ProbabilityMode, type SetToJudge } from "./judge-set";
+import { decryptApiKey } from "./secret";
+import { writeRunScores } from "./write";
+
+/**
+ * The loop that runs judge tasks: it leases due tasks (at most `concurrency`
+ * in flight here, and each endpoint's own limit across instances), judges
+ * each set, and settles it. The server starts one (scripts/start.ts); `npm
+ * run admin -- judge-run` runs one in the foreground. Stopping it lets the
+ * tasks in flight finish; a task it could not finish is taken over by any
+ * worker once its lease expires.
+ */
+export interface WorkerOptions {
+  /** Tasks in flight in this worker (default 4). */
+  concurrency?: number;
+  /** How long a lease lasts without renewal (default 120 s; renewed every third of it). */
+  leaseMs?: number;
+  /** Idle poll interval (default 2 s). */
+  pollMs?: number;
+  /** First retry delay, doubling each attempt up to maxBackoffMs (defaults 5 s, 5 min). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Only this run's tasks (the admin command). */
+  runId?: string;
+  fetchImpl?: typeof fetch;
+  /** Called after each task settles (tests). */
+  onSettled?: (task: ClaimedTask, outcome: "done" | "retry" | "failed" | "lost") => void;
+}
+
+export interface JudgeWorker {
+  /** Stops claiming; waits for the tasks in flight (at most `graceMs`, then abandons them to their leases). */
+  stop(graceMs?: number): Promise<void>;
+  /** Resolves when the worker finds nothing to do and has nothing in flight (with `runId`: when that run is settled). */
+  idle(): Promise<void>;
+  inFlight(): number;
+}
+
+async function loadTask(task: ClaimedTask) {
+  const db = getDb();
+  const run = await db.judgeRun.findUniqueOrThrow({ where: { id: task.runId }, include: { endpoint: true, judge: { select: { studyId: true, study: { select: { rubrics: true, showReferenceAnswer: true } } } } } });
+  const set = await db.responseSet.findUniqueOrThrow({
+    where: { id: task.responseSetId },
+    select: { item: { select: { question: true, referenceAnswer: true } }, responses: { select: { repetition: true, text: true } } },
+  });
+  const e = run.endpoint;
+  const apiKey = e.apiKeyEncrypted ? decryptApiKey(e.apiKeyEncrypted, e.id) : e.apiKeyEnv ? (process.env[e.apiKeyEnv] ?? null) : null;
+  const access: EndpointAccess = { baseUrl: e.baseUrl, model: e.model, apiKey, timeoutMs: e.timeoutMs };
+  const mode: ProbabilityMode = run.mode === "LOGPROBS" ? { kind: "logprobs", topLogprobs: run.topLogprobs } : { kind: "sampling", samples: run.samples, temperature: run.temperature };
+  // What the judge reads is what a grader reads: the question, the answers, the reference if the study shows it; never the model.
+  const toJudge: SetToJudge = {
+    responseSetId: task.responseSetId,
+    question: set.item.question,
+    referenceAnswer: run.judge.study.showReferenceAnswer ? set.item.referenceAnswer || undefined : undefined,
+    answers: new Map(set.responses.map((r) => [r.repetition, r.text])),
+  };
+  return { access, mode, rubrics: storedRubrics(run.judge.study.rubrics), set: toJudge, owner: { studyId: run.judge.studyId, judgeId: run.judgeId, createdById: run.createdById } };
+}
+
+export function startJudgeWorker(opts: WorkerOptions = {}): JudgeWorker {
+  const concurrency = opts.concurrency ?? 4;
+  const leaseMs = opts.leaseMs ?? 120_000;
+  const pollMs = opts.pollMs ?? 2000;
+  const backoff = { baseMs: opts.backoffMs ?? 5000, maxMs: opts.maxBackoffMs ?? 300_000 };
+  const inflight = new Map<string, Promise<void>>();
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  const idleWaiters: (() => void)[] = [];
+
+  async function runTask(task: ClaimedTask): Promise<void> {
+    const abort = new AbortController();
+    const renew = setInterval(() => {
+      renewLease(task, leaseMs).then(
+        (held) => held || abort.abort(),
+        () => {},
+      );
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    let outcome: "done" | "retry" | "failed" | "lost";
+    try {
+      const ctx = await loadTask(task);
+      const fetchImpl = opts.fetchImpl ?? fetch;
+      // The lease lost (cancelled, taken over) aborts the requests in flight.
+      const guarded: typeof fetch = (input, init) => fetchImpl(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal });
+      try {
+        const result = await judgeSet(ctx.access, ctx.mode, ctx.rubrics, ctx.set, guarded);
+        outcome = (await settleDone(task, result, () => writeRunScores(ctx.owner, task.responseSetId, result.scores))) ? "done" : "lost";
+      } catch (err) {
+        if (abort.signal.aborted) outcome = "lost";
+        else if (err instanceof ItemError) outcome = await settleFailed(task, { message: err.message, retryable: err.retryable, usage: err.usage }, backoff);
+        else throw err;
+      }
+    } catch (err) {
+      // A write the judges' checks refuse, a rubric that changed, a key that no longer decrypts: recorded, not retried.
+      const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+      logger.warn({ taskId: task.id, runId: task.runId, err: message }, "judge task failed");
+      outcome = await settleFailed(task, { message, retryable: false, usage: { promptTokens: 0, completionTokens: 0 } }, backoff).catch(() => "lost" as const);
+    } finally {
+      clearInterval(renew);
+    }
+    opts.onSettled?.(task, outcome);
+  }
+
+  async function loop() {
+    while (!stopping) {
+      let claimed: ClaimedTask[] = [];
+      try {
+        claimed = await claimTasks(concurrency - inflight.size, leaseMs, opts.runId);
+      } catch (err) {
+        if (!stopping) logger.warn({ err: (err as Error).message }, "judge worker could not claim tasks");
+      }
+      for (const task of claimed) {
+        const promise = runTask(task).finally(() => {
+          inflight.delete(task.id);
+          wake?.();
+        });
+        inflight.set(task.id, promise);
+      }
+      if (!claimed.length && inflight.size === 0 && (await nothingLeft())) idleWaiters.splice(0).forEach((r) => r());
+      if (!claimed.length || inflight.size >= concurrency) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, pollMs);
+          wake = () => {
+            clearTimeout(t);
+            wake = null;
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  async function nothingLeft(): Promise<boolean> {
+    if (!opts.runId) return true;
+    const run = await getDb().judgeRun.findUnique({ where: { id: opts.runId }, select: { status: true } });
+    return run?.status !== "RUNNING";
+  }
+
+  const looping = loop();
+  return {
+    inFlight: () => inflight.size,
+    idle: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
+    async stop(graceMs = 30_000) {
+      stopping = true;
+      wake?.();
+      await looping;
+      const all = Promise.all([...inflight.values()]);
+      await Promise.race([all, new Promise((r) => setTimeout(r, graceMs))]);
+    },
+  };
+}
