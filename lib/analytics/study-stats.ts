@@ -1,5 +1,5 @@
 import { assembleStudyStatsAsync, type StatsOptions, type StatsQuery } from "./assemble";
-import { judgesBlock } from "@/lib/judges/load";
+import { judgesBlock } from "@/lib/analytics/judges";
 import { loadStudy } from "./load";
 import type { StudyStats } from "./types";
 

@@ -1,5 +1,5 @@
 import { loadStudy } from "@/lib/analytics/load";
-import { judgesBlock } from "@/lib/judges/load";
+import { judgesBlock } from "@/lib/analytics/judges";
 import type { Figure, JudgeComparison } from "@/lib/judges/types";
 import type { Cell } from "./csv";
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/uuid";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { CurrentUser } from "@/lib/server/current-user";
 import { requireStudyForLead } from "@/lib/studies/access";
 

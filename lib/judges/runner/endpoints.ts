@@ -3,7 +3,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/uuid";
 import { Prisma, type JudgeEndpoint } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { JudgeEndpointInput, JudgeEndpointPatch, JudgeEndpointView } from "./contract";
 import { encryptApiKey } from "./secret";
 

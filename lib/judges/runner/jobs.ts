@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { JudgedSet } from "./judge-set";
 
 /**

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { RunProgress, StartRunInput } from "./contract";
 import { RUN_LOCK } from "./jobs";
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { logger } from "@/lib/server/logger";
+import { logger } from "@/lib/log/logger";
 import type { EndpointAccess } from "./client";
 import { claimTasks, renewLease, settleDone, settleFailed, type ClaimedTask } from "./jobs";
 import { ItemError, judgeSet, type ProbabilityMode, type SetToJudge } from "./judge-set";

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { writeJudgeScores } from "@/lib/judges/write";
 import type { JudgeRowInput } from "@/lib/judges/validate";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { JudgedScore } from "./judge-set";
 
 /**

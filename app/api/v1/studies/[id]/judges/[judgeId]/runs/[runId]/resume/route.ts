@@ -3,7 +3,7 @@ import { requireRunForLead } from "@/lib/judges/runner/access";
 import { resumeRun } from "@/lib/judges/runner/jobs";
 import { runProgress } from "@/lib/judges/runner/runs";
 import { apiRoute } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/errors/api-error";
 
 export const POST = apiRoute<{ id: string; judgeId: string; runId: string }>(LEAD_ROLES, async ({ user, params }) => {
   const { run } = await requireRunForLead(user, params.id, params.judgeId, params.runId);

@@ -1,11 +1,11 @@
-import { decodeCells } from "@/lib/analytics/grader-cells";
-import type { LoadedStudy, StatsQuery } from "@/lib/analytics/assemble";
-import type { Block } from "@/lib/analytics/types";
+import { decodeCells } from "./grader-cells";
+import type { LoadedStudy, StatsQuery } from "./assemble";
+import type { Block } from "./types";
 import { getDb } from "@/lib/db/client";
 import { finalScoresOf } from "@/lib/scoring/final-scores";
 import { graderRubricScores } from "@/lib/scoring/study-values";
-import { compareJudge, JUDGES_NOTE, type JudgeCell, type PanelSet } from "./compare";
-import type { JudgesBlock } from "./types";
+import { compareJudge, JUDGES_NOTE, type JudgeCell, type PanelSet } from "@/lib/judges/compare";
+import type { JudgesBlock } from "@/lib/judges/types";
 
 /** The final sets in scope with each grader's values, as compareJudge reads them (pure). */
 export function panelSets(loaded: LoadedStudy, query: StatsQuery, judgeFinal: ReadonlySet<string>, lengths: ReadonlyMap<string, number>): PanelSet[] {
