@@ -26,6 +26,8 @@ export interface WriteJudgeScoresInput {
   requestId?: string | null;
   /** Check only: nothing is written. */
   dryRun?: boolean;
+  /** Write inside this transaction (the runner's, which settles its task under the same locks) instead of one of its own. */
+  tx?: Tx;
 }
 
 export interface WriteJudgeScoresResult {
@@ -120,8 +122,7 @@ async function upsert(tx: Tx, judgeId: string, judgments: Judgment[]): Promise<{
 export async function writeJudgeScores(input: WriteJudgeScoresInput): Promise<WriteJudgeScoresResult> {
   const { studyId, judgeId, rows } = input;
   if (rows.length === 0) throw judgeRowsRejected([{ row: 0, column: null, message: "no rows: send at least one judgment" }]);
-  return getDb().$transaction(
-    async (tx) => {
+  const body = async (tx: Tx): Promise<WriteJudgeScoresResult> => {
       await requireStudyJudge(tx, studyId, judgeId, true);
       const { hybridJudgeId, answers } = await loadStudyAnswers(tx, studyId);
       const checked = validateJudgeRows(rows, answers, input.rowNumber);
@@ -146,7 +147,6 @@ export async function writeJudgeScores(input: WriteJudgeScoresInput): Promise<Wr
         });
       }
       return { ...base, created, updated, unchanged };
-    },
-    { timeout: 120_000, maxWait: 10_000 },
-  );
+  };
+  return input.tx ? body(input.tx) : getDb().$transaction(body, { timeout: 120_000, maxWait: 10_000 });
 }

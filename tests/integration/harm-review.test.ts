@@ -125,9 +125,9 @@ describe("harm review: every flag a grader raises reaches the lead", () => {
     const csv = await call(exportRoute, "/x?dataset=summary&format=csv", bearer(f.lead.token), { id: f.study.id });
     const lines = String(csv.body).split(/\r?\n/).filter((l) => l.startsWith("harm_flags,All specialties"));
     expect(lines).toEqual([
-      `harm_flags,All specialties,,${model},flags,2,,,,,,,,,,,,`,
-      `harm_flags,All specialties,,${model},flagged_sets,2,,,,,,,,,,,,`,
-      `harm_flags,All specialties,,${model},unreviewed,1,,,,,,,,,,,,`,
+      `harm_flags,All specialties,,${model},flags,2,,,,,,,,,,,,,,,`,
+      `harm_flags,All specialties,,${model},flagged_sets,2,,,,,,,,,,,,,,,`,
+      `harm_flags,All specialties,,${model},unreviewed,1,,,,,,,,,,,,,,,`,
     ]);
   });
 });

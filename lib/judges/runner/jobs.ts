@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { getDb, type Tx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
 import type { JudgedSet } from "./judge-set";
@@ -107,25 +107,29 @@ export async function leaseHeld(task: ClaimedTask): Promise<boolean> {
 }
 
 /**
- * A set judged: if the lease is still this worker's, `write` stores its scores
- * (the judges' write path, its own transaction, an idempotent upsert), then the
- * task is marked done: if the lease still holds, or if the run was cancelled
- * meanwhile (its scores are in: it counts as done). A lease taken over in
- * between leaves the rows the new holder writes again: never a duplicate.
+ * A set judged: under the run's lock (which a cancel takes too), if the lease
+ * is still this worker's and the run still running, `write` stores the scores
+ * in the same transaction (the judges' write path) and the task is marked
+ * done; otherwise nothing is written. A cancel, a lost lease and a write are
+ * therefore never half-applied.
  */
-export async function settleDone(task: ClaimedTask, result: JudgedSet, write: () => Promise<void>): Promise<boolean> {
-  if (!(await leaseHeld(task))) return false;
-  await write();
-  return getDb().$transaction(async (tx) => {
-    const run = await lockRun(tx, task.runId);
-    const n = await tx.$executeRaw`UPDATE "JudgeRunTask" SET status = 'DONE', "leaseToken" = NULL, "leaseExpiresAt" = NULL, "finishedAt" = now(), error = NULL,
-        requests = requests + ${result.requests}, "promptTokens" = "promptTokens" + ${result.promptTokens}, "completionTokens" = "completionTokens" + ${result.completionTokens},
-        cost = cost + ${costOf(run, result)}
-      WHERE id = ${task.id}::uuid AND (("leaseToken" = ${task.leaseToken}::uuid AND status = 'RUNNING') OR status = 'CANCELLED')`;
-    if (n !== 1) return false;
-    await finishIfSettled(tx, task.runId);
-    return true;
-  });
+export async function settleDone(task: ClaimedTask, result: JudgedSet, write: (tx: Tx) => Promise<void>): Promise<boolean> {
+  return getDb().$transaction(
+    async (tx) => {
+      const run = await lockRun(tx, task.runId);
+      const held = await tx.$queryRaw<{ ok: boolean }[]>`SELECT true AS ok FROM "JudgeRunTask" t JOIN "JudgeRun" r ON r.id = t."runId"
+        WHERE t.id = ${task.id}::uuid AND t."leaseToken" = ${task.leaseToken}::uuid AND t.status = 'RUNNING' AND r.status = 'RUNNING' FOR UPDATE OF t`;
+      if (held.length !== 1) return false;
+      await write(tx);
+      await tx.$executeRaw`UPDATE "JudgeRunTask" SET status = 'DONE', "leaseToken" = NULL, "leaseExpiresAt" = NULL, "finishedAt" = now(), error = NULL,
+          requests = requests + ${result.requests}, "promptTokens" = "promptTokens" + ${result.promptTokens}, "completionTokens" = "completionTokens" + ${result.completionTokens},
+          cost = cost + ${costOf(run, result)}
+        WHERE id = ${task.id}::uuid`;
+      await finishIfSettled(tx, task.runId);
+      return true;
+    },
+    { timeout: 120_000, maxWait: 10_000 },
+  );
 }
 
 /** A failed attempt: back to the queue after an exponential backoff if it may pass and attempts remain, else failed with its error. */

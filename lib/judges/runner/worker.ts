@@ -87,7 +87,7 @@ export function startJudgeWorker(opts: WorkerOptions = {}): JudgeWorker {
       const guarded: typeof fetch = (input, init) => fetchImpl(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal });
       try {
         const result = await judgeSet(ctx.access, ctx.mode, ctx.rubrics, ctx.set, guarded);
-        outcome = (await settleDone(task, result, () => writeRunScores(ctx.owner, task.responseSetId, result.scores))) ? "done" : "lost";
+        outcome = (await settleDone(task, result, (tx) => writeRunScores(tx, ctx.owner, task.responseSetId, result.scores))) ? "done" : "lost";
       } catch (err) {
         if (abort.signal.aborted) outcome = "lost";
         else if (err instanceof ItemError) outcome = await settleFailed(task, { message: err.message, retryable: err.retryable, usage: err.usage }, backoff);

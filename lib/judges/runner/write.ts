@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import { writeJudgeScores } from "@/lib/judges/write";
 import type { JudgeRowInput } from "@/lib/judges/validate";
 import { ApiError } from "@/lib/errors/api-error";
@@ -10,8 +10,8 @@ import type { JudgedScore } from "./judge-set";
  * changes nothing). Logprobs give probabilities, sampling gives the samples;
  * that path derives the level, the expected score and the confidence.
  */
-export async function writeRunScores(run: { studyId: string; judgeId: string; createdById: string }, responseSetId: string, scores: readonly JudgedScore[]): Promise<void> {
-  const set = await getDb().responseSet.findUniqueOrThrow({ where: { id: responseSetId }, select: { item: { select: { externalId: true } }, model: { select: { name: true } } } });
+export async function writeRunScores(tx: Tx, run: { studyId: string; judgeId: string; createdById: string }, responseSetId: string, scores: readonly JudgedScore[]): Promise<void> {
+  const set = await tx.responseSet.findUniqueOrThrow({ where: { id: responseSetId }, select: { item: { select: { externalId: true } }, model: { select: { name: true } } } });
   const rows: JudgeRowInput[] = scores.map((s) => ({
     itemId: set.item.externalId,
     model: set.model.name,
@@ -21,7 +21,7 @@ export async function writeRunScores(run: { studyId: string; judgeId: string; cr
     ...(s.samples ? { samples: s.samples } : { probabilities: s.probabilities }),
   }));
   try {
-    await writeJudgeScores({ studyId: run.studyId, judgeId: run.judgeId, rows, actorId: run.createdById });
+    await writeJudgeScores({ studyId: run.studyId, judgeId: run.judgeId, rows, actorId: run.createdById, tx });
   } catch (err) {
     // The write path's 422 lists each problem: the task's error says the first ones.
     if (err instanceof ApiError) {

@@ -44,9 +44,11 @@ function requestNumber(cell: unknown): number {
   return Number(s);
 }
 
+const WORKBOOK = await readXlsx(path.join(fixtures, "cardiology/2_Data.xlsx"));
+
 function cardiologySheets(): Map<string, Map<string, (number | null)[]>> {
   const out = new Map<string, Map<string, (number | null)[]>>();
-  for (const [sheet, rows] of readXlsx(path.join(fixtures, "cardiology/2_Data.xlsx"))) {
+  for (const [sheet, rows] of WORKBOOK) {
     const header = rows[0].map(String);
     const col = (name: string) => header.indexOf(name);
     const reviewers = ["Reviewer1", "Reviewer2", "Reviewer3"].map(col);
