@@ -9,3 +9,4 @@ import "@/lib/exports/contract";
 import "@/lib/analytics/contract";
 import "@/lib/rubrics/contract";
 import "@/lib/harm/contract";
+import "@/lib/grade-import/contract";
