@@ -56,6 +56,17 @@ export interface GradeImportOptions {
   onPhase?: (phase: "read" | "merge" | "commit", ms: number) => void;
 }
 
+/**
+ * Ids that increase in the order rows are written: a random 64-bit prefix per
+ * import and a counter. A million grades with random UUIDs touch the primary
+ * key's pages at random (each page once more in the WAL after a checkpoint);
+ * in order they fill one page after another.
+ */
+function orderedIds(): (counter: string) => string {
+  const prefix = randomUUID().replaceAll("-", "").slice(0, 16);
+  return (counter) => `('${prefix}' || lpad(to_hex(${counter}), 16, '0'))::uuid`;
+}
+
 function plural(n: number, word: string): string {
   return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -117,6 +128,15 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
   const client = new pg.Client({ connectionString: databaseUrl(), application_name: "clingrade-grade-import" });
   client.on("error", () => undefined);
   await client.connect();
+  if (process.env.GRADE_IMPORT_TRACE) {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: unknown }).query = (...a: unknown[]) => {
+      const t0 = performance.now();
+      const r = query(...a);
+      if (r instanceof Promise) void r.then(() => console.error(`${(performance.now() - t0).toFixed(0)} ms  ${String(a[0]).replace(/\s+/g, " ").slice(0, 90)}`), () => undefined);
+      return r;
+    };
+  }
   let open = false;
   let t = performance.now();
   const lap = (phase: "read" | "merge" | "commit") => {
@@ -136,6 +156,7 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
     );
     if (!locked.length) throw new ApiError(404, "study not found");
     if (locked[0].status === "CLOSED") throw new ApiError(409, "this study is closed: grades can no longer be imported");
+    const orderedId = orderedIds();
     const rows = new GradeRows(o.mapping, storedRubrics(locked[0].rubrics), locked[0].repetitions);
     if (rows.dimensions.length === 0) throw new ApiError(409, "the study's rubric has no dimension a file can grade (criteria and derived dimensions cannot be imported)");
 
@@ -149,15 +170,20 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
     if (rows.totalProblems) throw gradeRejection(rows.problems, rows.totalProblems);
     if (rows.sheets.length === 0 || rows.rows === 0) throw gradeRejection([{ sheet: null, row: 1, column: null, message: "the file has no rows of grades" }], 1);
 
+    // Statistics for the planner: without them a temporary table looks small, and a million rows meet nested loops.
+    await client.query(`ANALYZE gi_grade`);
     const sheetName = (i: number) => rows.sheets[i - 1] ?? null;
     const dims = rows.dimensions;
 
     // Repeated keys (item, model, rater, dimension, repetition): the same value is one grade; two values are a problem.
     const dup = await client.query<{ n: string; v: string; sheets: number[]; rowsAt: number[]; item: number; rater: number; dim: number }>(
-      `SELECT count(*) AS n, count(DISTINCT concat_ws('|', score, category, na)) AS v,
-              (array_agg(sheet ORDER BY sheet, row))[1:5] AS sheets, (array_agg(row ORDER BY sheet, row))[1:5] AS "rowsAt",
-              min(item) AS item, min(rater) AS rater, min(dim) AS dim
-       FROM gi_grade GROUP BY item, model, rater, dim, repetition HAVING count(*) > 1`,
+      // Hashed twice rather than sorted: the common file repeats nothing, and then the first step returns no group.
+      `WITH k AS (SELECT item, model, rater, dim, repetition FROM gi_grade GROUP BY 1, 2, 3, 4, 5 HAVING count(*) > 1)
+       SELECT count(*) AS n, count(DISTINCT concat_ws('|', g.score, g.category, g.na)) AS v,
+              (array_agg(g.sheet ORDER BY g.sheet, g.row))[1:5] AS sheets, (array_agg(g.row ORDER BY g.sheet, g.row))[1:5] AS "rowsAt",
+              min(g.item) AS item, min(g.rater) AS rater, min(g.dim) AS dim
+       FROM gi_grade g JOIN k USING (item, model, rater, dim, repetition)
+       GROUP BY g.item, g.model, g.rater, g.dim, g.repetition`,
     );
     let duplicates = 0;
     const problems: GradeProblem[] = [];
@@ -240,13 +266,13 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
     const setPairs = [...rows.sets.values()];
     await client.query(
       `CREATE TEMP TABLE gi_set ON COMMIT DROP AS
-       SELECT s.item, s.model, i.id AS item_id, m.id AS model_id, rs.id, rs.id IS NULL AS fresh
-       FROM unnest($1::int[], $2::int[]) AS s(item, model)
+       SELECT s.item, s.model, s.n, i.id AS item_id, m.id AS model_id, rs.id, rs.id IS NULL AS fresh
+       FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS s(item, model, n)
        JOIN gi_item i ON i.idx = s.item JOIN gi_model m ON m.idx = s.model
        LEFT JOIN "ResponseSet" rs ON rs."itemId" = i.id AND rs."modelId" = m.id`,
       [setPairs.map((p) => p[0]), setPairs.map((p) => p[1])],
     );
-    await client.query(`UPDATE gi_set SET id = gen_random_uuid() WHERE fresh`);
+    await client.query(`UPDATE gi_set SET id = ${orderedId("n")} WHERE fresh`);
     const newSets = await client.query(
       `INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", "updatedAt") SELECT id, $1::uuid, item_id, model_id, now() FROM gi_set WHERE fresh`,
       [study],
@@ -254,14 +280,14 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
     const triples = [...rows.assignments.values()];
     await client.query(
       `CREATE TEMP TABLE gi_asg ON COMMIT DROP AS
-       SELECT a.item, a.model, a.rater, s.id AS set_id, r.id AS grader_id, x.id, x.id IS NULL AS fresh
-       FROM unnest($1::int[], $2::int[], $3::int[]) AS a(item, model, rater)
+       SELECT a.item, a.model, a.rater, a.n, s.id AS set_id, r.id AS grader_id, x.id, x.id IS NULL AS fresh
+       FROM unnest($1::int[], $2::int[], $3::int[]) WITH ORDINALITY AS a(item, model, rater, n)
        JOIN gi_set s ON s.item = a.item AND s.model = a.model
        JOIN gi_rater r ON r.idx = a.rater
        LEFT JOIN "Assignment" x ON x."graderId" = r.id AND x."responseSetId" = s.id`,
       [triples.map((p) => p[0]), triples.map((p) => p[1]), triples.map((p) => p[2])],
     );
-    await client.query(`UPDATE gi_asg SET id = gen_random_uuid() WHERE fresh`);
+    await client.query(`UPDATE gi_asg SET id = ${orderedId("n")} WHERE fresh`);
     await client.query(
       `INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "submittedAt", "updatedAt")
        SELECT id, set_id, $1::uuid, grader_id, 'PRIMARY', 0, 'SUBMITTED', now(), now() FROM gi_asg WHERE fresh`,
@@ -300,17 +326,27 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
       }
     }
 
-    const inserted = await client.query(
-      `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt")
-       SELECT ${duplicates ? "DISTINCT ON (a.id, d.idx, g.repetition)" : ""} gen_random_uuid(), a.id, d.rubric, d.dimension, g.repetition, '', g.score, g.category, g.na, g.comment, now()
-       FROM gi_grade g
-       JOIN gi_asg a ON a.item = g.item AND a.model = g.model AND a.rater = g.rater
-       JOIN gi_dim d ON d.idx = g.dim
-       ${duplicates ? "ORDER BY a.id, d.idx, g.repetition, g.sheet, g.row" : ""}
-       ON CONFLICT DO NOTHING`,
-    );
+    // Grades of new assignments cannot exist yet: a plain INSERT, in file order with ordered ids.
+    // Those of assignments stored before, and files repeating a key, go through ON CONFLICT.
+    await client.query(`CREATE TEMP SEQUENCE gi_seq`);
+    const insert = (where: string, distinct: boolean) =>
+      client.query(
+        `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt")
+         SELECT ${distinct ? "DISTINCT ON (a.id, d.idx, g.repetition)" : ""} ${orderedId("nextval('gi_seq')")}, a.id, d.rubric, d.dimension, g.repetition, '', g.score, g.category, g.na, g.comment, now()
+         FROM gi_grade g
+         JOIN gi_asg a ON a.item = g.item AND a.model = g.model AND a.rater = g.rater
+         JOIN gi_dim d ON d.idx = g.dim
+         ${where}
+         ${distinct ? "ORDER BY a.id, d.idx, g.repetition, g.sheet, g.row" : ""}
+         ${distinct || where !== "WHERE a.fresh" ? "ON CONFLICT DO NOTHING" : ""}`,
+      );
+    let created = 0;
+    if (duplicates) created = (await insert("", true)).rowCount ?? 0;
+    else {
+      created = (await insert("WHERE a.fresh", false)).rowCount ?? 0;
+      if (anyOld.rows.length) created += (await insert("WHERE NOT a.fresh", false)).rowCount ?? 0;
+    }
     const grades = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM gi_grade`)).rows[0].n) - duplicates;
-    const created = inserted.rowCount ?? 0;
     const result: GradeImportResult = {
       dryRun,
       items: rows.items.values.length,
