@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { databaseUrl } from "@/lib/db/client";
@@ -99,10 +100,7 @@ async function stageAll(client: pg.Client, source: AsyncIterable<StagedGrade[]>)
     for await (const batch of source) {
       let s = "";
       for (const g of batch) s += copyLine(g);
-      if (!stream.write(s)) await new Promise<void>((resolve, reject) => {
-        stream.once("drain", resolve);
-        stream.once("error", reject);
-      });
+      if (!stream.write(s)) await once(stream, "drain");
     }
   } catch (e) {
     stream.destroy(e instanceof Error ? e : new Error(String(e)));
@@ -175,35 +173,6 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
     const sheetName = (i: number) => rows.sheets[i - 1] ?? null;
     const dims = rows.dimensions;
 
-    // Repeated keys (item, model, rater, dimension, repetition): the same value is one grade; two values are a problem.
-    const dup = await client.query<{ n: string; v: string; sheets: number[]; rowsAt: number[]; item: number; rater: number; dim: number }>(
-      // Hashed twice rather than sorted: the common file repeats nothing, and then the first step returns no group.
-      `WITH k AS (SELECT item, model, rater, dim, repetition FROM gi_grade GROUP BY 1, 2, 3, 4, 5 HAVING count(*) > 1)
-       SELECT count(*) AS n, count(DISTINCT concat_ws('|', g.score, g.category, g.na)) AS v,
-              (array_agg(g.sheet ORDER BY g.sheet, g.row))[1:5] AS sheets, (array_agg(g.row ORDER BY g.sheet, g.row))[1:5] AS "rowsAt",
-              min(g.item) AS item, min(g.rater) AS rater, min(g.dim) AS dim
-       FROM gi_grade g JOIN k USING (item, model, rater, dim, repetition)
-       GROUP BY g.item, g.model, g.rater, g.dim, g.repetition`,
-    );
-    let duplicates = 0;
-    const problems: GradeProblem[] = [];
-    let total = 0;
-    for (const d of dup.rows) {
-      duplicates += Number(d.n) - 1;
-      if (Number(d.v) > 1) {
-        total++;
-        if (problems.length < MAX_PROBLEMS) {
-          const others = d.rowsAt.slice(1).map((r, i) => `${sheetName(d.sheets[i + 1]) ? `${sheetName(d.sheets[i + 1])} ` : ""}row ${r}`).join(", ");
-          problems.push({
-            sheet: sheetName(d.sheets[0]),
-            row: d.rowsAt[0],
-            column: null,
-            message: `${rows.raters.values[d.rater - 1]} graded ${dims[d.dim - 1].name} of item ${rows.items.values[d.item - 1]} twice with different values (also ${others})`,
-          });
-        }
-      }
-    }
-    if (total) throw gradeRejection(problems, total);
 
     // Items, models and raters: found in the study or created.
     const study = o.study.id;
@@ -300,8 +269,44 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
       [dims.map((d) => d.rubric), dims.map((d) => d.key)],
     );
 
+    // Repeated keys (item, model, rater, dimension, repetition): the same value is one grade; two values are a problem.
+    // Looked for only when it matters (a million-row GROUP BY costs seconds): before merging with grades
+    // stored earlier, or when the plain insert of new grades meets a key twice.
+    const repeatedKeys = async (): Promise<number> => {
+      const dup = await client.query<{ n: string; v: string; sheets: number[]; rowsAt: number[]; item: number; rater: number; dim: number }>(
+        // Hashed twice rather than sorted: the common file repeats nothing, and then the first step returns no group.
+        `WITH k AS (SELECT item, model, rater, dim, repetition FROM gi_grade GROUP BY 1, 2, 3, 4, 5 HAVING count(*) > 1)
+         SELECT count(*) AS n, count(DISTINCT concat_ws('|', g.score, g.category, g.na)) AS v,
+                (array_agg(g.sheet ORDER BY g.sheet, g.row))[1:5] AS sheets, (array_agg(g.row ORDER BY g.sheet, g.row))[1:5] AS "rowsAt",
+                min(g.item) AS item, min(g.rater) AS rater, min(g.dim) AS dim
+         FROM gi_grade g JOIN k USING (item, model, rater, dim, repetition)
+         GROUP BY g.item, g.model, g.rater, g.dim, g.repetition`,
+      );
+      let duplicates = 0;
+      const problems: GradeProblem[] = [];
+      let total = 0;
+      for (const d of dup.rows) {
+        duplicates += Number(d.n) - 1;
+        if (Number(d.v) > 1) {
+          total++;
+          if (problems.length < MAX_PROBLEMS) {
+            const others = d.rowsAt.slice(1).map((r, i) => `${sheetName(d.sheets[i + 1]) ? `${sheetName(d.sheets[i + 1])} ` : ""}row ${r}`).join(", ");
+            problems.push({
+              sheet: sheetName(d.sheets[0]),
+              row: d.rowsAt[0],
+              column: null,
+              message: `${rows.raters.values[d.rater - 1]} graded ${dims[d.dim - 1].name} of item ${rows.items.values[d.item - 1]} twice with different values (also ${others})`,
+            });
+          }
+        }
+      }
+      if (total) throw gradeRejection(problems, total);
+      return duplicates;
+    };
+
     // A grade already stored (an earlier import) with another value: the file does not overwrite it.
     const anyOld = await client.query(`SELECT 1 FROM gi_asg WHERE NOT fresh LIMIT 1`);
+    let duplicates = anyOld.rows.length ? await repeatedKeys() : 0;
     if (anyOld.rows.length) {
       const conflicts = await client.query<{ sheet: number; row: number; rater: number; dim: number; item: number; old: string }>(
         `SELECT g.sheet, g.row, g.rater, g.dim, g.item, coalesce(x.score::text, x.category, CASE WHEN x.na THEN 'N/A' END) AS old
@@ -341,11 +346,19 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
          ${distinct || where !== "WHERE a.fresh" ? "ON CONFLICT DO NOTHING" : ""}`,
       );
     let created = 0;
-    if (duplicates) created = (await insert("", true)).rowCount ?? 0;
-    else {
-      created = (await insert("WHERE a.fresh", false)).rowCount ?? 0;
-      if (anyOld.rows.length) created += (await insert("WHERE NOT a.fresh", false)).rowCount ?? 0;
-    }
+    if (!anyOld.rows.length) {
+      await client.query("SAVEPOINT gi_plain");
+      try {
+        created = (await insert("WHERE a.fresh", false)).rowCount ?? 0;
+      } catch (e) {
+        if ((e as { code?: string }).code !== "23505") throw e;
+        // The file repeats a key: roll back to find it (a problem if its values differ, else counted once).
+        await client.query("ROLLBACK TO SAVEPOINT gi_plain");
+        duplicates = await repeatedKeys();
+        created = (await insert("", true)).rowCount ?? 0;
+      }
+    } else if (duplicates) created = (await insert("", true)).rowCount ?? 0;
+    else created = ((await insert("WHERE a.fresh", false)).rowCount ?? 0) + ((await insert("WHERE NOT a.fresh", false)).rowCount ?? 0);
     const grades = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM gi_grade`)).rows[0].n) - duplicates;
     const result: GradeImportResult = {
       dryRun,

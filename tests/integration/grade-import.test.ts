@@ -143,6 +143,17 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     expect(again.body).toMatchObject({ created: 0, unchanged: 4500 });
   });
 
+  it("counts a row repeated exactly once, in a new study and on top of stored grades", async () => {
+    const lead = await makeUser("LEAD");
+    const study = await studyWith(lead.id, CHATTOGOVAR_RUBRIC);
+    const csv = "item_id,model,rater,dimension,score\n1,A,p,accuracy,7\n1,A,p,accuracy,7\n1,A,p,completeness,5\n";
+    const r = await post(study.id, lead.token, csv, "", "text/csv");
+    expect(r.body).toMatchObject({ grades: 2, created: 2, unchanged: 0 });
+    const again = await post(study.id, lead.token, `${csv}1,B,p,accuracy,3\n`, "", "text/csv");
+    expect(again.body).toMatchObject({ grades: 3, created: 1, unchanged: 2 });
+    expect((await counts(study.id)).grades).toBe(3);
+  });
+
   it("makes raters external graders that cannot sign in or be assigned", async () => {
     const lead = await makeUser("LEAD");
     const study = await studyWith(lead.id, CHATTOGOVAR_RUBRIC);
