@@ -4,6 +4,7 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { POST as gradeImport } from "@/app/api/v1/studies/[id]/grade-imports/route";
 import { GET as listSaved, PUT as saveRoute } from "@/app/api/v1/studies/[id]/grade-import-mappings/route";
+import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { getDb } from "@/lib/db/client";
 import { loadStudy } from "@/lib/analytics/load";
 import { authenticate } from "@/lib/auth/login";
@@ -162,7 +163,11 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     const [ext] = await getDb().user.findMany({ where: { externalStudyId: study.id } });
     expect(ext).toMatchObject({ name: "primary", active: false, passwordHash: "", role: "GRADER" });
     expect(await authenticate({ email: ext.email, password: "", ip: "127.0.0.9" })).toMatchObject({ ok: false });
-    // The database itself refuses to make it a usable account.
+    // An admin cannot turn it into an account (409, not the CHECK's 500)...
+    const admin = await makeUser("ADMIN");
+    const patch = await call(patchUser, `/api/v1/users/${ext.id}`, bearer(admin.token, { method: "PATCH", body: JSON.stringify({ active: true }), headers: { "content-type": "application/json" } }), { id: ext.id });
+    expect(patch.status).toBe(409);
+    // ...and the database itself refuses to make it a usable account.
     await expect(getDb().user.update({ where: { id: ext.id }, data: { active: true } })).rejects.toThrow();
   });
 
