@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { POST as gradeImport } from "@/app/api/v1/studies/[id]/grade-imports/route";
 import { GET as listSaved, PUT as saveRoute } from "@/app/api/v1/studies/[id]/grade-import-mappings/route";
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
+import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
 import { getDb } from "@/lib/db/client";
 import { loadStudy } from "@/lib/analytics/load";
 import { authenticate } from "@/lib/auth/login";
@@ -142,6 +143,11 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     expect(await storedMatrix(study.id)).toEqual(chattogovarMatrix());
     const again = await post(study.id, lead.token, csv, "?dryRun=1", "text/csv");
     expect(again.body).toMatchObject({ created: 0, unchanged: 4500 });
+    // The grades export carries them like any grade.
+    const exported = await call(exportRoute, `/api/v1/studies/${study.id}/export?dataset=grades&format=json`, bearer(lead.token), { id: study.id });
+    expect(exported.status).toBe(200);
+    const rowsOut = exported.body as unknown as Record<string, unknown>[];
+    expect(rowsOut).toHaveLength(4500);
   });
 
   it("counts a row repeated exactly once, in a new study and on top of stored grades", async () => {
