@@ -1,8 +1,9 @@
 /**
- * The parts of an .xlsx package that need no file access, shared by the
- * server's streaming reader (xlsx.ts) and the browser's preview
- * (components/grade-import): the zip directory's records, the shared strings
- * and the cells of <row> elements cut from a sheet's XML as it streams.
+ * The browser's preview of a workbook's first rows (components/grade-import),
+ * which exceljs cannot give without loading the whole file into the page: the
+ * zip directory's records, the shared strings and the cells of <row> elements
+ * cut from a sheet's XML as it streams. The server reads workbooks with
+ * exceljs (xlsx.ts).
  */
 
 export class XlsxError extends Error {

@@ -1,48 +1,32 @@
-import { createReadStream } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
-import { createInflateRaw } from "node:zlib";
-import { dataStart, directoryEntries, endOfDirectory, sharedStrings, sheetParts, sheetRows, XlsxError, type XlsxRow, type ZipEntry } from "./xlsx-xml";
+import ExcelJS from "exceljs";
+import { XlsxError, type XlsxRow } from "./xlsx-xml";
 
 export { XlsxError, columnIndex, columnLetter, type XlsxRow } from "./xlsx-xml";
 
 /**
- * A streaming reader of the cells of an .xlsx workbook saved on disk.
- *
- * exceljs is not installed here, so this reads the Office Open XML package
- * itself: the zip's central directory gives each part's place, so the shared
- * strings are read first whatever their order in the file, then each sheet is
- * inflated as a stream and cut into <row> elements as they arrive. Only one
- * row's XML, the shared strings and one inflated chunk are held at a time.
- * Cell values come back as text, as Excel shows them without formatting.
+ * A streaming reader of an .xlsx workbook saved on disk (exceljs's
+ * WorkbookReader): sheets one after the other, each as batches of rows, so a
+ * large workbook is never held whole. Cell values come back as the text Excel
+ * shows without formatting.
  */
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
-  const { bytesRead } = await fh.read(buf, 0, length, position);
-  return buf.subarray(0, bytesRead);
-}
+const BATCH = 500;
 
-async function* entryText(path: string, fh: FileHandle, entry: ZipEntry): AsyncGenerator<string> {
-  const start = dataStart(entry, await readAt(fh, entry.localOffset, 30));
-  if (entry.compressedSize === 0) return;
-  const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 256 * 1024 });
-  const stream = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
-  raw.on("error", (e) => stream.destroy(e));
-  const decoder = new TextDecoder("utf-8");
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) yield decoder.decode(chunk, { stream: true });
-  } catch {
-    throw new XlsxError(`the workbook part ${entry.name} cannot be decompressed`);
+type CellValue = ExcelJS.CellValue;
+
+function text(v: CellValue): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "string") return v;
+  if (typeof v === "number") return String(v);
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object") {
+    if ("richText" in v) return v.richText.map((r) => r.text).join("");
+    if ("formula" in v || "sharedFormula" in v) return text((v as { result?: CellValue }).result ?? null);
+    if ("text" in v) return String(v.text);
+    if ("error" in v) return String(v.error);
   }
-  const rest = decoder.decode();
-  if (rest) yield rest;
-}
-
-async function wholeText(path: string, fh: FileHandle, entry: ZipEntry | undefined): Promise<string> {
-  if (!entry) return "";
-  let out = "";
-  for await (const t of entryText(path, fh, entry)) out += t;
-  return out;
+  return "";
 }
 
 export interface XlsxSheet {
@@ -50,24 +34,43 @@ export interface XlsxSheet {
   rows: AsyncGenerator<XlsxRow[]>;
 }
 
+const unreadable = (e: unknown) =>
+  e instanceof XlsxError ? e : new XlsxError(`the file cannot be read as an .xlsx workbook (${e instanceof Error ? e.message.slice(0, 120) : "unreadable"})`);
+
+async function* sheetRows(sheet: AsyncIterable<ExcelJS.Row>): AsyncGenerator<XlsxRow[]> {
+  let batch: XlsxRow[] = [];
+  const rows = sheet[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<ExcelJS.Row>;
+    try {
+      next = await rows.next();
+    } catch (e) {
+      throw unreadable(e);
+    }
+    if (next.done) break;
+    const row = next.value;
+    const values = row.values as CellValue[];
+    // exceljs numbers cells from 1: index 0 is always empty.
+    const cells: string[] = [];
+    for (let i = 1; i < values.length; i++) cells.push(text(values[i]));
+    batch.push({ row: row.number, cells });
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
 /** The workbook's sheets in order, each read as a stream of row batches when iterated. */
 export async function* xlsxSheets(path: string): AsyncGenerator<XlsxSheet> {
-  const fh = await open(path, "r");
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "emit" });
   try {
-    const { size } = await fh.stat();
-    const tailLength = Math.min(size, 65_557);
-    const eocd = endOfDirectory(await readAt(fh, size - tailLength, tailLength));
-    const entries = directoryEntries(await readAt(fh, eocd.dirOffset, eocd.dirSize), eocd.count);
-    const workbook = await wholeText(path, fh, entries.get("xl/workbook.xml"));
-    if (!workbook) throw new XlsxError("the file is not an .xlsx workbook (no xl/workbook.xml)");
-    const parts = sheetParts(workbook, await wholeText(path, fh, entries.get("xl/_rels/workbook.xml.rels")));
-    const strings = sharedStrings(await wholeText(path, fh, entries.get("xl/sharedStrings.xml")));
-    for (const { name, part } of parts) {
-      const entry = entries.get(part);
-      if (!entry) continue; // a part the package lacks
-      yield { name, rows: sheetRows(entryText(path, fh, entry), strings) };
+    for await (const sheet of reader) {
+      const ws = sheet as unknown as AsyncIterable<ExcelJS.Row> & { name?: string; id?: number };
+      yield { name: ws.name ?? `Sheet${ws.id ?? ""}`, rows: sheetRows(ws) };
     }
-  } finally {
-    await fh.close();
+  } catch (e) {
+    throw unreadable(e);
   }
 }

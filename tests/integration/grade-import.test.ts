@@ -1,3 +1,4 @@
+import ExcelJS from "exceljs";
 import { readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import Papa from "papaparse";
@@ -232,6 +233,18 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
       // Without the rewrite rule the ids 1_k are items of their own, but an unmapped sheet name is a problem of its own.
       const errors = await rejected(CARDIOLOGY_RUBRIC, multipart(readFileSync(XLSX), "2_Data.xlsx", { ...CARDIOLOGY_MAPPING, sheets: { Accuracy: "accuracy", Completeness: "completeness", Clarity: "clarity", Coherence: "Fluency" } }));
       expect(errors).toEqual([{ sheet: "Coherence", row: 1, column: null, message: expect.stringContaining('"Fluency" is not a dimension') }]);
+    });
+
+    it("in a workbook: a bad cell named by sheet, spreadsheet row and column; a file that is no workbook", async () => {
+      const wb = new ExcelJS.Workbook();
+      const accuracy = wb.addWorksheet("Accuracy");
+      accuracy.addRows([["Request", "Model", "Origin", "Diagnosis", "Reviewer1", "Reviewer2", "Reviewer3"], [1, "ChatGPT", "Patient", "Post", 4, 3, 3], [2, "ChatGPT", "Patient", "Post", 4, 9, 3]]);
+      for (const name of ["Completeness", "Clarity", "Coherence"]) wb.addWorksheet(name).addRows([["Request", "Model", "Origin", "Diagnosis", "Reviewer1", "Reviewer2", "Reviewer3"], [1, "ChatGPT", "Patient", "Post", 4, 3, 3]]);
+      const file = Buffer.from(await wb.xlsx.writeBuffer());
+      const errors = await rejected(CARDIOLOGY_RUBRIC, multipart(file, "bad.xlsx", CARDIOLOGY_MAPPING));
+      expect(errors).toEqual([{ sheet: "Accuracy", row: 3, column: "Reviewer2", message: expect.stringContaining('"9" is not a level') }]);
+      const garbage = await rejected(CARDIOLOGY_RUBRIC, multipart(Buffer.from("PK\u0003\u0004 not really a zip"), "bad.xlsx", CARDIOLOGY_MAPPING));
+      expect(garbage[0].message).toMatch(/cannot be read as an \.xlsx workbook|not an \.xlsx/);
     });
 
     it("a mapping naming a column the file lacks", async () => {
