@@ -28,5 +28,5 @@ export function proxy(request: NextRequest) {
 // request a proxy sees, and imports and study archives stream far larger files.
 // They are JSON routes, so next.config.ts's fixed policy (no nonce) suits them.
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/v1/studies/[^/]+/import|api/v1/study-archives).*)"],
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/v1/studies/[^/]+/import|api/v1/studies/[^/]+/grade-imports|api/v1/study-archives).*)"],
 };

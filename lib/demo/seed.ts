@@ -9,6 +9,7 @@ import { saveGrades } from "@/lib/grading/service";
 import { ApiError } from "@/lib/errors/api-error";
 import { DEMO_ITEMS, DEMO_MODELS, DEMO_STUDY } from "./content";
 import { harmFor, simulatedForm } from "./pilot";
+import { seedChattogovar } from "./chattogovar";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 import { copyAccountSpecialties } from "@/lib/graders/specialties";
 
@@ -42,7 +43,8 @@ type DemoUser = { email: string; name: string; role: "ADMIN" | "LEAD" | "GRADER"
  * sees finished dashboards, adjudicated escalations and exports). Users are
  * created only if missing (their passwords are never reset); each study only if
  * its slug is absent, in one transaction, so a crash leaves nothing half-written.
- * Re-running adds nothing; an interrupted pilot grading is resumed.
+ * Re-running adds nothing; an interrupted pilot grading is resumed. Then the
+ * chattogovar study from real published data (chattogovar.ts).
  */
 export async function seedDemo(): Promise<{ created: boolean; studyId: string }> {
   const main = await ensureStudy(DEMO_STUDY_SLUG, DEMO_STUDY.name, DEMO_STUDY.description, [...DEMO_USERS]);
@@ -58,6 +60,7 @@ export async function seedDemo(): Promise<{ created: boolean; studyId: string }>
     [DEMO_USERS[1], ...PILOT_GRADERS],
   );
   await gradePilot(pilot.studyId, lead.id);
+  await seedChattogovar(lead.id);
   return main;
 }
 

@@ -11,3 +11,4 @@ import "@/lib/rubrics/contract";
 import "@/lib/harm/contract";
 import "@/lib/judges/contract";
 import "@/lib/judges/runner/contract";
+import "@/lib/grade-import/contract";

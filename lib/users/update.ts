@@ -23,9 +23,11 @@ export async function updateUser(actorId: string, userId: string, input: UpdateU
   if (userId === actorId && input.active === false) throw new ApiError(409, "you cannot deactivate your own account");
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
   return getDb().$transaction(async (tx) => {
-    const [user] = await tx.$queryRaw<{ name: string; role: "ADMIN" | "LEAD" | "GRADER"; active: boolean }[]>`
-      SELECT name, role::text AS role, active FROM "User" WHERE id = ${userId}::uuid FOR UPDATE`;
+    const [user] = await tx.$queryRaw<{ name: string; role: "ADMIN" | "LEAD" | "GRADER"; active: boolean; external: boolean }[]>`
+      SELECT name, role::text AS role, active, "externalStudyId" IS NOT NULL AS external FROM "User" WHERE id = ${userId}::uuid FOR UPDATE`;
     if (!user) throw new ApiError(404, "no such user");
+    // A rater whose grades were imported is a pseudonym, not an account (lib/grade-import): it never signs in.
+    if (user.external) throw new ApiError(409, "this is an external grader of imported grades, not an account: it cannot be edited, activated or given a password");
     if (input.role !== undefined && input.role !== user.role) {
       if (userId === actorId) throw new ApiError(409, "you cannot change your own role");
       const held = HOLDS[input.role] as readonly string[];

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { authenticate } from "@/lib/auth/login";
 import { getDb } from "@/lib/db/client";
 import { DEMO_STUDY_SLUG, DEMO_USERS, PILOT_STUDY_SLUG, seedDemo } from "@/lib/demo/seed";
+import { CHATTOGOVAR_ATTRIBUTION, CHATTOGOVAR_STUDY_SLUG } from "@/lib/demo/chattogovar";
+import { loadStudy } from "@/lib/analytics/load";
 import { computeSetResults } from "@/lib/results/sets";
 import { useIsolatedDatabase } from "./helpers/db";
 
@@ -28,8 +30,9 @@ describe("the demo seed", () => {
     expect(new Set(both.map((r) => r.studyId)).size).toBe(1);
     const first = both.find((r) => r.created)!;
     const after = await counts();
-    // the open study and the closed, graded pilot: 15 questions x 3 models x 3 answers each
-    expect(after).toEqual({ users: 10, studies: 2, items: 30, models: 6, sets: 90, responses: 270, members: 10 });
+    // the open study and the closed, graded pilot: 15 questions x 3 models x 3 answers each; then the
+    // chattogovar study: 150 questions x 3 systems x 1 answer, its lead and 2 external raters
+    expect(after).toEqual({ users: 12, studies: 3, items: 180, models: 9, sets: 540, responses: 720, members: 13 });
 
     const second = await seedDemo();
     expect(second).toEqual({ created: false, studyId: first.studyId });
@@ -75,5 +78,20 @@ describe("the demo seed", () => {
       const r = await authenticate({ email: u.email, password: u.password, ip: "127.0.0.1" });
       expect(r.ok, u.email).toBe(true);
     }
+  });
+
+  it("seeds the chattogovar study from its published data: both raters external, the lead sees it, attributed", async () => {
+    await seedDemo();
+    const db = getDb();
+    const study = await db.study.findUniqueOrThrow({ where: { slug: CHATTOGOVAR_STUDY_SLUG }, include: { members: { include: { user: true } } } });
+    expect(study.status).toBe("CLOSED");
+    expect(study.description).toContain(CHATTOGOVAR_ATTRIBUTION);
+    expect(study.members.filter((m) => m.role === "LEAD").map((m) => m.user.email)).toEqual(["lead@demo.clingrade.org"]);
+    const raters = study.members.filter((m) => m.role === "GRADER").map((m) => m.user);
+    expect(raters.map((u) => [u.name, u.externalStudyId, u.active]).sort()).toEqual([["primary", study.id, false], ["secondary", study.id, false]]);
+    expect(await db.grade.count({ where: { assignment: { studyId: study.id } } })).toBe(4500);
+    expect(await db.escalation.count({ where: { responseSet: { studyId: study.id } } })).toBe(0);
+    const loaded = await loadStudy(study.id);
+    expect(loaded!.assignments.filter((a) => a.status === "SUBMITTED")).toHaveLength(900);
   });
 });

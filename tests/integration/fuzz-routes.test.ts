@@ -31,8 +31,8 @@ interface Input {
   query?: Record<string, string>;
   /** A JSON body; every string in it (at any depth) is a target. */
   body?: unknown;
-  /** An import file: the cells of its one data row are targets, in a CSV file and in a JSON one. */
-  file?: true;
+  /** An import file: the cells of its one data row are targets, in a CSV file and in a JSON one ("grades": a long grades CSV). */
+  file?: true | "grades";
   /** Hostile values that only make sense for this route. */
   extra?: Partial<Record<string, string[]>>;
   /** Fewer runs for a route whose every call is slow. */
@@ -51,6 +51,9 @@ const FILE_ROW: Record<(typeof FILE_HEADER)[number], string> = {
   repetition: "1",
   response: "An answer.",
 };
+
+const GRADE_HEADER = ["item_id", "model", "rater", "dimension", "score", "comment"] as const;
+const GRADE_ROW: Record<string, string> = { item_id: "FZ-1", model: "Fuzz-Model", rater: "Reviewer1", dimension: "safety", score: "4", comment: "A comment." };
 
 /** What every target gets, whatever fast-check draws: each must be refused with a 4xx. */
 const ALWAYS = ["\u0000", "\uD800"];
@@ -89,7 +92,8 @@ type Target =
   | { kind: "param"; key: string }
   | { kind: "body"; path: (string | number)[] }
   | { kind: "bodyKey" }
-  | { kind: "cell"; column: (typeof FILE_HEADER)[number]; format: "csv" | "json" };
+  | { kind: "cell"; column: (typeof FILE_HEADER)[number]; format: "csv" | "json" }
+  | { kind: "gradeCell"; column: (typeof GRADE_HEADER)[number] };
 
 function stringPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   if (typeof value === "string") return [at];
@@ -114,7 +118,8 @@ function targetsOf(input: Input): Target[] {
     for (const p of stringPaths(input.body)) t.push({ kind: "body", path: p });
     t.push({ kind: "bodyKey" });
   }
-  if (input.file) for (const format of ["csv", "json"] as const) for (const column of FILE_HEADER) t.push({ kind: "cell", column, format });
+  if (input.file === true) for (const format of ["csv", "json"] as const) for (const column of FILE_HEADER) t.push({ kind: "cell", column, format });
+  if (input.file === "grades") for (const column of GRADE_HEADER) t.push({ kind: "gradeCell", column });
   return t;
 }
 
@@ -137,7 +142,11 @@ function requestFor(method: Method, url: string, input: Input, token: string, ta
     if (target?.kind === "bodyKey") b = { ...(b as object), [s]: "x" };
     body = JSON.stringify(b);
   }
-  if (input.file) {
+  if (input.file === "grades") {
+    const row = { ...GRADE_ROW, ...(target?.kind === "gradeCell" ? { [target.column]: s } : {}) };
+    contentType = "text/csv; charset=utf-8";
+    body = `${GRADE_HEADER.join(",")}\n${GRADE_HEADER.map((c) => csvField(row[c])).join(",")}\n`;
+  } else if (input.file) {
     const row = { ...FILE_ROW, ...(target?.kind === "cell" ? { [target.column]: s } : {}) };
     if (target?.kind !== "cell" || target.format === "csv") {
       contentType = "text/csv; charset=utf-8";
@@ -222,6 +231,13 @@ describe("no route answers 5xx to hostile text", () => {
       "POST /api/v1/studies/[id]/graders/bulk": { as: "lead", params: study, body: { csv: "email,name,specialties\nfuzz-bulk@test.clingrade.org,Fuzz Bulk,Cardiology;Medication" } },
       "DELETE /api/v1/studies/[id]/graders/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id } },
       "POST /api/v1/studies/[id]/import": { as: "lead", params: { id: importStudy.id }, query: { dryRun: "0" }, file: true, runs: 12 },
+      "POST /api/v1/studies/[id]/grade-imports": { as: "lead", params: { id: importStudy.id }, query: { dryRun: "1" }, file: "grades", runs: 12 },
+      "GET /api/v1/studies/[id]/grade-import-mappings": { as: "lead", params: study },
+      "PUT /api/v1/studies/[id]/grade-import-mappings": {
+        as: "lead",
+        params: study,
+        body: { name: "Fuzz layout", mapping: { format: "wide", item: "Request", model: "Model", raters: [{ column: "Reviewer1", name: "R1" }], sheets: { Accuracy: "safety" }, itemRewrites: [{ match: "1_(\\d+)", replace: "$1", add: 50 }] } },
+      },
       "GET /api/v1/studies/[id]/items": { as: "lead", params: study, query: { page: "1", pageSize: "10", sort: "question", specialty: "Medication", complete: "true", q: "Q" } },
       "GET /api/v1/studies/[id]/sets": {
         as: "lead",

@@ -80,6 +80,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
               <Link href={`${base}/items`} className="text-primary underline-offset-4 hover:underline">
                 Review items
               </Link>
+              <Link href={`${base}/grade-import`} className="text-primary underline-offset-4 hover:underline">
+                Import grades
+              </Link>
             </p>
           </CardContent>
         </Card>

@@ -1,0 +1,97 @@
+import { getDb } from "@/lib/db/client";
+import { chunksOf, coalesce, decodeUtf8, limitBytes, maxImportBytes, tooLarge } from "@/lib/import/source";
+import { ApiError } from "@/lib/errors/api-error";
+import { textProblem } from "@/lib/validation/text";
+import { GradeImportMappingSchema, guessLongMapping, type GradeImportMapping } from "./mapping";
+import { importGrades, type GradeImportResult } from "./service";
+import { csvTables, fileTables, sniffKind, type GradeTable } from "./tables";
+import { readUpload } from "./upload";
+
+/** The request side of POST /grade-imports: which body, which mapping, then the import. */
+
+export interface GradeImportRequest {
+  studyId: string;
+  actorId: string;
+  requestId: string | null;
+  contentType: string | null;
+  contentLength: number | null;
+  body: ReadableStream<Uint8Array> | null;
+  dryRun: boolean;
+  /** A mapping saved for the study, by name. */
+  mappingName?: string;
+}
+
+function mappingProblem(message: string, column: string | null = "mapping"): ApiError {
+  return new ApiError(422, `the mapping is not right: ${message}`, { errors: [{ sheet: null, row: 0, column, message }], total: 1 });
+}
+
+export function parseMapping(input: unknown): GradeImportMapping {
+  const parsed = GradeImportMappingSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const errors = parsed.error.issues.map((i) => ({ sheet: null, row: 0, column: `mapping.${i.path.join(".")}`, message: i.message }));
+  throw new ApiError(422, "the mapping is not right", { errors, total: errors.length });
+}
+
+async function savedMapping(studyId: string, name: string): Promise<GradeImportMapping> {
+  const row = await getDb().gradeImportMapping.findUnique({ where: { studyId_name: { studyId, name } } });
+  if (!row) throw mappingProblem(`no mapping named "${name}" is saved for this study`);
+  return parseMapping(row.mapping);
+}
+
+function mappingFromField(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === "") return undefined;
+  if (textProblem(text, "multiline")) throw mappingProblem("the mapping field holds control characters");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw mappingProblem("the mapping field is not valid JSON");
+  }
+}
+
+async function* prepend(first: GradeTable, rest: AsyncIterator<GradeTable>): AsyncGenerator<GradeTable> {
+  yield first;
+  for (;;) {
+    const n = await rest.next();
+    if (n.done) return;
+    yield n.value;
+  }
+}
+
+export async function importGradesFromRequest(r: GradeImportRequest): Promise<GradeImportResult> {
+  const type = (r.contentType ?? "").split(";")[0].trim().toLowerCase();
+  const maxBytes = maxImportBytes();
+  if (r.contentLength != null && r.contentLength > maxBytes) throw tooLarge(maxBytes);
+  if (!r.body) throw new ApiError(400, "no body: send a file");
+  const chunks = limitBytes(chunksOf(r.body), maxBytes, type === "multipart/form-data" ? null : r.contentLength);
+  const base = { study: { id: r.studyId }, actorId: r.actorId, requestId: r.requestId, dryRun: r.dryRun };
+
+  if (type === "multipart/form-data") {
+    const upload = await readUpload(chunks, r.contentType ?? "", maxBytes);
+    try {
+      const field = mappingFromField(upload.fields.mapping);
+      const mapping = field !== undefined ? parseMapping(field) : r.mappingName ? await savedMapping(r.studyId, r.mappingName) : null;
+      if (!mapping) throw mappingProblem('send the mapping as the form field "mapping" (JSON) or name a saved one with ?mapping=');
+      if (upload.bytes === 0) throw new ApiError(422, "the file is empty", { errors: [{ sheet: null, row: 0, column: null, message: "the file is empty" }], total: 1 });
+      const kind = await sniffKind(upload.path);
+      return await importGrades({ ...base, mapping, tables: fileTables(upload.path, kind) });
+    } finally {
+      await upload.dispose();
+    }
+  }
+  if (type === "text/csv" || type === "application/csv" || type === "text/plain") {
+    const charset = /charset="?([^";]+)/i.exec(r.contentType ?? "")?.[1]?.toLowerCase();
+    if (charset && charset !== "utf-8" && charset !== "utf8") throw new ApiError(415, `the file must be UTF-8, not ${charset}`);
+    const tables = csvTables(decodeUtf8(coalesce(chunks)))[Symbol.asyncIterator]();
+    const first = await tables.next();
+    if (first.done) throw new ApiError(422, "the file is empty", { errors: [{ sheet: null, row: 0, column: null, message: "the file is empty" }], total: 1 });
+    const mapping = r.mappingName ? await savedMapping(r.studyId, r.mappingName) : guessLongMapping(first.value.header);
+    if (!mapping) {
+      throw mappingProblem(
+        `the header (${first.value.header.slice(0, 12).join(", ")}) does not name the long format's columns: item_id, model, rater, dimension, score (repetition, comment optional); or send a mapping`,
+        null,
+      );
+    }
+    return importGrades({ ...base, mapping, tables: prepend(first.value, tables) });
+  }
+  throw new ApiError(415, type ? `unsupported content type ${type}: send multipart/form-data (file + mapping) or text/csv` : "missing Content-Type: send multipart/form-data or text/csv");
+}
