@@ -11,6 +11,7 @@ import { importIntoStudy } from "@/lib/import/service";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { ApiError } from "@/lib/errors/api-error";
 import { CHATTOGOVAR_RUBRIC } from "./data/chattogovar/rubric";
+import { importChattogovarJudge } from "@/lib/judges/chattogovar";
 
 /**
  * The second demo study, from real published data: the chattogovar study
@@ -86,6 +87,8 @@ export async function seedChattogovar(leadId: string): Promise<{ created: boolea
     const ratings = path.join(DATA, "ratings_long.csv");
     const header = readFileSync(ratings, "utf8").split("\n", 1)[0].split(",");
     await importGrades({ study: { id: study.id }, actorId: leadId, mapping: guessLongMapping(header)!, tables: fileTables(ratings, "csv") });
+    // GPT-4o's own scores of the same answers, as an automated judge beside the two raters.
+    await importChattogovarJudge(study.id, readFileSync(path.join(DATA, "gpt-4o-judge.csv"), "utf8"), leadId);
   } catch (err) {
     // Two starts seeding at once: the other finished and closed the study first.
     if (err instanceof ApiError && err.status === 409) return { created, studyId: study.id };

@@ -93,5 +93,8 @@ describe("the demo seed", () => {
     expect(await db.escalation.count({ where: { responseSet: { studyId: study.id } } })).toBe(0);
     const loaded = await loadStudy(study.id);
     expect(loaded!.assignments.filter((a) => a.status === "SUBMITTED")).toHaveLength(900);
+    // GPT-4o's own scores beside the raters: 450 answers x 5 criteria, never a grader.
+    const judges = await db.automatedJudge.findMany({ where: { studyId: study.id }, include: { _count: { select: { scores: true } } } });
+    expect(judges.map((j) => [j.model, j._count.scores])).toEqual([["gpt-4o", 2250]]);
   });
 });

@@ -18,9 +18,10 @@ const CRITERIA = [
 
 export const CHATTOGOVAR_RUBRIC: RubricDocument = {
   key: "chattogovar",
-  name: "ChatTogoVar evaluation criteria",
+  name: "Genomic-variant answer criteria",
   version: 1,
-  source: "Mitsuhashi et al., ChatTogoVar (github.com/mitsuhashi/chattogovar), Apache-2.0",
+  // The citation names one of the systems graded, so it stays in the study description (leads only), not here.
+  source: "Mitsuhashi et al., expert ratings of genomic-variant answers, Apache-2.0",
   dimensions: CRITERIA.map(([key, name]) => ({ key, name, scope: "first_answer" as const, scale: { kind: "ordinal" as const, levels } })),
   totals: [{ key: "total", name: "Total", method: "sum", dimensions: CRITERIA.map(([key]) => key) }],
   headline: "total",
