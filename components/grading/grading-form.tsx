@@ -34,7 +34,8 @@ import { HarmFlag } from "./harm-flag";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
 import { QuestionPanel } from "./question-panel";
-import { RubricSection, SafeLlmSection, ScoreSection, type RenderedAnswer, type SectionProps } from "./rubric-sections";
+import { AnswerLayout, type AnswerPart } from "./answer-layout";
+import { answerOfField, RubricIntro, type FormParts, type RenderedAnswer } from "./rubric-sections";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
 
@@ -50,8 +51,11 @@ function harmReasons(state: FormState, study: StudyShape): string[] {
   return out;
 }
 
-/** Moves keyboard focus to a field's chosen level (or its first), scrolling it into view. */
+/** Moves keyboard focus to a field's chosen level (or its first), scrolling it into view (after its tab, on a phone, is shown). */
 function focusField(key: CellKey) {
+  requestAnimationFrame(() => focusFieldNow(key));
+}
+function focusFieldNow(key: CellKey) {
   const el = document.getElementById(fieldDomId(key));
   const radio = el?.querySelector<HTMLInputElement>('input[type="radio"]:checked') ?? el?.querySelector<HTMLInputElement>('input[type="radio"]');
   el?.scrollIntoView({ block: "center", behavior: "smooth" });
@@ -90,6 +94,18 @@ export function GradingForm({
   const [submitted, setSubmitted] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  // On a phone one answer shows at a time: the part (answer, or 0 for the whole set) on screen.
+  const [activePart, setActivePart] = useState<AnswerPart>(1);
+  const fieldByKey = useMemo(() => new Map(fields.map((f) => [f.key, f])), [fields]);
+  /** Shows the part that holds a field, then focuses it. */
+  const revealField = useCallback(
+    (key: CellKey) => {
+      const f = fieldByKey.get(key);
+      if (f) setActivePart(answerOfField(f));
+      focusField(key);
+    },
+    [fieldByKey],
+  );
   const headingRef = useRef<HTMLHeadingElement>(null);
   const problemsRef = useRef<HTMLDivElement>(null);
 
@@ -212,8 +228,9 @@ export function GradingForm({
     if (justSubmitted) window.history.replaceState(window.history.state, "", window.location.pathname);
   }, [justSubmitted]);
 
-  const section: Omit<SectionProps, "rubric" | "fields"> = {
+  const parts: FormParts = {
     study,
+    fields,
     state,
     problems,
     readOnly,
@@ -234,7 +251,8 @@ export function GradingForm({
         done={assignment.progress.done}
         scored={done.done}
         toScore={done.total}
-        onNextMissing={() => missingFirst && focusField(missingFirst.key)}
+        onNextMissing={() => missingFirst && revealField(missingFirst.key)}
+        question={item.question}
         status={saveStatus}
         onRetry={() => saver.retryNow()}
         onShortcuts={() => setHelpOpen(true)}
@@ -274,13 +292,13 @@ export function GradingForm({
           adjudicator={assignment.kind === "ADJUDICATOR"}
         />
 
-        {study.rubrics.map((r) => {
-          const own = { ...section, rubric: r, fields: fields.filter((f) => f.rubric === r.key) };
-          // The two published rubrics keep the layout their papers describe; any other rubric gets the generic one.
-          if (r.key === "SCORE") return <ScoreSection key={r.key} {...own} />;
-          if (r.key === "SAFE_LLM" && r.dimensions.some((d) => d.derived)) return <SafeLlmSection key={r.key} {...own} />;
-          return <RubricSection key={r.key} {...own} />;
-        })}
+        <div className="grid gap-3 lg:grid-cols-2">
+          {study.rubrics.map((r) => (
+            <RubricIntro key={r.key} {...parts} rubric={r} />
+          ))}
+        </div>
+
+        <AnswerLayout {...parts} active={activePart} onActive={setActivePart} />
 
         {harmOffered ? (
           <HarmFlag
@@ -327,7 +345,7 @@ export function GradingForm({
                           href={`#${fieldDomId(f.key)}`}
                           onClick={(e) => {
                             e.preventDefault();
-                            focusField(f.key);
+                            revealField(f.key);
                           }}
                           className="font-medium text-primary underline underline-offset-2"
                         >
