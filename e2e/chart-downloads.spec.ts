@@ -59,7 +59,10 @@ test("every chart downloads as SVG and PNG at a chosen size and 300 dpi, names i
       await p.getByLabel("Figure width").selectOption(String(size.widthIn));
       await p.getByLabel("Resolution").selectOption(String(size.dpi));
       const svg = (await download(page, panel, "SVG")).toString("utf8");
-      const png = pngInfo(new Uint8Array(await download(page, panel, "PNG")));
+      const pngBytes = await download(page, panel, "PNG");
+      const png = pngInfo(new Uint8Array(pngBytes));
+      await test.info().attach(`${panel}-${size.widthIn}in-${size.dpi}dpi.png`, { body: pngBytes, contentType: "image/png" });
+      await test.info().attach(`${panel}-${size.widthIn}in.svg`, { body: svg, contentType: "image/svg+xml" });
       const [, vbW, vbH] = svg.match(/viewBox="0 0 ([\d.]+) ([\d.]+)"/)!.map(Number);
       expect(svg, panel).toContain(`width="${size.widthIn}in"`);
       expect(png, `${panel} at ${size.widthIn} in, ${size.dpi} dpi`).toEqual({ width: size.widthIn * size.dpi, height: Math.round((size.widthIn * size.dpi * vbH) / vbW), dpi: size.dpi });

@@ -247,6 +247,8 @@ test("the lead finds the grader's potential-harm flag from the study list and re
 });
 
 test("the grading form has no serious or critical accessibility violation", async ({ page }) => {
+  // axe takes 10-25 s a page on the shared 2-core machine, four pages here.
+  test.setTimeout(180_000);
   await signInAs(page, demo.graders[2]);
   await expect(page).toHaveURL(/\/queue$/);
   const axe = () => new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]);
