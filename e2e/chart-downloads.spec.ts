@@ -71,6 +71,9 @@ test("every chart downloads as SVG and PNG at a chosen size and 300 dpi, names i
       const titles = g.texts.map((t) => t.text).join(" ");
       expect(titles, `${panel}: a title and n`).toMatch(/n = \d+/);
       if (!panel.startsWith("alpha")) for (const m of DEMO_MODELS) expect(titles, `${panel}: ${m.name} in full`).toContain(m.name);
+      // Never cut: no label ends in an ellipsis, and a heatmap names each model in full as a row and as a column.
+      expect(g.texts.filter((t) => t.text.endsWith("…")).map((t) => t.text), panel).toEqual([]);
+      if (panel.startsWith("cliffs")) for (const m of DEMO_MODELS) expect(g.texts.filter((t) => t.text === m.name).length, `${panel}: ${m.name} as row and column`).toBeGreaterThanOrEqual(2);
       for (const t of g.texts) {
         // Inside the figure (half a pixel for anti-aliasing).
         expect({ panel, ...t, inside: t.x >= -0.5 && t.y >= -0.5 && t.right <= g.width + 0.5 && t.bottom <= g.height + 0.5 }).toMatchObject({ inside: true });
