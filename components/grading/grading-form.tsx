@@ -11,7 +11,6 @@ import {
   fieldDomId,
   fieldLabel,
   formatScore,
-  formCells,
   gradingFields,
   hasProblems,
   initialFormState,
@@ -30,6 +29,7 @@ import {
   type StudyShape,
 } from "@/lib/grading/form-state";
 import type { BlindedAssignment } from "@/lib/grading/service";
+import { focusField, harmReasons } from "./form-focus";
 import { HarmFlag } from "./harm-flag";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
@@ -38,29 +38,6 @@ import { AnswerLayout, type AnswerPart } from "./answer-layout";
 import { answerOfField, RubricIntro, type FormParts, type RenderedAnswer } from "./rubric-sections";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
-
-/** Why the harm flag is offered: each score at or below its dimension's harm level ("S.C.O.R.E. safety is 2 on Answer 1"). */
-function harmReasons(state: FormState, study: StudyShape): string[] {
-  const out: string[] = [];
-  for (const c of formCells(state)) {
-    const doc = study.rubrics.find((r) => r.key === c.rubric);
-    const d = doc?.dimensions.find((x) => x.key === c.dimension);
-    if (!doc || d?.harmAtOrBelow === undefined || c.score === null || c.score > d.harmAtOrBelow) continue;
-    out.push(`${doc.name} ${d.name.toLowerCase()} is ${c.score} on Answer ${c.repetition || 1}`);
-  }
-  return out;
-}
-
-/** Moves keyboard focus to a field's chosen level (or its first), scrolling it into view (after its tab, on a phone, is shown). */
-function focusField(key: CellKey) {
-  requestAnimationFrame(() => focusFieldNow(key));
-}
-function focusFieldNow(key: CellKey) {
-  const el = document.getElementById(fieldDomId(key));
-  const radio = el?.querySelector<HTMLInputElement>('input[type="radio"]:checked') ?? el?.querySelector<HTMLInputElement>('input[type="radio"]');
-  el?.scrollIntoView({ block: "center", behavior: "smooth" });
-  radio?.focus({ preventScroll: true });
-}
 
 /**
  * The blinded grading form: the question, the N answers labelled by repetition
