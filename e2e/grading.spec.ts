@@ -80,7 +80,8 @@ async function grade(page: Page, cell: string, digit: number) {
 const checked = (page: Page, cell: string, value: number) => expect(page.locator(`input[name="${cell}"][value="${value}"]`)).toBeChecked();
 
 test("a grader grades a whole set of both rubrics with the keyboard only, the draft survives a reload, and the queue moves", async ({ page }) => {
-  test.setTimeout(180_000);
+  // About 150 Tab presses, each with a read of the focus: 2.5-3.2 min on the shared 2-core machine.
+  test.setTimeout(300_000);
   await signInAs(page, demo.graders[0]);
   await expect(page).toHaveURL(/\/queue$/);
   const progress = page.getByRole("progressbar", { name: "Answer sets submitted" });
