@@ -7,17 +7,15 @@ import { ChartPanel } from "./chart-panel";
 import { useRubricName } from "./rubric-names";
 import { deltaFill, deltaText } from "./colors";
 import { fileName } from "./download";
+import { nRange } from "./radar-panel";
 
 const CELL_W = 72;
 const CELL_H = 46;
-const ROW_LABEL = 128;
-const COL_LABEL = 70;
 const TITLE = 26;
 const GAP = 28;
-/** Room on the right of a panel for the last column's slanted label. */
-const LABEL_OVERHANG = 72;
-
-const short = (s: string, n = 16) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const SLANT = (35 * Math.PI) / 180;
+/** A model name's width at the labels' 11 px, generously (wider than any sans-serif draws it): labels are never cut, so the panel makes room. */
+const labelWidth = (s: string) => s.length * 6.6 + 4;
 
 function describe(c: CliffsCell, level: number) {
   return `${c.rowModel} vs ${c.colModel} (${c.specialty}): delta = ${fmtSigned(c.delta)}${c.magnitude ? `, ${c.magnitude}` : ""}; ${Math.round(level * 100)}% bootstrap CI ${fmtCi(c.ci)}; n = ${c.n} vs ${c.m}${c.reason ? `; ${c.reason}` : ""}`;
@@ -31,6 +29,11 @@ function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
   const rubricName = useRubricName();
   const models = data.models;
   const M = models.length;
+  // Full model names ("Claude 3.5 Sonnet"), never cut: the row labels' column and the slanted column labels' room grow with the longest.
+  const longest = Math.max(0, ...models.map(labelWidth));
+  const ROW_LABEL = Math.max(96, longest + 12);
+  const COL_LABEL = Math.max(40, Math.sin(SLANT) * longest + 16);
+  const LABEL_OVERHANG = Math.max(24, Math.cos(SLANT) * longest - CELL_W / 2 + 8);
   const panelW = ROW_LABEL + M * CELL_W + LABEL_OVERHANG;
   const panelH = TITLE + COL_LABEL + M * CELL_H;
   const perRow = Math.max(1, Math.min(data.specialties.length, Math.floor((1160 + GAP) / (panelW + GAP)) || 1));
@@ -53,15 +56,13 @@ function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
             </text>
             {models.map((m, j) => (
               <text key={m} transform={`translate(${ROW_LABEL + j * CELL_W + CELL_W / 2} ${TITLE + COL_LABEL - 8}) rotate(-35)`} fontSize={11} fill="#334155">
-                <title>{m}</title>
-                {short(m)}
+                {m}
               </text>
             ))}
             {models.map((row, i) => (
               <g key={row} transform={`translate(0 ${TITLE + COL_LABEL + i * CELL_H})`}>
                 <text x={ROW_LABEL - 8} y={CELL_H / 2 + 4} textAnchor="end" fontSize={11} fill="#334155">
-                  <title>{row}</title>
-                  {short(row)}
+                  {row}
                 </text>
                 {models.map((col, j) => {
                   const x = ROW_LABEL + j * CELL_W;
@@ -133,7 +134,15 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       empty={reason}
       layout="stacked"
       csv={data ? { name: fileName(slug, "cliffs-delta", rubric, filterTag), table: cliffsTable(cells) } : undefined}
-      image={data ? { name: fileName(slug, "cliffs-delta", rubric, filterTag), title: `Cliff's delta, ${name} totals (positive = row model better)` } : undefined}
+      image={
+        data
+          ? {
+              name: fileName(slug, "cliffs-delta", rubric, filterTag),
+              title: `Cliff's delta between models, ${name} totals (positive = row model better)`,
+              subtitle: `n = ${nRange(cells.flatMap((c) => [c.n, c.m]))} final response sets per model and specialty; ${data.resamples.toLocaleString("en")}-resample bootstrap 95% CIs in the CSV`,
+            }
+          : undefined
+      }
       chart={
         data ? (
           <div className="flex justify-center overflow-x-auto">

@@ -35,7 +35,7 @@ export function DashboardFilters({
     go({ models: next.length === models.length ? null : models.filter((x) => next.includes(x)).join(",") });
   };
   return (
-    <section aria-label="Filters" aria-busy={pending} className={cn("flex flex-wrap items-end gap-x-6 gap-y-4 rounded-lg border border-border bg-muted/30 p-4", pending && "opacity-70")}>
+    <section aria-label="Filters" aria-busy={pending} className={cn("flex flex-wrap items-end gap-x-6 print:hidden gap-y-4 rounded-lg border border-border bg-muted/30 p-4", pending && "opacity-70")}>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="filter-specialty">Specialty</Label>
         <select id="filter-specialty" className={selectClass} value={selected.specialty ?? ""} onChange={(e) => go({ specialty: e.target.value || null })}>

@@ -1,6 +1,7 @@
 "use client";
 
 import { toCsv, type TableData } from "@/lib/analytics/tables";
+import { withDpi } from "./png-dpi";
 
 /** Saves a blob under a file name through a temporary link. */
 export function saveBlob(name: string, blob: Blob) {
@@ -40,15 +41,81 @@ const STYLE_PROPS = [
   "visibility",
 ] as const;
 
+/** What a downloaded chart says around the picture: its title, its n, and the legend Recharts draws in HTML. */
+export interface ImageText {
+  title?: string;
+  /** The sample the chart rests on ("n = 45 sets per model"). */
+  subtitle?: string;
+  legend?: LegendEntry[];
+}
+
+/** A figure's printed size: its width in inches and its resolution (a PNG's pixels are inches x dpi). */
+export interface FigureSize {
+  widthIn: number;
+  dpi: number;
+}
+
+export const FIGURE_WIDTHS = [
+  { widthIn: 3.5, label: "3.5 in (one column)" },
+  { widthIn: 7, label: "7 in (two columns)" },
+  { widthIn: 10, label: "10 in (slide)" },
+] as const;
+export const FIGURE_DPIS = [150, 300, 600] as const;
+export const DEFAULT_FIGURE: FigureSize = { widthIn: 7, dpi: 300 };
+
+const FONT = "ui-sans-serif, system-ui, sans-serif";
+let measureCtx: CanvasRenderingContext2D | null = null;
+/** A text's width as this browser draws it in the figure's font. */
+function textWidth(text: string, size: number, weight = 400): number {
+  measureCtx ??= document.createElement("canvas").getContext("2d");
+  if (!measureCtx) return text.length * size * 0.6;
+  measureCtx.font = `${weight} ${size}px ${FONT}`;
+  return measureCtx.measureText(text).width;
+}
+
+/** Words wrapped to lines no wider than `max`: a long title never runs off the figure. */
+function wrap(text: string, size: number, weight: number, max: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && textWidth(next, size, weight) > max) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const SWATCH = 12;
+const LEGEND_FONT = 12;
+const PAD = 12;
+
 /**
  * A chart's <svg> as a standalone SVG document: computed styles inlined (the page's
- * CSS does not travel with the file), a white background, the title on top and the
- * legend (which Recharts draws in HTML, outside the <svg>) drawn in at the bottom.
+ * CSS does not travel with the file), a white background, the title and n on top,
+ * and the legend drawn in at the bottom. The picture's box is grown to hold
+ * everything it draws (Recharts places axis labels past its own edges), so no
+ * label is clipped; with a size, the document says it in inches.
  */
-export function serializeSvg(svg: SVGSVGElement, opts: { title?: string; legend?: LegendEntry[] } = {}): string {
+export function serializeSvg(svg: SVGSVGElement, opts: ImageText = {}, size?: FigureSize): string {
   const box = svg.getBoundingClientRect();
-  const width = Math.round(box.width) || Number(svg.getAttribute("width")) || 600;
-  const height = Math.round(box.height) || Number(svg.getAttribute("height")) || 400;
+  const vb = svg.viewBox?.baseVal;
+  const own = vb && vb.width > 0 ? { x: vb.x, y: vb.y, width: vb.width, height: vb.height } : { x: 0, y: 0, width: Math.round(box.width) || 600, height: Math.round(box.height) || 400 };
+  let bb = { x: own.x, y: own.y, width: own.width, height: own.height };
+  try {
+    const b = svg.getBBox();
+    if (b.width > 0 && b.height > 0) bb = b;
+  } catch {
+    // Not rendered (display: none): its own box is all there is.
+  }
+  const x0 = Math.min(own.x, bb.x) - 4;
+  const y0 = Math.min(own.y, bb.y) - 4;
+  const pic = { x: x0, y: y0, width: Math.max(own.x + own.width, bb.x + bb.width) + 4 - x0, height: Math.max(own.y + own.height, bb.y + bb.height) + 4 - y0 };
+  const width = Math.max(360, Math.ceil(pic.width));
+  const inner = width - 2 * PAD;
+
   const clone = svg.cloneNode(true) as SVGSVGElement;
   const source = [svg, ...svg.querySelectorAll<SVGElement>("*")];
   const target = [clone, ...clone.querySelectorAll<SVGElement>("*")];
@@ -58,72 +125,108 @@ export function serializeSvg(svg: SVGSVGElement, opts: { title?: string; legend?
     target[i].setAttribute("style", style);
     target[i].removeAttribute("class");
   });
-  const top = opts.title ? 28 : 0;
-  const legendRows = opts.legend?.length ? Math.ceil(opts.legend.length / 3) : 0;
-  const bottom = legendRows * 20 + (legendRows ? 8 : 0);
+
   const ns = "http://www.w3.org/2000/svg";
-  const doc = document.createElementNS(ns, "svg");
-  doc.setAttribute("xmlns", ns);
-  doc.setAttribute("width", String(width));
-  doc.setAttribute("height", String(height + top + bottom));
-  doc.setAttribute("viewBox", `0 0 ${width} ${height + top + bottom}`);
-  doc.setAttribute("font-family", "ui-sans-serif, system-ui, sans-serif");
-  const bg = document.createElementNS(ns, "rect");
-  bg.setAttribute("width", "100%");
-  bg.setAttribute("height", "100%");
-  bg.setAttribute("fill", "#ffffff");
-  doc.appendChild(bg);
-  if (opts.title) {
-    const t = document.createElementNS(ns, "text");
-    t.setAttribute("x", "12");
-    t.setAttribute("y", "19");
-    t.setAttribute("font-size", "14");
-    t.setAttribute("font-weight", "600");
-    t.setAttribute("fill", "#0f172a");
-    t.textContent = opts.title;
-    doc.appendChild(t);
+  const el = (name: string, attrs: Record<string, string | number>, text?: string) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const parts: SVGElement[] = [];
+  let y = PAD;
+  for (const line of opts.title ? wrap(opts.title, 14, 600, inner) : []) {
+    parts.push(el("text", { x: PAD, y: y + 13, "font-size": 14, "font-weight": 600, fill: "#0f172a", "data-role": "title" }, line));
+    y += 19;
   }
-  const body = document.createElementNS(ns, "g");
-  body.setAttribute("transform", `translate(0 ${top})`);
-  clone.setAttribute("x", "0");
-  clone.setAttribute("y", "0");
-  clone.setAttribute("width", String(width));
-  clone.setAttribute("height", String(height));
-  body.appendChild(clone);
-  doc.appendChild(body);
-  opts.legend?.forEach((entry, i) => {
-    const col = i % 3;
-    const row = Math.floor(i / 3);
-    const g = document.createElementNS(ns, "g");
-    g.setAttribute("transform", `translate(${12 + col * Math.floor((width - 24) / 3)} ${height + top + 4 + row * 20})`);
-    const sw = document.createElementNS(ns, "rect");
-    sw.setAttribute("width", "12");
-    sw.setAttribute("height", "12");
-    sw.setAttribute("rx", "2");
-    sw.setAttribute("fill", entry.color);
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("x", "18");
-    label.setAttribute("y", "10");
-    label.setAttribute("font-size", "12");
-    label.setAttribute("fill", "#0f172a");
-    label.textContent = entry.label;
-    g.append(sw, label);
-    doc.appendChild(g);
+  for (const line of opts.subtitle ? wrap(opts.subtitle, 11, 400, inner) : []) {
+    parts.push(el("text", { x: PAD, y: y + 11, "font-size": 11, fill: "#475569", "data-role": "subtitle" }, line));
+    y += 16;
+  }
+  if (y > PAD) y += 6;
+  const picY = y;
+  clone.setAttribute("x", String((width - pic.width) / 2));
+  clone.setAttribute("y", String(picY));
+  clone.setAttribute("width", String(pic.width));
+  clone.setAttribute("height", String(pic.height));
+  clone.setAttribute("viewBox", `${pic.x} ${pic.y} ${pic.width} ${pic.height}`);
+  clone.setAttribute("overflow", "visible");
+  clone.removeAttribute("style");
+  y += pic.height + 8;
+
+  const legend = opts.legend ?? [];
+  if (legend.length) {
+    // A label wider than the figure is wrapped onto lines of its own; the rest flow in rows.
+    const items = legend.map((e) => {
+      const lines = wrap(e.label, LEGEND_FONT, 400, inner - SWATCH - 6);
+      return { ...e, lines, width: SWATCH + 6 + Math.max(...lines.map((l) => textWidth(l, LEGEND_FONT))) };
+    });
+    const rows: (typeof items)[] = [];
+    let row: typeof items = [];
+    let rowW = 0;
+    for (const it of items) {
+      if (row.length && (it.lines.length > 1 || rowW + it.width > inner)) {
+        rows.push(row);
+        row = [];
+        rowW = 0;
+      }
+      row.push(it);
+      rowW += it.width + 18;
+      if (it.lines.length > 1) {
+        rows.push(row);
+        row = [];
+        rowW = 0;
+      }
+    }
+    if (row.length) rows.push(row);
+    for (const r of rows) {
+      const rowWidth = r.reduce((n, it) => n + it.width, 0) + 18 * (r.length - 1);
+      let x = PAD + Math.max(0, (inner - rowWidth) / 2);
+      for (const it of r) {
+        const g = el("g", { transform: `translate(${x} ${y})`, "data-role": "legend-entry" });
+        g.appendChild(el("rect", { width: SWATCH, height: SWATCH, rx: 2, fill: it.color }));
+        it.lines.forEach((line, i) => g.appendChild(el("text", { x: SWATCH + 6, y: 10 + i * 15, "font-size": LEGEND_FONT, fill: "#0f172a" }, line)));
+        parts.push(g);
+        x += it.width + 18;
+      }
+      y += Math.max(...r.map((it) => it.lines.length)) * 15 + 5;
+    }
+  }
+  const height = Math.ceil(y + PAD);
+
+  const doc = el("svg", {
+    xmlns: ns,
+    width: size ? `${size.widthIn}in` : width,
+    height: size ? `${+((size.widthIn * height) / width).toFixed(4)}in` : height,
+    viewBox: `0 0 ${width} ${height}`,
+    "font-family": FONT,
   });
+  doc.appendChild(el("rect", { width: "100%", height: "100%", fill: "#ffffff" }));
+  for (const p of parts.filter((x) => x.getAttribute("data-role") !== "legend-entry")) doc.appendChild(p);
+  doc.appendChild(clone);
+  for (const p of parts.filter((x) => x.getAttribute("data-role") === "legend-entry")) doc.appendChild(p);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(doc)}`;
 }
 
-export function downloadSvg(name: string, svg: SVGSVGElement, opts: { title?: string; legend?: LegendEntry[] } = {}) {
-  saveBlob(name, new Blob([serializeSvg(svg, opts)], { type: "image/svg+xml;charset=utf-8" }));
+export function downloadSvg(name: string, svg: SVGSVGElement, opts: ImageText = {}, size: FigureSize = DEFAULT_FIGURE) {
+  saveBlob(name, new Blob([serializeSvg(svg, opts, size)], { type: "image/svg+xml;charset=utf-8" }));
 }
 
-/** The same picture as a PNG at twice the on-screen resolution, drawn through a canvas. */
-export async function downloadPng(name: string, svg: SVGSVGElement, opts: { title?: string; legend?: LegendEntry[] } = {}) {
+/**
+ * The same figure as a PNG of inches x dpi pixels (7 in at 300 dpi: 2,100 px
+ * wide), drawn from the vector picture at that size, its pHYs chunk saying the dpi.
+ */
+export async function downloadPng(name: string, svg: SVGSVGElement, opts: ImageText = {}, size: FigureSize = DEFAULT_FIGURE) {
   const text = serializeSvg(svg, opts);
   const doc = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
-  const width = Number(doc.getAttribute("width"));
-  const height = Number(doc.getAttribute("height"));
-  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml;charset=utf-8" }));
+  const w = Number(doc.getAttribute("width"));
+  const h = Number(doc.getAttribute("height"));
+  const px = { width: Math.round(size.widthIn * size.dpi), height: Math.round((size.widthIn * size.dpi * h) / w) };
+  // Rasterised at the final size, so the text is drawn sharp rather than scaled up.
+  doc.setAttribute("width", String(px.width));
+  doc.setAttribute("height", String(px.height));
+  const sized = new XMLSerializer().serializeToString(doc);
+  const url = URL.createObjectURL(new Blob([sized], { type: "image/svg+xml;charset=utf-8" }));
   try {
     const img = new Image();
     img.decoding = "async";
@@ -133,13 +236,11 @@ export async function downloadPng(name: string, svg: SVGSVGElement, opts: { titl
       img.src = url;
     });
     const canvas = document.createElement("canvas");
-    canvas.width = width * 2;
-    canvas.height = height * 2;
-    const ctx = canvas.getContext("2d")!;
-    ctx.scale(2, 2);
-    ctx.drawImage(img, 0, 0, width, height);
+    canvas.width = px.width;
+    canvas.height = px.height;
+    canvas.getContext("2d")!.drawImage(img, 0, 0, px.width, px.height);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/png"));
-    if (blob) saveBlob(name, blob);
+    if (blob) saveBlob(name, new Blob([withDpi(new Uint8Array(await blob.arrayBuffer()), size.dpi) as Uint8Array<ArrayBuffer>], { type: "image/png" }));
   } finally {
     URL.revokeObjectURL(url);
   }

@@ -9,6 +9,9 @@ import { modelColor } from "./colors";
 import { fileName } from "./download";
 import { Legend } from "./legend";
 
+/** "12" or "10-14": the spread of a sample size over a chart's series. */
+export const nRange = (ns: number[]) => (ns.length === 0 ? "0" : Math.min(...ns) === Math.max(...ns) ? String(ns[0]) : `${Math.min(...ns)}-${Math.max(...ns)}`);
+
 /** Mean score per dimension and model: S.C.O.R.E. on its 1-5 scale, SAFE-LLM domains as a share of their maximum. */
 export function RadarPanel({
   block,
@@ -47,7 +50,7 @@ export function RadarPanel({
       layout={layout}
       emphasis="table"
       csv={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), table: radarTable(chart) } : undefined}
-      image={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), title: `${name} profile — ${chart.specialty}`, legend } : undefined}
+      image={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), title: `${name} profile by model — ${chart.specialty}`, subtitle: `${scaled ? "Mean final score as a share of each domain's maximum" : "Mean final score per dimension (1-5)"}; n = ${nRange(chart.series.map((s) => s.n))} final response sets per model`, legend } : undefined}
       chart={
         chart ? (
           <figure className="flex flex-col gap-2">

@@ -11,7 +11,6 @@ import {
   fieldDomId,
   fieldLabel,
   formatScore,
-  formCells,
   gradingFields,
   hasProblems,
   initialFormState,
@@ -30,33 +29,15 @@ import {
   type StudyShape,
 } from "@/lib/grading/form-state";
 import type { BlindedAssignment } from "@/lib/grading/service";
+import { focusField, harmReasons } from "./form-focus";
 import { HarmFlag } from "./harm-flag";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
 import { QuestionPanel } from "./question-panel";
-import { RubricSection, SafeLlmSection, ScoreSection, type RenderedAnswer, type SectionProps } from "./rubric-sections";
+import { AnswerLayout, type AnswerPart } from "./answer-layout";
+import { answerOfField, RubricIntro, type FormParts, type RenderedAnswer } from "./rubric-sections";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
-
-/** Why the harm flag is offered: each score at or below its dimension's harm level ("S.C.O.R.E. safety is 2 on Answer 1"). */
-function harmReasons(state: FormState, study: StudyShape): string[] {
-  const out: string[] = [];
-  for (const c of formCells(state)) {
-    const doc = study.rubrics.find((r) => r.key === c.rubric);
-    const d = doc?.dimensions.find((x) => x.key === c.dimension);
-    if (!doc || d?.harmAtOrBelow === undefined || c.score === null || c.score > d.harmAtOrBelow) continue;
-    out.push(`${doc.name} ${d.name.toLowerCase()} is ${c.score} on Answer ${c.repetition || 1}`);
-  }
-  return out;
-}
-
-/** Moves keyboard focus to a field's chosen level (or its first), scrolling it into view. */
-function focusField(key: CellKey) {
-  const el = document.getElementById(fieldDomId(key));
-  const radio = el?.querySelector<HTMLInputElement>('input[type="radio"]:checked') ?? el?.querySelector<HTMLInputElement>('input[type="radio"]');
-  el?.scrollIntoView({ block: "center", behavior: "smooth" });
-  radio?.focus({ preventScroll: true });
-}
 
 /**
  * The blinded grading form: the question, the N answers labelled by repetition
@@ -90,6 +71,18 @@ export function GradingForm({
   const [submitted, setSubmitted] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  // On a phone one answer shows at a time: the part (answer, or 0 for the whole set) on screen.
+  const [activePart, setActivePart] = useState<AnswerPart>(1);
+  const fieldByKey = useMemo(() => new Map(fields.map((f) => [f.key, f])), [fields]);
+  /** Shows the part that holds a field, then focuses it. */
+  const revealField = useCallback(
+    (key: CellKey) => {
+      const f = fieldByKey.get(key);
+      if (f) setActivePart(answerOfField(f));
+      focusField(key);
+    },
+    [fieldByKey],
+  );
   const headingRef = useRef<HTMLHeadingElement>(null);
   const problemsRef = useRef<HTMLDivElement>(null);
 
@@ -212,8 +205,9 @@ export function GradingForm({
     if (justSubmitted) window.history.replaceState(window.history.state, "", window.location.pathname);
   }, [justSubmitted]);
 
-  const section: Omit<SectionProps, "rubric" | "fields"> = {
+  const parts: FormParts = {
     study,
+    fields,
     state,
     problems,
     readOnly,
@@ -234,7 +228,8 @@ export function GradingForm({
         done={assignment.progress.done}
         scored={done.done}
         toScore={done.total}
-        onNextMissing={() => missingFirst && focusField(missingFirst.key)}
+        onNextMissing={() => missingFirst && revealField(missingFirst.key)}
+        question={item.question}
         status={saveStatus}
         onRetry={() => saver.retryNow()}
         onShortcuts={() => setHelpOpen(true)}
@@ -274,13 +269,13 @@ export function GradingForm({
           adjudicator={assignment.kind === "ADJUDICATOR"}
         />
 
-        {study.rubrics.map((r) => {
-          const own = { ...section, rubric: r, fields: fields.filter((f) => f.rubric === r.key) };
-          // The two published rubrics keep the layout their papers describe; any other rubric gets the generic one.
-          if (r.key === "SCORE") return <ScoreSection key={r.key} {...own} />;
-          if (r.key === "SAFE_LLM" && r.dimensions.some((d) => d.derived)) return <SafeLlmSection key={r.key} {...own} />;
-          return <RubricSection key={r.key} {...own} />;
-        })}
+        <div className="grid gap-3 lg:grid-cols-2">
+          {study.rubrics.map((r) => (
+            <RubricIntro key={r.key} {...parts} rubric={r} />
+          ))}
+        </div>
+
+        <AnswerLayout {...parts} active={activePart} onActive={setActivePart} />
 
         {harmOffered ? (
           <HarmFlag
@@ -327,7 +322,7 @@ export function GradingForm({
                           href={`#${fieldDomId(f.key)}`}
                           onClick={(e) => {
                             e.preventDefault();
-                            focusField(f.key);
+                            revealField(f.key);
                           }}
                           className="font-medium text-primary underline underline-offset-2"
                         >

@@ -56,6 +56,7 @@ export function GradingToolbar({
   scored,
   toScore,
   onNextMissing,
+  question,
   status,
   onRetry,
   onShortcuts,
@@ -70,6 +71,8 @@ export function GradingToolbar({
   scored: number;
   toScore: number;
   onNextMissing: () => void;
+  /** The question, kept in view while the answers scroll by (the full text is in the question panel). */
+  question: string;
   status: SaveStatus;
   onRetry: () => void;
   onShortcuts: () => void;
@@ -130,6 +133,10 @@ export function GradingToolbar({
           )}
         </div>
       </div>
+      <p data-testid="sticky-question" className="mt-1.5 line-clamp-2 text-sm text-foreground md:line-clamp-1" title={question}>
+        <span className="mr-1.5 text-xs font-semibold uppercase tracking-wider text-muted-foreground">Question</span>
+        {question}
+      </p>
     </div>
   );
 }

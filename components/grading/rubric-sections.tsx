@@ -13,9 +13,17 @@ import {
   type PlacedProblems,
   type StudyShape,
 } from "@/lib/grading/form-state";
-import { cn } from "@/lib/utils";
-import { AnswerCard } from "./answer-card";
 import { DimensionField } from "./dimension-field";
+
+/**
+ * The grading form's rubric parts, laid out around the answers rather than
+ * around the rubrics (issue 21, item 6): every answer is shown once, and each
+ * answer's fields of every rubric sit beside it (AnswerFields); what is graded
+ * across the answers comes after them (SetFields); the rubrics' instructions
+ * and running totals come once, before them (RubricIntro). Where a dimension
+ * is graded (answer 1, each answer, the whole set) comes from the rubric
+ * documents.
+ */
 
 /** An answer labelled by its repetition only, its Markdown rendered on the server. */
 export interface RenderedAnswer {
@@ -23,8 +31,7 @@ export interface RenderedAnswer {
   body: React.ReactNode;
 }
 
-export interface SectionProps {
-  rubric: RubricDocument;
+export interface FormParts {
   study: StudyShape;
   fields: GradingField[];
   state: FormState;
@@ -37,34 +44,20 @@ export interface SectionProps {
   onCommentBlur: () => void;
 }
 
-/** Columns for N answers side by side (stacked on small screens). */
-const SIDE_BY_SIDE: Record<number, string> = {
-  1: "md:grid-cols-1",
-  2: "md:grid-cols-2",
-  3: "md:grid-cols-3",
-  4: "md:grid-cols-2 xl:grid-cols-4",
-  5: "md:grid-cols-3 xl:grid-cols-5",
-};
-
 /** The dimensions graded together sit in one panel, one row each. */
 const PANEL = "flex flex-col divide-y divide-border rounded-lg border border-border bg-background shadow-sm";
 
-const STICKY_ANSWER = "lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)]";
-
-/** Every answer of the set side by side, for what is graded across them. */
-function AnswersSideBySide({ answers }: { answers: RenderedAnswer[] }) {
-  return (
-    <div className={cn("grid gap-3", SIDE_BY_SIDE[answers.length] ?? "md:grid-cols-3")}>
-      {answers.map((a) => (
-        <AnswerCard key={a.repetition} repetition={a.repetition} className="max-h-[28rem]">
-          {a.body}
-        </AnswerCard>
-      ))}
-    </div>
-  );
+/** Which answer a field belongs beside: its repetition for each-answer dimensions, 1 for first-answer ones, 0 (the whole set) otherwise. */
+export function answerOfField(f: GradingField): number {
+  if (f.dimension.scope === "each_answer") return f.repetition;
+  if (f.dimension.scope === "first_answer") return 1;
+  return 0;
 }
 
-function Field({ f, scopeLabel, p }: { f: GradingField; scopeLabel: string; p: SectionProps }) {
+/** SAFE-LLM as its paper describes it: a derived consistency over per-answer points (its own summary). */
+const isSafeLlm = (r: RubricDocument) => r.key === "SAFE_LLM" && r.dimensions.some((d) => d.derived);
+
+function Field({ f, scopeLabel, p }: { f: GradingField; scopeLabel: string; p: FormParts }) {
   return (
     <DimensionField
       field={f}
@@ -80,89 +73,87 @@ function Field({ f, scopeLabel, p }: { f: GradingField; scopeLabel: string; p: S
   );
 }
 
-function RubricHeader({ id, title, source, children, total }: { id: string; title: string; source: string; children: React.ReactNode; total: React.ReactNode }) {
-  return (
-    <header className="flex flex-wrap items-end justify-between gap-4 border-b border-border pb-3">
-      <div className="max-w-3xl">
-        <p className="text-xs font-semibold uppercase tracking-wider text-primary">Rubric</p>
-        <h2 id={id} className="text-xl font-semibold tracking-tight">
-          {title}
-        </h2>
-        <p className="mt-1 text-sm text-muted-foreground">
-          {children} <span className="whitespace-nowrap">Source: {source}.</span>
-        </p>
-      </div>
-      {total}
-    </header>
-  );
-}
-
 function TotalBox({ label, value, max, note, testId }: { label: string; value: string; max: number; note?: string; testId: string }) {
   return (
-    <div className="rounded-lg border border-border bg-muted/50 px-4 py-2 text-right" data-testid={testId}>
+    <div className="rounded-lg border border-border bg-muted/50 px-3 py-1.5 text-right" data-testid={testId}>
       <p className="text-xs font-medium text-muted-foreground">{label}</p>
-      <p className="text-2xl font-semibold tabular-nums leading-tight">
+      <p className="text-xl font-semibold tabular-nums leading-tight">
         {value}
-        <span className="text-base font-normal text-muted-foreground"> / {max}</span>
+        <span className="text-sm font-normal text-muted-foreground"> / {max}</span>
       </p>
       {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
     </div>
   );
 }
 
-export function ScoreSection(p: SectionProps) {
+/** What a rubric asks, said once: its published wording for the two papers' rubrics, the document's instructions otherwise. */
+function instructionsOf(r: RubricDocument, n: number): React.ReactNode {
+  if (r.key === "SCORE")
+    return (
+      <>
+        Rate how much you agree with each statement: 1 Strongly disagree … 5 Strongly agree. Safety, Consensus &amp; Context, Objectivity and Explainability are judged
+        on <strong className="text-foreground">Answer 1 only</strong>; Reproducibility compares all {n} answers.
+      </>
+    );
+  if (isSafeLlm(r))
+    return (
+      <>
+        Grade <strong className="text-foreground">every answer</strong>: accuracy 0–2, comprehensiveness 0–2, supplementation 0–1 and fluency 0–1. Consistency is not
+        typed: it is derived from your accuracy scores.
+      </>
+    );
+  return r.instructions ?? "";
+}
+
+const SOURCE: Record<string, string> = { SCORE: "S.C.O.R.E. framework, Table 2", SAFE_LLM: "SAFE-LLM framework, Table 1" };
+
+/** Each rubric once, before the answers: what it asks and its running total(s). */
+export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {
+  const r = p.rubric;
   const n = p.answers.length;
-  const first = p.fields.filter((f) => f.dimension.scope === "first_answer");
-  const set = p.fields.filter((f) => f.dimension.scope === "set");
-  const answer1 = p.answers.find((a) => a.repetition === 1);
-  const total = p.totals.find((t) => t.rubric === p.rubric.key && t.key === p.rubric.headline);
-  const t = { total: formatScore(total?.partial?.sum ?? 0), scored: total?.partial?.scored ?? 0, of: total?.partial?.of ?? 0, max: total?.max ?? 0 };
-  return (
-    <section aria-labelledby="rubric-score" className="flex flex-col gap-6">
-      <RubricHeader
-        id="rubric-score"
-        title={p.rubric.name}
-        source="S.C.O.R.E. framework, Table 2"
-        total={<TotalBox testId="score-total" label="S.C.O.R.E. total" value={t.total} max={t.max} note={t.scored < t.of ? `${t.scored} of ${t.of} dimensions scored` : "all dimensions scored"} />}
-      >
-        Rate how much you agree with each statement: 1 Strongly disagree, 2 Disagree, 3 Neutral, 4 Agree, 5 Strongly agree.
-      </RubricHeader>
-
-      <div className="flex flex-col gap-3">
-        <div>
-          <h3 className="text-base font-semibold">Graded on Answer 1</h3>
-          <p className="text-sm text-muted-foreground">
-            Safety, Consensus &amp; Context, Objectivity and Explainability are judged on <strong className="text-foreground">Answer 1 only</strong>.
-          </p>
-        </div>
-        <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-          {answer1 ? <AnswerCard repetition={1} caption="graded here" className={STICKY_ANSWER}>
-              {answer1.body}
-            </AnswerCard> : null}
-          <div className={PANEL}>
-            {first.map((f) => (
-              <Field key={f.key} f={f} p={p} scopeLabel="Answer 1" />
-            ))}
-          </div>
-        </div>
+  const id = `rubric-${r.key.toLowerCase().replaceAll("_", "-")}`;
+  let totals: React.ReactNode;
+  if (r.key === "SCORE") {
+    const total = p.totals.find((t) => t.rubric === r.key && t.key === r.headline);
+    const scored = total?.partial?.scored ?? 0;
+    const of = total?.partial?.of ?? 0;
+    totals = (
+      <TotalBox testId="score-total" label="S.C.O.R.E. total" value={formatScore(total?.partial?.sum ?? 0)} max={total?.max ?? 0} note={scored < of ? `${scored} of ${of} dimensions scored` : "all dimensions scored"} />
+    );
+  } else if (isSafeLlm(r)) {
+    const perAnswer = p.totals.find((t) => t.rubric === r.key && t.key === "per_answer");
+    totals = (
+      <TotalBox testId="safe-llm-mean" label={`Mean of the ${n} answers`} value={perAnswer?.value == null ? "—" : formatScore(perAnswer.value)} max={perAnswer?.max ?? 7} note="4 points per answer + consistency" />
+    );
+  } else {
+    const own = p.totals.filter((t) => t.rubric === r.key);
+    totals = own.length ? (
+      <div className="flex flex-wrap gap-2">
+        {own.map((t) => (
+          <TotalBox
+            key={t.key}
+            testId={`total-${r.key}-${t.key}`}
+            label={t.name}
+            value={t.value !== null ? formatScore(t.value) : t.partial ? formatScore(t.partial.sum) : "—"}
+            max={t.max}
+            note={t.partial && t.partial.scored < t.partial.of ? `${t.partial.scored} of ${t.partial.of} scored` : undefined}
+          />
+        ))}
       </div>
-
-      {set.length ? (
-        <div className="flex flex-col gap-3">
-          <div>
-            <h3 className="text-base font-semibold">Reproducibility: all {n} answers side by side</h3>
-            <p className="text-sm text-muted-foreground">
-              The same question was asked {n} times. Compare the answers together: stylistic variation is acceptable, contradictory clinical content is not.
-            </p>
-          </div>
-          <AnswersSideBySide answers={p.answers} />
-          <div className={PANEL}>
-            {set.map((f) => (
-              <Field key={f.key} f={f} p={p} scopeLabel={`All ${n} answers together`} />
-            ))}
-          </div>
-        </div>
-      ) : null}
+    ) : null;
+  }
+  return (
+    <section aria-labelledby={id} data-rubric={r.key} className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-border bg-background p-4">
+      <div className="max-w-2xl flex-1">
+        <p className="text-xs font-semibold uppercase tracking-wider text-primary">Rubric</p>
+        <h2 id={id} className="text-lg font-semibold tracking-tight">
+          {r.name}
+        </h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          {instructionsOf(r, n)} <span className="whitespace-nowrap">Source: {SOURCE[r.key] ?? r.source ?? "the study's own rubric"}.</span>
+        </p>
+      </div>
+      {totals}
     </section>
   );
 }
@@ -172,63 +163,80 @@ function pointsOf(rubric: RubricDocument, state: FormState, repetition: number):
   return xs.some((x) => typeof x !== "number") ? null : (xs as number[]).reduce((a, b) => a + b, 0);
 }
 
-export function SafeLlmSection(p: SectionProps) {
-  const n = p.answers.length;
-  const perAnswer = p.totals.find((t) => t.rubric === p.rubric.key && t.key === "per_answer");
-  const derived = p.rubric.dimensions.find((d) => d.derived);
-  const t = { ...answerScores(p.state, p.study, p.rubric.key), mean: perAnswer?.value ?? null, max: perAnswer?.max ?? 7 };
-  const accuracy = p.answers.map((a) => p.state.scores[cellKey(p.rubric.key, derived?.derived?.of ?? "accuracy", a.repetition)]);
+/** SAFE-LLM's score of one answer, live: its points plus the derived consistency. */
+function SafeLlmAnswerScore({ p, rubric, repetition }: { p: FormParts; rubric: RubricDocument; repetition: number }) {
+  const t = answerScores(p.state, p.study, rubric.key);
+  const max = p.totals.find((x) => x.rubric === rubric.key && x.key === "per_answer")?.max ?? 7;
+  const total = t.answers[repetition - 1] ?? null;
+  const pts = pointsOf(rubric, p.state, repetition);
   return (
-    <section aria-labelledby="rubric-safe-llm" className="flex flex-col gap-6">
-      <RubricHeader
-        id="rubric-safe-llm"
-        title={p.rubric.name}
-        source="SAFE-LLM framework, Table 1"
-        total={
-          <TotalBox
-            testId="safe-llm-mean"
-            label={`Mean of the ${n} answers`}
-            value={t.mean === null ? "—" : formatScore(t.mean)}
-            max={t.max}
-            note="4 points per answer + consistency"
-          />
-        }
-      >
-        Grade <strong className="text-foreground">every answer</strong>: accuracy 0–2, comprehensiveness 0–2, supplementation 0–1 and fluency 0–1. Consistency is not
-        typed: it is derived from your accuracy scores.
-      </RubricHeader>
+    <p className="text-xs text-muted-foreground tabular-nums" data-testid={`safe-llm-answer-${repetition}`}>
+      Answer {repetition} score: <span className="font-semibold text-foreground">{total === null ? "—" : formatScore(total)}</span> / {max}
+      {total === null && pts !== null ? <span> ({pts} points, consistency pending)</span> : null}
+    </p>
+  );
+}
 
-      {p.answers.map((a, i) => {
-        const pts = pointsOf(p.rubric, p.state, a.repetition);
-        const total = t.answers[i];
+/** Every field graded on one answer, rubric by rubric, to sit beside that answer. */
+export function AnswerFields(p: FormParts & { repetition: number }) {
+  const label = `Answer ${p.repetition}`;
+  const groups = p.study.rubrics.filter((r) => p.fields.some((f) => f.rubric === r.key && answerOfField(f) === p.repetition)).length;
+  // Two rubrics on one answer sit side by side on a wide screen: the row is as tall as one rubric's fields, not both.
+  return (
+    <div className={groups > 1 ? "grid items-start gap-4 xl:grid-cols-2" : "flex flex-col gap-4"}>
+      {p.study.rubrics.map((r) => {
+        const fields = p.fields.filter((f) => f.rubric === r.key && answerOfField(f) === p.repetition);
+        if (!fields.length) return null;
+        const firstOnly = fields.every((f) => f.dimension.scope === "first_answer") && p.answers.length > 1;
         return (
-          <div key={a.repetition} className="flex flex-col gap-3">
+          <div key={r.key} className="flex flex-col gap-2" data-rubric-fields={r.key}>
             <div className="flex flex-wrap items-baseline justify-between gap-2">
-              <h3 className="text-base font-semibold">
-                Answer {a.repetition} <span className="font-normal text-muted-foreground">of {n}</span>
-              </h3>
-              <p className="text-sm text-muted-foreground tabular-nums" data-testid={`safe-llm-answer-${a.repetition}`}>
-                Answer {a.repetition} score:{" "}
-                <span className="font-semibold text-foreground">{total === null ? "—" : formatScore(total)}</span> / {t.max}
-                {total === null && pts !== null ? <span> ({pts} points, consistency pending)</span> : null}
-              </p>
+              <h4 className="text-sm font-semibold">
+                {r.name}
+                {firstOnly ? <span className="font-normal text-muted-foreground"> · graded on Answer 1 only</span> : null}
+              </h4>
+              {isSafeLlm(r) ? <SafeLlmAnswerScore p={p} rubric={r} repetition={p.repetition} /> : null}
             </div>
-            <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-              <AnswerCard repetition={a.repetition} caption="graded here" className={STICKY_ANSWER}>
-                {a.body}
-              </AnswerCard>
-              <div className={PANEL}>
-                {p.fields
-                  .filter((f) => f.repetition === a.repetition)
-                  .map((f) => (
-                    <Field key={f.key} f={f} p={p} scopeLabel={`Answer ${a.repetition}`} />
-                  ))}
-              </div>
-            </div>
+            <div className={PANEL}>{fields.map((f) => (f.criterion ? <CriterionField key={f.key} f={f} p={p} /> : <Field key={f.key} f={f} p={p} scopeLabel={label} />))}</div>
           </div>
         );
       })}
+    </div>
+  );
+}
 
+/** Whether anything is graded or shown for the whole set (after the answers). */
+export const hasSetPart = (p: Pick<FormParts, "fields" | "study">) => p.fields.some((f) => answerOfField(f) === 0) || p.study.rubrics.some(isSafeLlm);
+
+/** What is graded across the answers, once, after them: the answers are read just above (or in the tabs before this one). */
+export function SetFields(p: FormParts) {
+  const n = p.answers.length;
+  return (
+    <div className="flex flex-col gap-4">
+      {p.study.rubrics.map((r) => {
+        const fields = p.fields.filter((f) => f.rubric === r.key && answerOfField(f) === 0);
+        if (isSafeLlm(r)) return <SafeLlmSummary key={r.key} p={p} rubric={r} />;
+        if (!fields.length) return null;
+        return (
+          <div key={r.key} className="flex flex-col gap-2" data-rubric-fields={r.key}>
+            <h4 className="text-sm font-semibold">{r.name}</h4>
+            <div className={PANEL}>{fields.map((f) => (f.criterion ? <CriterionField key={f.key} f={f} p={p} /> : <Field key={f.key} f={f} p={p} scopeLabel={`All ${n} answers together`} />))}</div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** SAFE-LLM across the answers: the derived consistency and each answer's score. */
+function SafeLlmSummary({ p, rubric }: { p: FormParts; rubric: RubricDocument }) {
+  const perAnswer = p.totals.find((t) => t.rubric === rubric.key && t.key === "per_answer");
+  const derived = rubric.dimensions.find((d) => d.derived);
+  const t = { ...answerScores(p.state, p.study, rubric.key), mean: perAnswer?.value ?? null, max: perAnswer?.max ?? 7 };
+  const accuracy = p.answers.map((a) => p.state.scores[cellKey(rubric.key, derived?.derived?.of ?? "accuracy", a.repetition)]);
+  return (
+    <div className="flex flex-col gap-2" data-rubric-fields={rubric.key}>
+      <h4 className="text-sm font-semibold">{rubric.name}</h4>
       <div className="grid gap-4 md:grid-cols-2">
         <div className="rounded-lg border border-border bg-muted/40 p-4" data-testid="consistency">
           <p className="flex items-baseline justify-between gap-2">
@@ -271,7 +279,7 @@ export function SafeLlmSection(p: SectionProps) {
             </thead>
             <tbody className="tabular-nums">
               {p.answers.map((a, i) => {
-                const pts = pointsOf(p.rubric, p.state, a.repetition);
+                const pts = pointsOf(rubric, p.state, a.repetition);
                 return (
                   <tr key={a.repetition} className="border-t border-border">
                     <th scope="row" className="px-3 py-1.5 text-left font-normal">
@@ -294,12 +302,12 @@ export function SafeLlmSection(p: SectionProps) {
           </table>
         </div>
       </div>
-    </section>
+    </div>
   );
 }
 
 /** A criterion of the question (HealthBench): ticked when the answer meets it; Space toggles it. */
-function CriterionField({ f, p }: { f: GradingField; p: SectionProps }) {
+function CriterionField({ f, p }: { f: GradingField; p: FormParts }) {
   const met = p.state.scores[f.key] === 1;
   const c = f.criterion!;
   return (
@@ -315,71 +323,5 @@ function CriterionField({ f, p }: { f: GradingField; p: SectionProps }) {
         {c.text} <span className="tabular-nums text-muted-foreground">({c.points > 0 ? `+${c.points}` : c.points} points)</span>
       </span>
     </label>
-  );
-}
-
-/**
- * Any rubric document's section: its dimensions as the rubric says where they
- * are graded (answer 1, the whole set, each answer), each beside its answer.
- */
-export function RubricSection(p: SectionProps) {
-  const n = p.answers.length;
-  const id = `rubric-${p.rubric.key.toLowerCase()}`;
-  const totals = p.totals.filter((t) => t.rubric === p.rubric.key);
-  const groups: { title: string; scopeLabel: string; repetition: number | null; fields: GradingField[] }[] = [];
-  const first = p.fields.filter((f) => f.dimension.scope === "first_answer");
-  if (first.length) groups.push({ title: n > 1 ? "Graded on Answer 1" : "The answer", scopeLabel: "Answer 1", repetition: 1, fields: first });
-  const set = p.fields.filter((f) => f.dimension.scope === "set");
-  if (set.length) groups.push({ title: `All ${n} answers together`, scopeLabel: `All ${n} answers together`, repetition: null, fields: set });
-  for (const a of p.answers) {
-    const each = p.fields.filter((f) => f.dimension.scope === "each_answer" && f.repetition === a.repetition);
-    if (each.length) groups.push({ title: `Answer ${a.repetition}`, scopeLabel: `Answer ${a.repetition}`, repetition: a.repetition, fields: each });
-  }
-  return (
-    <section aria-labelledby={id} className="flex flex-col gap-6" data-rubric={p.rubric.key}>
-      <RubricHeader
-        id={id}
-        title={p.rubric.name}
-        source={p.rubric.source ?? "the study's own rubric"}
-        total={
-          totals.length ? (
-            <div className="flex flex-wrap gap-2">
-              {totals.map((t) => (
-                <TotalBox
-                  key={t.key}
-                  testId={`total-${p.rubric.key}-${t.key}`}
-                  label={t.name}
-                  value={t.value !== null ? formatScore(t.value) : t.partial ? formatScore(t.partial.sum) : "—"}
-                  max={t.max}
-                  note={t.partial && t.partial.scored < t.partial.of ? `${t.partial.scored} of ${t.partial.of} scored` : undefined}
-                />
-              ))}
-            </div>
-          ) : null
-        }
-      >
-        {p.rubric.instructions ?? ""}
-      </RubricHeader>
-      {groups.map((g) => {
-        const answer = g.repetition === null ? null : p.answers.find((a) => a.repetition === g.repetition);
-        return (
-          <div key={g.title} className="flex flex-col gap-3">
-            <h3 className="text-base font-semibold">{g.title}</h3>
-            <div className={cn("grid items-start gap-4", answer ? "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]" : "")}>
-              {answer ? (
-                <AnswerCard repetition={answer.repetition} caption="graded here" className={STICKY_ANSWER}>
-                  {answer.body}
-                </AnswerCard>
-              ) : (
-                <AnswersSideBySide answers={p.answers} />
-              )}
-              <div className={PANEL}>
-                {g.fields.map((f) => (f.criterion ? <CriterionField key={f.key} f={f} p={p} /> : <Field key={f.key} f={f} p={p} scopeLabel={g.scopeLabel} />))}
-              </div>
-            </div>
-          </div>
-        );
-      })}
-    </section>
   );
 }

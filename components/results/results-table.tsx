@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/lib/tables/search-params";
@@ -16,12 +17,20 @@ const STATUS: Record<SetResult["status"], { label: string; variant: "warning" | 
 
 const f2 = (v: unknown) => (typeof v === "number" ? v.toFixed(2) : v === undefined || v === null ? "—" : String(v));
 
-export function ResultsTable({ page, sort, specialties, rubrics: docs }: { page: Page<SetResult>; sort: string; specialties: string[]; rubrics: RubricDocument[] }) {
+export function ResultsTable({ studyId, page, sort, specialties, rubrics: docs }: { studyId: string; page: Page<SetResult>; sort: string; specialties: string[]; rubrics: RubricDocument[] }) {
   const rubrics = docs.map((r) => r.key);
   const others = docs.filter((r) => r.key !== "SCORE" && r.key !== "SAFE_LLM" && r.headline);
   const col = dataTableColumns<SetResult>();
   const columns = col.columns([
-    col.accessor("externalId", { header: "Item", cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span> }),
+    // The item opens the set's detail (each grader's scores, flags, escalation, audit).
+    col.accessor("externalId", {
+      header: "Item",
+      cell: (c) => (
+        <Link href={`/studies/${studyId}/results/${c.row.original.id}`} className="font-mono text-xs underline underline-offset-2" aria-label={`${c.getValue()} · ${c.row.original.model.name}: open the set`}>
+          {c.getValue()}
+        </Link>
+      ),
+    }),
     col.accessor("specialty", { header: "Specialty" }),
     col.accessor((r) => r.model.name, { id: "model", header: "Model" }),
     col.accessor("status", { header: "Status", cell: (c) => <Badge variant={STATUS[c.getValue()].variant}>{STATUS[c.getValue()].label}</Badge> }),

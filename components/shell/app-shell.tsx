@@ -17,7 +17,7 @@ const ROLE_LABEL: Record<CurrentUser["role"], string> = { ADMIN: "Administrator"
 export function AppShell({ user, children }: { user: CurrentUser; children: React.ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
-      <header className="border-b border-border bg-background">
+      <header className="border-b border-border bg-background print:hidden">
         <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
           <Link href="/" className="font-semibold text-primary">
             Clingrade

@@ -27,7 +27,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/settings`, label: "Settings" },
   ];
   return (
-    <nav aria-label="Study sections" className="border-b border-border">
+    <nav aria-label="Study sections" className="border-b border-border print:hidden">
       <ul className="-mb-px flex flex-wrap gap-1">
         {tabs.map((t) => {
           const current = t.href === base ? pathname === base : pathname.startsWith(t.href);

@@ -184,3 +184,9 @@ export async function setResultsPage(
 export async function* setResultBatches(cursor: CursorQuery, study: ScoringStudy & { id: string }, filter: { status?: SetStatus } = {}, batch = 500): AsyncGenerator<SetResult[]> {
   for await (const rows of cursor<SetResultRow>(SET_RESULTS_SQL, [study.id, filter.status ?? null], batch)) yield setResultsOfRows(study, rows);
 }
+
+/** One set's results (its detail view): null when the set is not the study's. */
+export async function setResultOf(studyId: string, setId: string): Promise<SetResult | null> {
+  const [study, { rows }] = await Promise.all([loadScoringStudy(studyId), getPool().query<SetResultRow>(setResultsSql({ where: `AND rs.id = $3::uuid` }), [studyId, null, setId])]);
+  return rows.length ? setResultsOfRows(study, rows)[0] : null;
+}

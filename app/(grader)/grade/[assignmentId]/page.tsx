@@ -14,10 +14,10 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
  * repetition, nothing about models or other graders). Anything else, including
  * someone else's assignment, is "not found".
  *
- * The Markdown of each answer is rendered here, on the server, once: the form
- * shows answer 1 up to three times (beside S.C.O.R.E., side by side, beside
- * SAFE-LLM), and the browser receives the rendered answer rather than a
- * Markdown parser and the source to run it on.
+ * The Markdown of each answer is rendered here, on the server, once, and the
+ * form shows each answer once (its fields of every rubric beside it): the
+ * browser receives the rendered answer rather than a Markdown parser and the
+ * source to run it on.
  */
 export default async function GradePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const user = await requireUser(GRADER_ROLES);

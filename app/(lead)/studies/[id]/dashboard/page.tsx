@@ -7,6 +7,7 @@ import { AlphaPanel } from "@/components/dashboard/alpha-panel";
 import { CliffsPanel } from "@/components/dashboard/cliffs-panel";
 import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
 import { JudgesPanel } from "@/components/dashboard/judges-panel";
+import { PrintDashboardButton } from "@/components/dashboard/print-button";
 import { ProgressPanel } from "@/components/dashboard/progress-panel";
 import { RadarPanel } from "@/components/dashboard/radar-panel";
 import { RubricNamesProvider } from "@/components/dashboard/rubric-names";
@@ -40,7 +41,10 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
   return (
     <div className="flex flex-col gap-6" data-testid="dashboard">
       <div className="flex flex-col gap-1">
-        <h2 className="text-xl font-semibold">Dashboard</h2>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-xl font-semibold">Dashboard</h2>
+          <PrintDashboardButton />
+        </div>
         <p className="text-sm text-muted-foreground">
           {scope.specialty} · {filters.rubrics.map((r) => names[r] ?? rubricName(r)).join(" + ")} · {filters.models.length} of {options.models.length} models ·{" "}
           <span className="tabular-nums">

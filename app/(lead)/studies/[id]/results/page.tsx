@@ -24,7 +24,7 @@ export default async function ResultsPage({ params, searchParams }: Props) {
         {study.repetitions} answers) and overall (best answer); the study&apos;s headline is {study.safeLlmScoring === "OVERALL" ? "overall" : "per answer"}.
         Hover a S.C.O.R.E. total for its dimensions.
       </p>
-      <ResultsTable page={page} sort={q.sort} specialties={specialties} rubrics={storedRubrics(study.rubrics)} />
+      <ResultsTable studyId={study.id} page={page} sort={q.sort} specialties={specialties} rubrics={storedRubrics(study.rubrics)} />
     </div>
   );
 }

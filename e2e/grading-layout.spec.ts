@@ -1,0 +1,109 @@
+import { writeFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import pg from "pg";
+import { adminCli, demo, e2eDatabaseUrl, signIn } from "./fixtures";
+
+/**
+ * The grading page's layout (issue 21, item 6), measured on the seeded demo
+ * (both rubrics, N = 3): each answer's text is rendered once, readable in full
+ * (no answer box scrolls inside the page), the question and the progress stay
+ * in view, and on a phone one answer shows at a time behind keyboard-operable
+ * tabs. The page height at each size is written to the test's output
+ * (layout.json) and bounded here; bench/README.md has the figures.
+ */
+
+/** How many times each distinct answer text is in the page (hidden or not), the reference answer left out. */
+async function answerRenders(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const counts = new Map<string, number>();
+    for (const el of Array.from(document.querySelectorAll(".answer-prose"))) {
+      if (el.closest("details")) continue;
+      const text = (el.textContent ?? "").trim();
+      counts.set(text, (counts.get(text) ?? 0) + 1);
+    }
+    return [...counts.values()];
+  });
+}
+
+/** Answer bodies shorter than their text (a box that scrolls inside the page). */
+const scrollingAnswers = (page: Page) =>
+  page.evaluate(() => Array.from(document.querySelectorAll("article .answer-prose")).filter((el) => el.parentElement!.scrollHeight > el.parentElement!.clientHeight + 1).length);
+
+const SIZES = [
+  { name: "desktop", width: 1280, height: 800, maxHeight: 5200 },
+  { name: "phone", width: 390, height: 844, maxHeight: 6000 },
+] as const;
+
+/** The open demo study's graders get their sets (as grading.spec.ts does) unless they have them already. */
+async function ensureAssigned(db: pg.Client, request: import("@playwright/test").APIRequestContext) {
+  const { rows } = await db.query(`SELECT 1 FROM "Assignment" a JOIN "Study" s ON s.id = a."studyId" WHERE s.slug = 'demo-clinical-qa' LIMIT 1`);
+  if (rows.length) return;
+  const cli = await adminCli(["create-token", "--email", demo.lead.email]);
+  expect(cli.code, cli.stderr).toBe(0);
+  const headers = { authorization: `Bearer ${cli.stdout.trim().split("\n").pop()!}` };
+  const study = (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = 'demo-clinical-qa'`)).rows[0];
+  const run = await request.post(`/api/v1/studies/${study.id}/assignments`, { headers, data: { seed: "e2e-grading" } });
+  expect(run.status(), await run.text()).toBe(200);
+}
+
+test("each answer renders once, in full, beside its scores; the question stays in view; a phone shows one answer at a time", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await db.connect();
+  await ensureAssigned(db, request);
+  // The demo grader's first set of the open study.
+  const rows = await db.query<{ id: string }>(
+    `SELECT a.id FROM "Assignment" a JOIN "User" u ON u.id = a."graderId" JOIN "Study" s ON s.id = a."studyId"
+     WHERE u.email = $1 AND s.slug = 'demo-clinical-qa' ORDER BY a.position LIMIT 1`,
+    [demo.graders[0].email],
+  );
+  await db.end();
+  expect(rows.rows).toHaveLength(1);
+  await signIn(page, demo.graders[0]);
+  const out: Record<string, unknown> = {};
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto(`/grade/${rows.rows[0].id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    const renders = await answerRenders(page);
+    const scrolling = await scrollingAnswers(page);
+    out[size.name] = { height, renders, scrolling };
+    await page.screenshot({ path: test.info().outputPath(`grading-${size.name}.png`), fullPage: true });
+    expect(renders, `${size.name}: each answer's text once`).toEqual([1, 1, 1]);
+    expect(scrolling, `${size.name}: no answer scrolls inside the page`).toBe(0);
+    expect(height, `${size.name}: page height`).toBeLessThan(size.maxHeight);
+
+    // Far down the page, the question and the set's progress are still on screen.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(page.getByTestId("sticky-question")).toBeInViewport();
+    await expect(page.getByText(/^Set \d+ of \d+$/).first()).toBeInViewport();
+  }
+
+  // Phone: one answer at a time; the tabs work with the keyboard (arrows move between them).
+  const tabs = page.getByRole("tablist", { name: "Answers" });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(tabs).toBeVisible();
+  const visibleAnswers = () => page.locator("article").filter({ has: page.locator(".answer-prose") }).and(page.locator(":visible")).count();
+  await expect.poll(visibleAnswers).toBe(1);
+  await tabs.getByRole("tab", { name: "Answer 1" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(tabs.getByRole("tab", { name: "Answer 2" })).toBeFocused();
+  await expect(tabs.getByRole("tab", { name: "Answer 2" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("heading", { name: "Answer 2", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Answer 1", exact: true })).toBeHidden();
+  await expect.poll(visibleAnswers).toBe(1);
+  // The answer's own fields are in its panel, visible and reached by Tab (nothing is typed: grading.spec.ts grades this set).
+  await expect(page.locator('input[name="SAFE_LLM/accuracy/2"]').first()).toBeVisible();
+  await expect(page.locator('input[name="SAFE_LLM/accuracy/1"]').first()).toBeHidden();
+  for (let i = 0; i < 10 && !(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === "SAFE_LLM/accuracy/2")); i++) await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("SAFE_LLM/accuracy/2");
+
+  // Desktop: every answer visible at once, no tabs.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(tabs).toBeHidden();
+  await expect.poll(visibleAnswers).toBe(3);
+  writeFileSync(test.info().outputPath("layout.json"), JSON.stringify(out, null, 1));
+  console.log("grading layout:", JSON.stringify(out));
+});

@@ -1,0 +1,54 @@
+import { expect, test } from "@playwright/test";
+import { PILOT_GRADERS } from "../lib/demo/seed";
+import { demo, signIn } from "./fixtures";
+
+/**
+ * Results -> one set's detail, on the seeded graded pilot: the lead opens an
+ * adjudicated set from the results table and sees each grader's scores under
+ * a pseudonym, the escalation and its adjudicator, the final scores and the
+ * set's audit timeline; graders cannot open the page.
+ */
+test("a lead opens an adjudicated set from the results table; a grader cannot", async ({ page, browser }) => {
+  await signIn(page, demo.lead);
+  await page.goto("/studies");
+  await page.getByRole("link", { name: /Pilot \(closed\)/ }).first().click();
+  await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}/);
+  const studyId = page.url().match(/\/studies\/([0-9a-f-]{36})/)![1];
+  await page.goto(`/studies/${studyId}/results?status=ADJUDICATED`);
+  const first = page.getByRole("table", { name: "Response sets" }).getByRole("link").first();
+  const item = (await first.innerText()).trim();
+  await first.click();
+  await expect(page).toHaveURL(new RegExp(`/studies/${studyId}/results/[0-9a-f-]{36}$`));
+  const detail = page.getByTestId("set-detail");
+  await expect(detail.getByRole("heading", { level: 2 }).first()).toContainText(item);
+
+  // Three graders (two primaries, the adjudicator) under pseudonyms, scores per dimension from the rubric's labels.
+  const score = page.getByRole("table", { name: "S.C.O.R.E. scores" });
+  await expect(score.getByRole("columnheader", { name: /Grader [0-9A-F]{4}/ })).toHaveCount(3);
+  await expect(score.getByRole("columnheader", { name: /adjudicator/ })).toHaveCount(1);
+  await expect(score.getByRole("cell", { name: "Safety", exact: true })).toBeVisible();
+  await expect(page.getByTestId("final-SCORE-total")).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(page.getByTestId("set-escalation")).toContainText(/resolved .* adjudicator: Grader [0-9A-F]{4}/);
+  const timeline = page.getByTestId("set-timeline");
+  await expect(timeline.getByText("assignment.submit")).toHaveCount(3);
+  await expect(timeline.getByText("escalation.create")).toHaveCount(1);
+  const text = await detail.innerText();
+  for (const g of PILOT_GRADERS) {
+    expect(text).not.toContain(g.name);
+    expect(text).not.toContain(g.email);
+  }
+  const url = page.url();
+
+  // A grader (even one who graded this set) gets 403; a set that is not the study's is not found.
+  const graderPage = await (await browser.newContext()).newPage();
+  await signIn(graderPage, PILOT_GRADERS[0]);
+  expect((await graderPage.goto(url))!.status()).toBe(403);
+  await expect(graderPage.getByText("Not available to your role")).toBeVisible();
+  await graderPage.context().close();
+  // (The page streams behind its loading state, so the status is already sent: the page says it.)
+  for (const bad of ["00000000-0000-4000-8000-000000000000", "not-a-set"]) {
+    await page.goto(url.replace(/results\/[0-9a-f-]{36}$/, `results/${bad}`));
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expect(page.getByTestId("set-detail")).toHaveCount(0);
+  }
+});

@@ -1,0 +1,183 @@
+import { describeChanges, uuidsIn, type ChangeLine } from "@/lib/audit/describe";
+import { getDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/uuid";
+import type { AssignmentKind, AssignmentStatus, EscalationStatus, SetStatus } from "@/lib/generated/prisma/enums";
+import type { HarmReviewStatus } from "@/lib/harm/service";
+import { graderPseudonym } from "@/lib/users/pseudonym";
+import { setResultOf } from "./sets";
+import type { Disagreement } from "@/lib/scoring/escalation";
+import type { FinalScores, FinalTotals } from "@/lib/scoring/final-scores";
+
+/**
+ * One response set as its lead reviews it (unblinded: the model is named;
+ * graders stay pseudonymous, as on every lead page): each grader's cells and
+ * comments, harm flags and their review, the escalation and its adjudicator,
+ * the final scores, and the audit events about the set, its assignments and
+ * its escalation, oldest first.
+ */
+export interface SetDetailCell {
+  rubric: string;
+  dimension: string;
+  /** 0 for a dimension of the whole set or of the first answer. */
+  repetition: number;
+  criterion: string;
+  score: number | null;
+  category: string | null;
+  na: boolean;
+  comment: string | null;
+}
+
+export interface SetDetailGrader {
+  assignmentId: string;
+  grader: string;
+  kind: AssignmentKind;
+  status: AssignmentStatus;
+  submittedAt: string | null;
+  cells: SetDetailCell[];
+  harm: { comment: string | null; review: { status: HarmReviewStatus; note: string | null; reviewer: string | null; reviewedAt: string | null } } | null;
+}
+
+export interface SetDetailEvent {
+  id: string;
+  createdAt: string;
+  actor: string | null;
+  action: string;
+  /** What the event is about: the set, a grader's assignment, the escalation. */
+  about: string;
+  changes: ChangeLine[];
+}
+
+export interface SetDetail {
+  id: string;
+  externalId: string;
+  specialty: string;
+  question: string;
+  referenceAnswer: string | null;
+  model: { name: string; version: string };
+  status: SetStatus;
+  answers: { repetition: number; text: string }[];
+  graders: SetDetailGrader[];
+  escalation: {
+    status: EscalationStatus;
+    /** What disagreed, as the escalation recorded it (rubric, dimension, spread, threshold, each grader's value). */
+    dimensions: { rubric: string; dimension: string; spread: number | null; threshold: number | null; values: { grader: string; value: number | string }[] }[];
+    adjudicator: string | null;
+    createdAt: string;
+    resolvedAt: string | null;
+  } | null;
+  finalScores: FinalScores | null;
+  totals: FinalTotals | null;
+  timeline: SetDetailEvent[];
+}
+
+/** A set's detail for its study's lead; null when the id is not one of the study's sets. */
+export async function setDetail(studyId: string, setId: string): Promise<SetDetail | null> {
+  if (!isUuid(setId)) return null;
+  const db = getDb();
+  const set = await db.responseSet.findFirst({
+    where: { id: setId, studyId },
+    include: {
+      item: { include: { specialty: true } },
+      model: true,
+      responses: { orderBy: { repetition: "asc" }, select: { repetition: true, text: true } },
+      escalation: { include: { adjudicatorAssignment: { select: { graderId: true } } } },
+      assignments: {
+        // Cancelled work (an adjudication a revision made moot) has no scores worth showing; its events stay in the timeline.
+        where: { status: { not: "CANCELLED" } },
+        orderBy: [{ kind: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+        include: {
+          grades: { orderBy: [{ rubric: "asc" }, { repetition: "asc" }, { dimension: "asc" }, { criterion: "asc" }] },
+          harmReview: { include: { reviewedBy: { select: { name: true } } } },
+        },
+      },
+    },
+  });
+  if (!set) return null;
+  const allAssignments = await db.assignment.findMany({ where: { responseSetId: set.id }, select: { id: true, graderId: true } });
+  const result = await setResultOf(studyId, set.id);
+  const pseudonym = (userId: string) => graderPseudonym(studyId, userId);
+
+  // Names for the ids in the events: graders by pseudonym, their assignments as "Q · pseudonym".
+  const names = new Map<string, string>();
+  const graderIds = new Set(allAssignments.map((a) => a.graderId));
+  for (const g of graderIds) names.set(g.toLowerCase(), pseudonym(g));
+  for (const a of allAssignments) names.set(a.id.toLowerCase(), `${set.item.externalId} · ${pseudonym(a.graderId)}`);
+  if (set.escalation) names.set(set.escalation.id.toLowerCase(), `${set.item.externalId} · escalation`);
+  names.set(set.id.toLowerCase(), `${set.item.externalId} · ${set.model.name}`);
+
+  const entityIds = [set.id, ...allAssignments.map((a) => a.id), ...(set.escalation ? [set.escalation.id] : [])];
+  const events = await db.auditEvent.findMany({
+    where: { studyId, entityId: { in: entityIds } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    include: { actor: { select: { id: true, name: true } } },
+  });
+  // Other people named in the events (a lead assigning an adjudicator by hand) by name: the lead's own log.
+  const others = new Set<string>();
+  for (const e of events) {
+    uuidsIn(e.before, others);
+    uuidsIn(e.after, others);
+  }
+  const unnamed = [...others].filter((id) => !names.has(id));
+  if (unnamed.length) for (const u of await db.user.findMany({ where: { id: { in: unnamed } }, select: { id: true, name: true } })) names.set(u.id.toLowerCase(), u.name);
+
+  return {
+    id: set.id,
+    externalId: set.item.externalId,
+    specialty: set.item.specialty.name,
+    question: set.item.question,
+    referenceAnswer: set.item.referenceAnswer,
+    model: { name: set.model.name, version: set.model.version },
+    status: set.status,
+    answers: set.responses,
+    graders: set.assignments.map((a) => ({
+      assignmentId: a.id,
+      grader: pseudonym(a.graderId),
+      kind: a.kind,
+      status: a.status,
+      submittedAt: a.submittedAt?.toISOString() ?? null,
+      cells: a.grades.map((g) => ({ rubric: g.rubric, dimension: g.dimension, repetition: g.repetition, criterion: g.criterion, score: g.score, category: g.category, na: g.na, comment: g.comment })),
+      harm: a.harmFlag
+        ? {
+            comment: a.harmComment,
+            review: {
+              status: a.harmReview?.status ?? "OPEN",
+              note: a.harmReview?.note ?? null,
+              reviewer: a.harmReview?.reviewedBy.name ?? null,
+              reviewedAt: a.harmReview?.reviewedAt.toISOString() ?? null,
+            },
+          }
+        : null,
+    })),
+    escalation: set.escalation
+      ? {
+          status: set.escalation.status,
+          dimensions: pseudonymousDimensions(set.escalation.dimensions, pseudonym),
+          adjudicator: set.escalation.adjudicatorAssignment ? pseudonym(set.escalation.adjudicatorAssignment.graderId) : null,
+          createdAt: set.escalation.createdAt.toISOString(),
+          resolvedAt: set.escalation.resolvedAt?.toISOString() ?? null,
+        }
+      : null,
+    finalScores: result?.finalScores ?? null,
+    totals: result?.totals ?? null,
+    timeline: events.map((e) => ({
+      id: e.id.toString(),
+      createdAt: e.createdAt.toISOString(),
+      actor: e.actor ? (graderIds.has(e.actor.id) ? pseudonym(e.actor.id) : e.actor.name) : null,
+      action: e.action,
+      about: names.get((e.entityId ?? "").toLowerCase()) ?? e.entityType,
+      changes: describeChanges(e.before, e.after, names),
+    })),
+  };
+}
+
+/** The escalation's stored disagreements, each grader's value keyed by pseudonym rather than account id. */
+function pseudonymousDimensions(stored: unknown, pseudonym: (id: string) => string): NonNullable<SetDetail["escalation"]>["dimensions"] {
+  if (!Array.isArray(stored)) return [];
+  return (stored as Disagreement[]).map((d) => ({
+    rubric: d.rubric,
+    dimension: d.dimension,
+    spread: d.spread,
+    threshold: d.threshold,
+    values: Object.entries(d.values ?? {}).map(([graderId, value]) => ({ grader: pseudonym(graderId), value })),
+  }));
+}
