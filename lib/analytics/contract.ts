@@ -118,9 +118,18 @@ const JournalAgreement = z.object({
   kappa: z.object({ ranks: KappaMatrix, scale: KappaMatrix }).nullable().meta({ description: "Pairwise Cohen's kappa, two weight conventions (identical when unweighted); null beyond 40 graders (see note)" }),
   kendallW: z.object({ uncorrected: KendallW, corrected: KendallW }).nullable(),
   icc: z
-    .object({ type: z.enum(["ICC1", "ICC1k", "ICC2", "ICC2k"]), label: z.string(), why: z.string(), value: z.number().nullable(), ci: interval, n: z.int(), reason })
+    .object({
+      type: z.enum(["ICC1", "ICC1k", "ICC2", "ICC2k"]),
+      label: z.string(),
+      why: z.string(),
+      value: z.number().nullable(),
+      ci: interval,
+      n: z.int(),
+      reason,
+      single: z.object({ type: z.enum(["ICC1", "ICC2"]), label: z.string(), value: z.number().nullable(), ci: interval, n: z.int(), reason }),
+    })
     .nullable()
-    .meta({ description: "The ICC form the design supports (two-way when fully crossed, else one-way) and why" }),
+    .meta({ description: "The ICC form the design supports (two-way when fully crossed, else one-way) and why: the average of the k raters, and `single`, one rater's reliability" }),
   krippendorff: z.object({ level: z.enum(["ordinal", "interval", "nominal"]), convention: z.string(), value: z.number().nullable(), ci: interval, units: z.int(), reason }),
   note: z.string().nullable(),
 });

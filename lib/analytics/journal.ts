@@ -141,7 +141,16 @@ function agreementOf(t: Target, design: "pool" | "crossed", boot: { resamples: n
   const a = icc(t.rows, { type: average });
   const s = icc(t.rows, { type: single });
   const name = (x: string) => (x === "ICC1" ? "ICC(1,1)" : x === "ICC1k" ? "ICC(1,k)" : x === "ICC2" ? "ICC(A,1) = ICC(2,1)" : "ICC(A,k) = ICC(2,k)");
-  out.icc = { type: average as "ICC1k" | "ICC2k", label: `${name(average)}; single rater ${name(single)} = ${s.icc === null ? "n/a" : s.icc.toFixed(3)}`, why: ICC_WHY[design], value: a.icc, ci: a.ci, n: a.n, reason: a.icc === null ? (a.reason ?? "undefined") : null };
+  out.icc = {
+    type: average as "ICC1k" | "ICC2k",
+    label: name(average),
+    why: ICC_WHY[design],
+    value: a.icc,
+    ci: a.ci,
+    n: a.n,
+    reason: a.icc === null ? (a.reason ?? "undefined") : null,
+    single: { type: single as "ICC1" | "ICC2", label: name(single), value: s.icc, ci: s.ci, n: s.n, reason: s.icc === null ? (s.reason ?? "undefined") : null },
+  };
   return out;
 }
 

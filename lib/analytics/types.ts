@@ -271,7 +271,17 @@ export interface JournalAgreement {
   weights: "quadratic" | "none";
   kappa: { ranks: JournalKappaMatrix; scale: JournalKappaMatrix } | null;
   kendallW: { uncorrected: JournalKendallW; corrected: JournalKendallW } | null;
-  icc: { type: "ICC1" | "ICC1k" | "ICC2" | "ICC2k"; label: string; why: string; value: number | null; ci: [number, number] | null; n: number; reason: string | null } | null;
+  icc: {
+    type: "ICC1" | "ICC1k" | "ICC2" | "ICC2k";
+    label: string;
+    why: string;
+    value: number | null;
+    ci: [number, number] | null;
+    n: number;
+    reason: string | null;
+    /** One rater's reliability, the single-measure form of the same model. */
+    single: { type: "ICC1" | "ICC2"; label: string; value: number | null; ci: [number, number] | null; n: number; reason: string | null };
+  } | null;
   krippendorff: { level: "ordinal" | "interval" | "nominal"; convention: string; value: number | null; ci: [number, number] | null; units: number; reason: string | null };
   /** Why a statistic is absent (nominal scale: no order, so no weighted kappa, W or ICC). */
   note: string | null;

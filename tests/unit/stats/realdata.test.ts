@@ -10,6 +10,7 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { cohenKappa, icc, kendallW, pairwiseCohenKappa } from "@/lib/stats";
 import { readXlsx } from "../../helpers/xlsx-reader";
+import { CARDIOLOGY_KAPPA, CARDIOLOGY_W, CHATTOGOVAR } from "../../fixtures/realdata/published";
 
 const fixtures = path.join(import.meta.dirname, "../../fixtures/realdata");
 
@@ -26,14 +27,6 @@ function expectPublished(actual: number | null, published: number, digits: numbe
 // the ranks of the labels observed) and the "classical" Kendall's W 12S/(m^2(n^3-n)) on average
 // ranks without tie correction. Published: tables/reliability_kappa.csv (lines 2-13) and
 // tables/reliability_kendall.csv (lines 2-5), 3 decimals.
-const CARDIOLOGY_KAPPA: Record<string, [number, number, number]> = {
-  // Reviewer1 vs Reviewer2, Reviewer1 vs Reviewer3, Reviewer2 vs Reviewer3
-  Accuracy: [0.679, 0.411, 0.557],
-  Completeness: [0.722, 0.584, 0.672],
-  Clarity: [0.666, 0.471, 0.639],
-  Coherence: [0.683, 0.447, 0.623],
-};
-const CARDIOLOGY_W: Record<string, number> = { Accuracy: 0.653, Completeness: 0.713, Clarity: 0.649, Coherence: 0.613 };
 
 /** Requests 51-70 appear as "1_1".."1_20" in some sheets: the same request 50 + k. */
 function requestNumber(cell: unknown): number {
@@ -98,12 +91,6 @@ describe("cardiology study (2_Data.xlsx): pairwise quadratic kappa and Kendall's
 // observed values": weights (i - j)^2 on the RANKS of the totals observed (sklearn's
 // convention). The older src/stats/calc_icc_kappa.py weights the integer range min..max
 // (the declared-scale convention) and would give 0.685 / 0.219 / 0.395 / 0.491, not the table.
-const CHATTOGOVAR: Record<string, { n: number; icc21: number; icc2k: number; kappa: number }> = {
-  pooled: { n: 450, icc21: 0.686, icc2k: 0.814, kappa: 0.686 },
-  ChatTogoVar: { n: 150, icc21: 0.22, icc2k: 0.361, kappa: 0.22 },
-  "GPT-4o": { n: 150, icc21: 0.396, icc2k: 0.568, kappa: 0.391 },
-  VarChat: { n: 150, icc21: 0.493, icc2k: 0.66, kappa: 0.494 },
-};
 
 interface LongRow {
   item_id: string;
