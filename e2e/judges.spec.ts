@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { demo, signIn } from "./fixtures";
 
@@ -22,7 +24,7 @@ test("a lead imports a judge's CSV and reads the judge-vs-panel section", async 
   await signIn(page, demo.lead);
   const list = await page.request.get(`/api/v1/studies?q=${PILOT_SLUG}&pageSize=100`);
   const id = ((await list.json()) as { studies: { id: string; slug: string }[] }).studies.find((s) => s.slug === PILOT_SLUG)?.id;
-  test.skip(!id, `the demo has no study "${PILOT_SLUG}"`);
+  expect(id, `the demo's study "${PILOT_SLUG}"`).toBeTruthy();
 
   // The judge leans toward the panel's final score, with some spread: a probability for each level 1-5.
   const sets = (await (await page.request.get(`/api/v1/studies/${id}/sets?limit=500&status=agreed`)).json()) as {
@@ -65,4 +67,41 @@ test("a lead imports a judge's CSV and reads the judge-vs-panel section", async 
   const path = test.info().outputPath("judges-panel.png");
   await section.screenshot({ path });
   await test.info().attach("judges-panel", { path, contentType: "image/png" });
+});
+
+test("a lead imports GPT-4o's chattogovar scores through the study page and reads them against the two raters", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("/login");
+  await page.waitForLoadState("networkidle");
+  await signIn(page, demo.lead);
+  const list = await page.request.get(`/api/v1/studies?q=demo-chattogovar&pageSize=100`);
+  const id = ((await list.json()) as { studies: { id: string; slug: string }[] }).studies.find((s) => s.slug === "demo-chattogovar")?.id;
+  expect(id, "the demo's chattogovar study").toBeTruthy();
+  await page.goto(`/studies/${id}`);
+  const form = page.getByRole("form", { name: "Import a judge's scores" });
+  await form.getByLabel("Judge").selectOption({ label: "A new judge…" });
+  const name = `GPT-4o re-run ${Date.now()}`;
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("Model").fill("gpt-4o");
+
+  // A file with a level the rubric lacks: every problem listed by row and column, nothing written.
+  const bad = test.info().outputPath("bad-judge.csv");
+  writeFileSync(bad, "item_id,model,repetition,dimension,score\n1,GPT-4o,1,accuracy,11\n1,GPT-4o,1,fluency,3\n");
+  await form.getByLabel("Scores (CSV)").setInputFiles(bad);
+  await form.getByRole("button", { name: "Check file" }).click();
+  const problems = form.getByTestId("judge-problems");
+  await expect(problems).toBeVisible();
+  await expect(problems.getByRole("row")).toHaveCount(3);
+
+  await form.getByLabel("Scores (CSV)").setInputFiles(path.join(process.cwd(), "lib/demo/data/chattogovar/gpt-4o-judge.csv"));
+  await form.getByRole("button", { name: "Check file" }).click();
+  await expect(form.getByTestId("judge-check")).toContainText("Checked: 2250 rows, all valid");
+  await form.getByRole("button", { name: "Import scores" }).click();
+  await expect(form.getByRole("status")).toContainText("Imported: 2250 new");
+
+  await page.goto(`/studies/${id}/dashboard`);
+  const section = page.getByTestId("judges-panel").getByTestId("judge-section").filter({ hasText: name });
+  await section.scrollIntoViewIfNeeded();
+  await expect(section).toBeVisible();
+  await expect(section.getByTestId("judge-dimensions").getByRole("row").filter({ hasText: "Accuracy" }).first()).toBeVisible();
 });

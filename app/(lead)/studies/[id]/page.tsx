@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { studyDetail } from "@/lib/studies/service";
 import { openHarmFlagCounts } from "@/lib/harm/service";
+import { JudgeImportForm } from "@/components/judges/judge-import-form";
 import { JudgeRunsPanel } from "@/components/judges/judge-runs-panel";
 import { listEndpoints } from "@/lib/judges/runner/endpoints";
 import { studyJudgesWithLatestRun } from "@/lib/judges/runner/runs";
@@ -87,17 +88,19 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           </CardContent>
         </Card>
 
-        {judges.length ? (
-          <Card>
-            <CardHeader>
-              <CardTitle>Automated judges</CardTitle>
-              <CardDescription>Runs against an OpenAI-compatible endpoint score every answer set the judge has not scored; they go on in the background.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <JudgeRunsPanel studyId={detail.id} judges={judges} endpoints={endpoints} />
-            </CardContent>
-          </Card>
-        ) : null}
+        <Card>
+          <CardHeader>
+            <CardTitle>Automated judges</CardTitle>
+            <CardDescription>
+              Judges grade beside the clinicians, never instead of them, and graders never see them. Import a judge&apos;s scores, or run one against an OpenAI-compatible
+              endpoint in the background; the dashboard compares each judge with the panel.
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-4">
+            {judges.length ? <JudgeRunsPanel studyId={detail.id} judges={judges} endpoints={endpoints} /> : null}
+            <JudgeImportForm studyId={detail.id} judges={judges.map((j) => ({ id: j.id, name: j.name }))} />
+          </CardContent>
+        </Card>
 
         <Card>
           <CardHeader>
