@@ -6,27 +6,14 @@ import { DimensionField } from "@/components/grading/dimension-field";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import type { CellValue, GradingField } from "@/lib/grading/form-state";
-import { parseRubricDocument, repetitionProblems, type RubricDimension, type RubricDocument, type RubricTotal } from "@/lib/rubrics/document";
+import { parseRubricDocument, repetitionProblems, type RubricDimension, type RubricDocument } from "@/lib/rubrics/document";
 import { textareaClass } from "./form-field";
 import { DimensionEditor } from "./rubric-dimension-editor";
-import { automaticSum, documentOf, draftOf, SCALES, type Draft } from "./rubric-draft";
+import { automaticSum, documentOf, draftOf, renameInTotals, SCALES, type Draft } from "./rubric-draft";
 import { FieldProblems, invalidProps, problemsAt } from "./rubric-problems";
 import { TotalsEditor } from "./rubric-totals-editor";
 
 export { documentOf, keyOf } from "./rubric-draft";
-
-/** A dimension's key renamed in the totals that count it (they name it by key). */
-function renameInTotals(totals: RubricTotal[], from: string, to: string): RubricTotal[] {
-  return totals.map((t) => {
-    if (t.method === "criteria_score") return t.dimension === from ? { ...t, dimension: to } : t;
-    const dimensions = t.dimensions.map((k) => (k === from ? to : k));
-    if (t.method === "sum" && t.across && from in t.across) {
-      const { [from]: how, ...rest } = t.across;
-      return { ...t, dimensions, across: { ...rest, [to]: how } };
-    }
-    return { ...t, dimensions };
-  });
-}
 
 /**
  * A rubric built in the browser: its description (instructions, source), its
@@ -50,7 +37,8 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
       const renamed = patch.key !== undefined && patch.key !== before.key;
       return {
         ...d,
-        dimensions: d.dimensions.map((x, j) => (j === i ? { ...x, ...patch } : x)),
+        // A derived dimension names the one it derives from by key: it follows a rename too.
+        dimensions: d.dimensions.map((x, j) => (j === i ? { ...x, ...patch } : renamed && x.derived?.of === before.key ? { ...x, derived: { ...x.derived, of: patch.key! } } : x)),
         ...(renamed ? { totals: renameInTotals(d.totals ?? [], before.key, patch.key!) } : {}),
       };
     });

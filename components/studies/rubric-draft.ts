@@ -85,3 +85,16 @@ export function draftOf(doc: RubricDocument | undefined): Draft {
     ...(doc.headline !== undefined ? { headline: doc.headline } : {}),
   };
 }
+
+/** A dimension's key renamed in the totals that count it (they name it by key). */
+export function renameInTotals(totals: RubricTotal[], from: string, to: string): RubricTotal[] {
+  return totals.map((t) => {
+    if (t.method === "criteria_score") return t.dimension === from ? { ...t, dimension: to } : t;
+    const dimensions = t.dimensions.map((k) => (k === from ? to : k));
+    if (t.method === "sum" && t.across && from in t.across) {
+      const { [from]: how, ...rest } = t.across;
+      return { ...t, dimensions, across: { ...rest, [to]: how } };
+    }
+    return { ...t, dimensions };
+  });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { documentOf, keyOf } from "@/components/studies/rubric-builder";
-import { draftOf } from "@/components/studies/rubric-draft";
+import { draftOf, renameInTotals } from "@/components/studies/rubric-draft";
 import { parseRubricDocument } from "@/lib/rubrics/document";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 
@@ -93,5 +93,14 @@ describe("the rubric builder's document", () => {
     const banded = { key: "total", name: "Total", method: "sum" as const, dimensions: ["aims", "sources"], bands: [{ min: 2, max: 6, label: "Poor" }, { min: 5, max: 10, label: "Good" }] };
     const bad = parseRubricDocument(documentOf({ name: "Leaflet", instructions: "", sum: false, dimensions, totals: [banded] }));
     expect(bad.ok ? [] : bad.problems.map((p) => p.path)).toEqual(["totals.0.bands.1"]);
+  });
+
+  it("follows a renamed dimension in the totals that count it, across included", () => {
+    const [safe] = templateRubrics(["SAFE_LLM"]);
+    const renamed = renameInTotals(safe.totals, "accuracy", "exactness");
+    const overall = renamed.find((t) => t.key === "overall");
+    expect(overall).toMatchObject({ method: "sum", dimensions: expect.arrayContaining(["exactness"]), across: expect.objectContaining({ exactness: "max" }) });
+    expect(JSON.stringify(renamed)).not.toContain('"accuracy"');
+    expect(renameInTotals([{ key: "c", name: "C", method: "criteria_score", dimension: "criteria" }], "criteria", "rubric_items")).toEqual([{ key: "c", name: "C", method: "criteria_score", dimension: "rubric_items" }]);
   });
 });
