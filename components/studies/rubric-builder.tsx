@@ -1,109 +1,47 @@
 "use client";
 
-import { ArrowDown, ArrowUp, Plus, X } from "lucide-react";
+import { Download, Plus } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { DimensionField } from "@/components/grading/dimension-field";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import type { CellValue, GradingField } from "@/lib/grading/form-state";
-import { ordinalRange, parseRubricDocument, type RubricDimension, type RubricDocument } from "@/lib/rubrics/document";
+import { parseRubricDocument, repetitionProblems, type RubricDimension, type RubricDocument } from "@/lib/rubrics/document";
 import { textareaClass } from "./form-field";
+import { DimensionEditor } from "./rubric-dimension-editor";
+import { automaticSum, documentOf, draftOf, renameInTotals, SCALES, type Draft } from "./rubric-draft";
+import { FieldProblems, invalidProps, problemsAt } from "./rubric-problems";
+import { TotalsEditor } from "./rubric-totals-editor";
 
-/** A key from a name: lower-case letters, digits and _ (what a rubric document's keys allow). */
-export function keyOf(name: string, fallback: string): string {
-  const k = name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .replace(/^(\d)/, "d$1")
-    .slice(0, 63);
-  return k || fallback;
-}
-
-type ScaleChoice = "likert5" | "zero10" | "yesno" | "nominal";
-
-const SCALES: Record<ScaleChoice, { label: string; scale: RubricDimension["scale"] }> = {
-  likert5: {
-    label: "Likert 1-5",
-    scale: { kind: "ordinal", levels: ["Strongly disagree", "Disagree", "Neutral", "Agree", "Strongly agree"].map((label, i) => ({ value: i + 1, label })) },
-  },
-  zero10: { label: "0-10", scale: { kind: "ordinal", levels: Array.from({ length: 11 }, (_, i) => ({ value: i, label: String(i) })) } },
-  yesno: { label: "No / Yes (0-1)", scale: { kind: "ordinal", levels: [{ value: 0, label: "No" }, { value: 1, label: "Yes" }] } },
-  nominal: { label: "Categories (nominal)", scale: { kind: "nominal", levels: [{ value: "a", label: "First category" }, { value: "b", label: "Second category" }] } },
-};
-
-const SCOPES: { value: RubricDimension["scope"]; label: string }[] = [
-  { value: "first_answer", label: "the first answer" },
-  { value: "each_answer", label: "each answer" },
-  { value: "set", label: "all answers together" },
-];
-
-interface Draft {
-  name: string;
-  instructions: string;
-  dimensions: RubricDimension[];
-  /** A total summing the ordinal dimensions (each-answer ones averaged over the answers), as the headline. */
-  sum: boolean;
-  /** An edited rubric's own totals, kept until the lead changes the total. */
-  kept?: Pick<RubricDocument, "totals" | "headline">;
-}
-
-/** The document the builder's state stands for. */
-export function documentOf(d: Draft): RubricDocument {
-  const ordinal = d.dimensions.filter((x) => x.scale.kind === "ordinal" && !x.scale.allowNA);
-  const range = ordinal.reduce((r, x) => ({ min: r.min + ordinalRange(x).min, max: r.max + ordinalRange(x).max }), { min: 0, max: 0 });
-  if (d.kept) return { key: keyOf(d.name, "rubric"), name: d.name, version: 1, ...(d.instructions.trim() ? { instructions: d.instructions } : {}), dimensions: d.dimensions, ...d.kept };
-  const totals: RubricDocument["totals"] =
-    d.sum && ordinal.length ? [{ key: "total", name: `Total (${range.min}-${range.max})`, method: "sum", dimensions: ordinal.map((x) => x.key) }] : [];
-  return {
-    key: keyOf(d.name, "rubric"),
-    name: d.name,
-    version: 1,
-    ...(d.instructions.trim() ? { instructions: d.instructions } : {}),
-    dimensions: d.dimensions,
-    totals,
-    ...(totals.length ? { headline: "total" } : {}),
-  };
-}
-
-function draftOf(doc: RubricDocument | undefined): Draft {
-  if (!doc) return { name: "", instructions: "", dimensions: [], sum: true };
-  return {
-    name: doc.name,
-    instructions: doc.instructions ?? "",
-    dimensions: doc.dimensions,
-    sum: doc.totals.some((t) => t.method === "sum"),
-    kept: { totals: doc.totals, ...(doc.headline ? { headline: doc.headline } : {}) },
-  };
-}
+export { documentOf, keyOf } from "./rubric-draft";
 
 /**
- * A rubric built in the browser: its dimensions (added, reordered, each with
- * its scale and levels), checked as the server checks it (every problem with
- * its JSON path), and the grader's form drawn beside it as it will look.
+ * A rubric built in the browser: its description (instructions, source), its
+ * dimensions (added, reordered, each with its scale, levels and escalation
+ * rules) and totals, checked as the server checks it with every problem shown
+ * beside the field its JSON path names, and the grader's form drawn beside it.
  */
 export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { initial?: RubricDocument; repetitions: number; onSave: (doc: RubricDocument) => void; onCancel: () => void }) {
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [preview, setPreview] = useState<Record<string, CellValue>>({});
+  const n = Math.max(1, repetitions);
   const doc = useMemo(() => documentOf(draft), [draft]);
   const parsed = useMemo(() => parseRubricDocument(doc), [doc]);
-  const problems = parsed.ok ? [] : parsed.problems;
-  const n = Math.max(1, repetitions);
+  const problems = useMemo(() => (parsed.ok ? repetitionProblems(parsed.rubric, n) : parsed.problems), [parsed, n]);
+  const auto = draft.sum ? automaticSum(draft.dimensions) : null;
 
   const setDim = (i: number, patch: Partial<RubricDimension>) =>
-    setDraft((d) => ({ ...d, dimensions: d.dimensions.map((x, j) => (j === i ? { ...x, ...patch } : x)) }));
-  const setLevel = (i: number, j: number, patch: { value?: string; label?: string }) => {
-    const dim = draft.dimensions[i];
-    const levels = (dim.scale.levels ?? []).map((l, k) => {
-      if (k !== j) return l;
-      const value = patch.value === undefined ? l.value : dim.scale.kind === "ordinal" ? Number(patch.value) : patch.value;
-      return { ...l, value, label: patch.label ?? l.label };
+    setDraft((d) => {
+      const before = d.dimensions[i];
+      const renamed = patch.key !== undefined && patch.key !== before.key;
+      return {
+        ...d,
+        // A derived dimension names the one it derives from by key: it follows a rename too.
+        dimensions: d.dimensions.map((x, j) => (j === i ? { ...x, ...patch } : renamed && x.derived?.of === before.key ? { ...x, derived: { ...x.derived, of: patch.key! } } : x)),
+        ...(renamed ? { totals: renameInTotals(d.totals ?? [], before.key, patch.key!) } : {}),
+      };
     });
-    setDim(i, { scale: { ...dim.scale, levels } });
-  };
   const addDimension = () =>
     setDraft((d) => {
       const k = d.dimensions.length + 1;
@@ -115,164 +53,63 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
       [dims[i], dims[i + by]] = [dims[i + by], dims[i]];
       return { ...d, dimensions: dims };
     });
+  const text = (field: "name" | "source" | "instructions", label: string, paths: string[], multiline: boolean) => {
+    const ps = paths.flatMap((p) => problemsAt(problems, p));
+    const pid = `${id}-${field}-problems`;
+    return (
+      <div className="flex flex-col gap-1 text-sm">
+        <label htmlFor={`${id}-${field}`}>{label}</label>
+        {multiline ? (
+          <textarea id={`${id}-${field}`} className={textareaClass} rows={2} value={draft[field] ?? ""} onChange={(e) => setDraft((d) => ({ ...d, [field]: e.target.value }))} {...invalidProps(pid, ps)} />
+        ) : (
+          <Input id={`${id}-${field}`} value={draft[field] ?? ""} onChange={(e) => setDraft((d) => ({ ...d, [field]: e.target.value }))} maxLength={120} {...invalidProps(pid, ps)} />
+        )}
+        <FieldProblems id={pid} problems={ps} />
+      </div>
+    );
+  };
 
   return (
     <section className="flex flex-col gap-4 rounded-md border border-primary/40 p-4" aria-label="Rubric builder">
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="flex flex-col gap-3">
-          <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-name`}>
-            Rubric name
-            <Input id={`${id}-name`} value={draft.name} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} maxLength={120} />
-          </label>
-          <label className="flex flex-col gap-1 text-sm" htmlFor={`${id}-instructions`}>
-            Instructions to graders (optional)
-            <textarea id={`${id}-instructions`} className={textareaClass} rows={2} value={draft.instructions} onChange={(e) => setDraft((d) => ({ ...d, instructions: e.target.value }))} />
-          </label>
+          {text("name", "Rubric name", ["name", "key"], false)}
+          {text("source", "Source (citation, optional)", ["source"], true)}
+          {text("instructions", "Instructions to graders (optional)", ["instructions"], true)}
           <ol className="flex flex-col gap-3" aria-label="Dimensions">
-            {draft.dimensions.map((d, i) => {
-              const at = `${id}-d${i}`;
-              const preset = (Object.keys(SCALES) as ScaleChoice[]).find((k) => JSON.stringify(SCALES[k].scale.levels) === JSON.stringify(d.scale.levels) && SCALES[k].scale.kind === d.scale.kind);
-              return (
-                <li key={i} className="flex flex-col gap-2 rounded-md border border-border p-3 text-sm">
-                  <div className="flex items-end gap-2">
-                    <label className="flex flex-1 flex-col gap-1" htmlFor={`${at}-name`}>
-                      Dimension {i + 1} name
-                      <Input
-                        id={`${at}-name`}
-                        value={d.name}
-                        // A new dimension's key follows its name; an existing one keeps its key (totals and grades name it).
-                        onChange={(e) => setDim(i, { name: e.target.value, ...(d.key === keyOf(d.name, "") || d.key.startsWith("criterion_") ? { key: keyOf(e.target.value, `criterion_${i + 1}`) } : {}) })}
-                        maxLength={120}
-                      />
-                    </label>
-                    <Button type="button" variant="ghost" size="sm" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${d.name} up`}>
-                      <ArrowUp aria-hidden className="size-4" />
-                    </Button>
-                    <Button type="button" variant="ghost" size="sm" disabled={i === draft.dimensions.length - 1} onClick={() => move(i, 1)} aria-label={`Move ${d.name} down`}>
-                      <ArrowDown aria-hidden className="size-4" />
-                    </Button>
-                    <Button type="button" variant="ghost" size="sm" onClick={() => setDraft((x) => ({ ...x, dimensions: x.dimensions.filter((_, j) => j !== i) }))} aria-label={`Remove ${d.name}`}>
-                      <X aria-hidden className="size-4" />
-                    </Button>
-                  </div>
-                  <label className="flex flex-col gap-1" htmlFor={`${at}-def`}>
-                    Definition (optional)
-                    <textarea id={`${at}-def`} className={textareaClass} rows={2} value={d.definition ?? ""} onChange={(e) => setDim(i, { definition: e.target.value || undefined })} />
-                  </label>
-                  <div className="flex flex-wrap gap-3">
-                    <label className="flex flex-col gap-1" htmlFor={`${at}-scope`}>
-                      Graded on
-                      <select id={`${at}-scope`} className="h-9 rounded-md border border-border bg-background px-2" value={d.scope} onChange={(e) => setDim(i, { scope: e.target.value as RubricDimension["scope"] })}>
-                        {SCOPES.map((s) => (
-                          <option key={s.value} value={s.value}>
-                            {s.label}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                    <label className="flex flex-col gap-1" htmlFor={`${at}-scale`}>
-                      Scale
-                      <select
-                        id={`${at}-scale`}
-                        className="h-9 rounded-md border border-border bg-background px-2"
-                        value={preset ?? ""}
-                        onChange={(e) => {
-                          const s = SCALES[e.target.value as ScaleChoice];
-                          const { min, max } = s.scale.kind === "ordinal" ? ordinalRange({ ...d, scale: s.scale }) : { min: 0, max: 0 };
-                          setDim(i, { scale: s.scale, threshold: s.scale.kind === "ordinal" ? Math.max(1, Math.round((max - min) / 2)) : undefined });
-                        }}
-                      >
-                        {preset ? null : <option value="">Edited levels</option>}
-                        {(Object.keys(SCALES) as ScaleChoice[]).map((k) => (
-                          <option key={k} value={k}>
-                            {SCALES[k].label}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                    {d.scale.kind === "ordinal" ? (
-                      <label className="flex flex-col gap-1" htmlFor={`${at}-threshold`}>
-                        Escalate at a spread of
-                        <Input
-                          id={`${at}-threshold`}
-                          type="number"
-                          min={0}
-                          step={0.5}
-                          className="w-24"
-                          value={d.threshold ?? ""}
-                          onChange={(e) => setDim(i, { threshold: e.target.value === "" ? undefined : Number(e.target.value) })}
-                        />
-                      </label>
-                    ) : null}
-                    <label className="flex items-center gap-2 self-end pb-2">
-                      <input type="checkbox" checked={Boolean(d.scale.allowNA)} onChange={(e) => setDim(i, { scale: { ...d.scale, allowNA: e.target.checked || undefined } })} />
-                      Not applicable allowed
-                    </label>
-                  </div>
-                  <details>
-                    <summary className="cursor-pointer text-muted-foreground">Levels ({(d.scale.levels ?? []).length})</summary>
-                    <table className="mt-2 w-full text-sm">
-                      <thead className="text-left text-xs text-muted-foreground">
-                        <tr>
-                          <th scope="col">Value</th>
-                          <th scope="col">Label</th>
-                          <th scope="col" className="sr-only">
-                            Remove
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {(d.scale.levels ?? []).map((l, j) => (
-                          <tr key={j}>
-                            <td className="pr-2">
-                              <Input aria-label={`${d.name} level ${j + 1} value`} className="w-20" value={String(l.value)} onChange={(e) => setLevel(i, j, { value: e.target.value })} />
-                            </td>
-                            <td className="pr-2">
-                              <Input aria-label={`${d.name} level ${j + 1} label`} value={l.label} onChange={(e) => setLevel(i, j, { label: e.target.value })} />
-                            </td>
-                            <td>
-                              <Button
-                                type="button"
-                                variant="ghost"
-                                size="sm"
-                                aria-label={`Remove level ${j + 1} of ${d.name}`}
-                                onClick={() => setDim(i, { scale: { ...d.scale, levels: (d.scale.levels ?? []).filter((_, k) => k !== j) } })}
-                              >
-                                <X aria-hidden className="size-4" />
-                              </Button>
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                    <Button
-                      type="button"
-                      variant="outline"
-                      size="sm"
-                      className="mt-2"
-                      onClick={() => {
-                        const levels = d.scale.levels ?? [];
-                        const last = levels[levels.length - 1];
-                        const value = d.scale.kind === "ordinal" ? Number(last?.value ?? 0) + 1 : `level_${levels.length + 1}`;
-                        setDim(i, { scale: { ...d.scale, levels: [...levels, { value, label: String(value) }] } });
-                      }}
-                    >
-                      Add a level
-                    </Button>
-                  </details>
-                </li>
-              );
-            })}
+            {draft.dimensions.map((d, i) => (
+              <DimensionEditor
+                key={i}
+                dim={d}
+                index={i}
+                count={draft.dimensions.length}
+                repetitions={n}
+                problems={problems}
+                domId={`${id}-d${i}`}
+                onChange={(patch) => setDim(i, patch)}
+                onMove={(by) => move(i, by)}
+                onRemove={() => setDraft((x) => ({ ...x, dimensions: x.dimensions.filter((_, j) => j !== i) }))}
+              />
+            ))}
           </ol>
-          <div className="flex flex-wrap items-center gap-3">
+          <div>
             <Button type="button" variant="outline" onClick={addDimension}>
               <Plus aria-hidden className="size-4" /> Add a dimension
             </Button>
-            <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={draft.sum} onChange={(e) => setDraft((d) => ({ ...d, sum: e.target.checked, kept: undefined }))} />
-              {draft.kept?.totals.length ? `Totals: ${draft.kept.totals.map((t) => t.name).join("; ")} (untick to sum the scored dimensions instead)` : "Total: the sum of the scored dimensions"}
-            </label>
           </div>
+          <TotalsEditor
+            domId={`${id}-totals`}
+            sum={draft.sum}
+            dimensions={draft.dimensions}
+            auto={auto}
+            totals={draft.totals ?? []}
+            headline={doc.headline}
+            problems={problems}
+            // Editing the automatic total makes it the lead's own: it no longer follows the dimensions.
+            onAuto={(on, materialise) => setDraft((d) => ({ ...d, sum: on, totals: materialise ? [materialise, ...(d.totals ?? [])] : d.totals }))}
+            onTotals={(totals) => setDraft((d) => ({ ...d, totals }))}
+            onHeadline={(headline) => setDraft((d) => ({ ...d, headline }))}
+          />
           {problems.length ? (
             <ul className="list-disc pl-5 text-sm text-destructive" aria-label="Problems with this rubric">
               {problems.map((p) => (
@@ -282,18 +119,27 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
               ))}
             </ul>
           ) : null}
-          <div className="flex gap-2">
-            <Button type="button" disabled={!parsed.ok} onClick={() => parsed.ok && onSave(parsed.rubric)}>
+          <div className="flex flex-wrap items-center gap-2">
+            <Button type="button" disabled={problems.length > 0} onClick={() => parsed.ok && !problems.length && onSave(parsed.rubric)}>
               Add this rubric
             </Button>
             <Button type="button" variant="ghost" onClick={onCancel}>
               Cancel
             </Button>
+            {parsed.ok ? (
+              <a
+                className="inline-flex items-center gap-1 text-sm underline"
+                href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(parsed.rubric, null, 2))}`}
+                download={`${parsed.rubric.key}-v${parsed.rubric.version}.json`}
+              >
+                <Download aria-hidden className="size-4" /> Download this rubric as JSON
+              </a>
+            ) : null}
           </div>
         </div>
         <div className="flex flex-col gap-2" aria-label="Preview of the grader's form" role="region">
           <p className="text-sm font-medium">What graders will see</p>
-          {draft.instructions ? <p className="text-sm text-muted-foreground">{draft.instructions}</p> : null}
+          {draft.instructions ? <p className="whitespace-pre-line text-sm text-muted-foreground">{draft.instructions}</p> : null}
           <div className="flex flex-col divide-y divide-border rounded-lg border border-border bg-background">
             {draft.dimensions
               .filter((d) => d.scale.kind !== "criteria" && !d.derived && (d.scale.levels ?? []).length > 0)
@@ -314,7 +160,18 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
                 );
               })}
           </div>
-          {doc.totals.length ? <p className="text-sm text-muted-foreground">{doc.totals[0].name}</p> : null}
+          {doc.totals.length ? (
+            <ul className="text-sm text-muted-foreground" aria-label="Totals">
+              {doc.totals.map((t, k) => (
+                <li key={`${k}-${t.key}`}>
+                  {t.name}
+                  {t.key === doc.headline ? " (headline)" : ""}
+                  {t.method === "sum" && t.bands?.length ? `: ${t.bands.map((b) => `${b.label} ${b.min}-${b.max}`).join(", ")}` : ""}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {draft.source ? <p className="whitespace-pre-line text-xs text-muted-foreground">Source: {draft.source}</p> : null}
         </div>
       </div>
     </section>

@@ -1,0 +1,162 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Locator } from "@playwright/test";
+import { demo, signIn } from "./fixtures";
+
+/**
+ * The rubric builder, in Chromium: a lead builds a DISCERN-like rubric (three
+ * questions on Likert 1-5, a total with bands; Charnock et al. 1999) with two
+ * PEMAT-like agree/disagree items that allow N/A and their percent of the
+ * applicable items (AHRQ PEMAT-P), sees each problem beside the field it names,
+ * exports the rubric as JSON, imports it again unchanged, and creates the study.
+ */
+const hrefJson = async (link: Locator) => {
+  const href = (await link.getAttribute("href"))!;
+  expect(href).toMatch(/^data:application\/json;charset=utf-8,/);
+  return JSON.parse(decodeURIComponent(href.slice(href.indexOf(",") + 1))) as Record<string, unknown>;
+};
+
+test("a lead builds a rubric with bands and a percent of applicable items, exports it, re-imports it unchanged and creates the study", async ({ page }) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now();
+  await signIn(page, demo.lead);
+  await page.goto("/studies/new");
+  await page.getByLabel("Name", { exact: true }).fill(`Leaflet rubric ${stamp}`);
+  await page.getByLabel("Repetitions per prompt (N)").fill("1");
+  await page.getByRole("button", { name: "Remove S.C.O.R.E." }).click();
+  await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
+  await page.getByRole("button", { name: "Build a rubric" }).click();
+  const builder = page.getByRole("region", { name: "Rubric builder" });
+  const preview = builder.getByRole("region", { name: "Preview of the grader's form" });
+  const problems = builder.getByRole("list", { name: "Problems with this rubric" });
+  const save = builder.getByRole("button", { name: "Add this rubric" });
+
+  await builder.getByLabel("Rubric name").fill("Leaflet quality");
+  await builder.getByLabel("Source (citation, optional)").fill("Adapted from DISCERN (Charnock et al. 1999) and PEMAT-P (Shoemaker et al. 2014)");
+  await builder.getByLabel("Instructions to graders (optional)").fill("Read the answer as the patient would.\nGrade what is written, not what is meant.");
+  for (const [i, name] of ["Aims clear", "Sources clear", "Balanced", "Plain language", "Visual aids"].entries()) {
+    await builder.getByRole("button", { name: "Add a dimension" }).click();
+    await builder.getByLabel(`Dimension ${i + 1} name`).fill(name);
+  }
+  await builder.getByLabel("Aims clear definition (optional)").fill("Does it say what it is for?\nAnd for whom?");
+  // One answer per prompt: a dimension over all the answers together is not offered.
+  await expect(builder.locator("select[id$='-d0-scope'] option[value='set']")).toBeDisabled();
+
+  // Per-level editing: an example the grader sees when a level is focused.
+  await builder.getByText("Levels of Aims clear (5)").click();
+  await builder.getByLabel("Aims clear level 5 label").fill("Yes: the aims are explicit");
+  await builder.getByLabel("Aims clear level 5 example").fill("States its purpose in the first sentence.");
+  const aims = preview.locator("fieldset").first();
+  await aims.locator('input[value="5"]').focus();
+  await expect(aims).toContainText("Example for 5: States its purpose in the first sentence.");
+  await expect(aims).toContainText("Yes: the aims are explicit");
+  await expect(preview).toContainText("Grade what is written, not what is meant.");
+
+  // A comment required outside the scale: the problem is beside the field, and the rubric cannot be added.
+  const comment = builder.getByLabel("Comment required at or below").nth(2);
+  await comment.fill("7");
+  await expect(comment).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator(`[id="${await comment.getAttribute("aria-describedby")}"]`)).toHaveText("outside the scale (1-5)");
+  await expect(save).toBeDisabled();
+  await comment.fill("2");
+  await expect(comment).not.toHaveAttribute("aria-invalid");
+
+  // The two PEMAT-like items: disagree (0) / agree (1), N/A allowed.
+  for (const i of [3, 4]) {
+    await builder.getByLabel("Scale").nth(i).selectOption("yesno");
+    await builder.getByLabel("Not applicable allowed").nth(i).check();
+  }
+  await expect(preview.locator("fieldset").nth(3)).toContainText("Not applicable");
+
+  // The automatic sum (the three Likert questions only: N/A cannot be summed) becomes the lead's own, with bands.
+  const totals = builder.getByRole("group", { name: "Totals" });
+  await expect(totals).toContainText("Total (3-15): 3 dimensions");
+  await totals.getByRole("button", { name: "Edit this total" }).click();
+  await totals.getByLabel("Total 1 name").fill("DISCERN-like total");
+  for (let b = 0; b < 3; b++) await totals.getByRole("button", { name: "Add a band to DISCERN-like total" }).click();
+  const band = async (j: number, min: number, max: number, label: string) => {
+    const row = totals.getByRole("group", { name: `Band ${j} of DISCERN-like total` });
+    await row.getByLabel(`Band ${j} min`).fill(String(min));
+    await row.getByLabel(`Band ${j} max`).fill(String(max));
+    await row.getByLabel(`Band ${j} label`).fill(label);
+    return row;
+  };
+  await band(1, 3, 6, "Poor");
+  await band(2, 7, 11, "Fair");
+  const third = await band(3, 10, 15, "Good");
+  // An overlapping band: named beside the band and in the list, with its JSON path.
+  await expect(third).toContainText("bands go from the lowest to the highest, without overlap");
+  await expect(third.getByLabel("Band 3 min")).toHaveAttribute("aria-invalid", "true");
+  await expect(problems).toContainText("totals.0.bands.2: bands go from the lowest to the highest, without overlap");
+  await expect(save).toBeDisabled();
+  await third.getByLabel("Band 3 min").fill("12");
+  await expect(third).not.toContainText("overlap");
+
+  // A second total: percent of the applicable items of the two PEMAT-like items.
+  await totals.getByRole("button", { name: "Add a total" }).click();
+  await totals.getByLabel("Total 2 name").fill("Understandability (%)");
+  await totals.getByLabel("Total 2 method").selectOption("percent_applicable");
+  const second = totals.getByRole("group", { name: "Total 2" });
+  await second.getByLabel("Plain language", { exact: true }).check();
+  await second.getByLabel("Visual aids", { exact: true }).check();
+  await totals.getByLabel("Headline total").selectOption({ label: "DISCERN-like total" });
+  await expect(problems).toHaveCount(0);
+  await expect(preview.getByRole("list", { name: "Totals" })).toContainText("DISCERN-like total (headline): Poor 3-6, Fair 7-11, Good 12-15");
+  await expect(preview.getByRole("list", { name: "Totals" })).toContainText("Understandability (%)");
+
+  // The builder, open with its preview and problems' markup, passes the same WCAG 2.1 AA scan as every page.
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+
+  const built = await hrefJson(builder.getByRole("link", { name: "Download this rubric as JSON" }));
+  expect(built).toMatchObject({
+    key: "leaflet_quality",
+    source: "Adapted from DISCERN (Charnock et al. 1999) and PEMAT-P (Shoemaker et al. 2014)",
+    headline: "discern_like_total",
+    totals: [
+      {
+        key: "discern_like_total",
+        method: "sum",
+        dimensions: ["aims_clear", "sources_clear", "balanced"],
+        bands: [
+          { min: 3, max: 6, label: "Poor" },
+          { min: 7, max: 11, label: "Fair" },
+          { min: 12, max: 15, label: "Good" },
+        ],
+      },
+      { key: "understandability", method: "percent_applicable", dimensions: ["plain_language", "visual_aids"] },
+    ],
+  });
+  const dims = built.dimensions as { key: string; definition?: string; requireCommentAtOrBelow?: number; scale: { allowNA?: boolean; levels: { example?: string }[] } }[];
+  expect(dims[0].definition).toBe("Does it say what it is for?\nAnd for whom?");
+  expect(dims[0].scale.levels[4].example).toBe("States its purpose in the first sentence.");
+  expect(dims[2].requireCommentAtOrBelow).toBe(2);
+  expect(dims.map((d) => Boolean(d.scale.allowNA))).toEqual([false, false, false, true, true]);
+  await save.click();
+
+  const chosen = page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem");
+  await expect(chosen).toHaveCount(1);
+  await expect(chosen).toContainText("5 dimensions (ordinal), DISCERN-like total; Understandability (%)");
+  const exported = await hrefJson(page.getByRole("link", { name: "Download Leaflet quality as JSON" }));
+  expect(exported).toEqual(built);
+
+  // Re-imported from its JSON, it is the same rubric.
+  await page.getByRole("button", { name: "Remove Leaflet quality" }).click();
+  await expect(chosen).toHaveCount(0);
+  await page.getByLabel("Or paste a rubric document (JSON)").fill(JSON.stringify(exported, null, 2));
+  await page.getByRole("button", { name: "Add this rubric" }).click();
+  await expect(chosen).toHaveCount(1);
+  expect(await hrefJson(page.getByRole("link", { name: "Download Leaflet quality as JSON" }))).toEqual(exported);
+
+  // Editing it keeps its bands, its percent total and its headline.
+  await page.getByRole("button", { name: "Edit Leaflet quality" }).click();
+  await expect(builder.getByRole("group", { name: "Band 3 of DISCERN-like total" }).getByLabel("Band 3 min")).toHaveValue("12");
+  await expect(builder.getByLabel("Total 2 method")).toHaveValue("percent_applicable");
+  await expect(builder.getByLabel("Headline total")).toHaveValue("discern_like_total");
+  await builder.getByRole("button", { name: "Cancel" }).click();
+
+  await page.getByRole("button", { name: "Create study" }).click();
+  await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
+  const studyId = page.url().split("/").pop()!;
+  const study = (await (await page.request.get(`/api/v1/studies/${studyId}`)).json()) as { rubricDocuments: unknown[] };
+  expect(study.rubricDocuments).toEqual([exported]);
+});
