@@ -10,6 +10,7 @@
  * draft's comment-only cells are not packed (the dashboard does not read them).
  */
 import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
+import type { CellSource } from "@/lib/scoring/rubric-values";
 import type { StoredCell } from "@/lib/scoring/study-values";
 
 /** Values of the packed code: ordinal scores are stored as score + ORDINAL, nominal levels as NOMINAL + their place. */
@@ -26,14 +27,19 @@ export interface CellLayout {
   dims: { rubric: string; dimension: RubricDimension }[];
   /** "rubric/dimension/level" of every nominal level, for its place (1-based) in the code. */
   nominalLevels: string[];
+  /** rubric -> dimension -> index in `dims`, for the row lookups. */
+  slots: Map<string, Map<string, number>>;
 }
 
 /** The layout of a study's packed cells (the same rubrics always give the same layout). */
 export function cellLayout(rubrics: readonly RubricDocument[]): CellLayout {
-  const layout: CellLayout = { keys: [], dims: [], nominalLevels: [] };
+  const layout: CellLayout = { keys: [], dims: [], nominalLevels: [], slots: new Map() };
   for (const doc of rubrics) {
+    const slots = new Map<string, number>();
+    layout.slots.set(doc.key, slots);
     for (const d of doc.dimensions) {
       if (d.scale.kind === "criteria") continue;
+      slots.set(d.key, layout.dims.length);
       layout.keys.push(`${doc.key}/${d.key}`);
       layout.dims.push({ rubric: doc.key, dimension: d });
       if (d.scale.kind === "nominal") for (const l of d.scale.levels ?? []) layout.nominalLevels.push(`${doc.key}/${d.key}/${l.value}`);
@@ -80,6 +86,69 @@ export function decodeCells(layout: CellLayout, codes: ArrayLike<number>): Store
     } else out.push({ rubric: dim.rubric, dimension: dim.dimension.key, repetition, score: value - ORDINAL });
   }
   return out;
+}
+
+/**
+ * A grader's packed codes as one slot per (dimension, repetition) of the layout
+ * holding the code's value part (MISSING where nothing is stored): what the
+ * dashboard scores, thirty thousand of them, without a cell object or a map each.
+ * Equal to decodeCells read through indexCells (property-tested).
+ */
+export interface GraderRow {
+  layout: CellLayout;
+  slots: Int32Array;
+}
+
+const MISSING = -1;
+
+export function decodeRow(layout: CellLayout, codes: ArrayLike<number>): GraderRow {
+  const slots = new Int32Array(layout.dims.length * REPETITIONS).fill(MISSING);
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i];
+    const slot = Math.floor(c / VALUE_SPAN);
+    if (slot < slots.length) slots[slot] = c % VALUE_SPAN;
+  }
+  return { layout, slots };
+}
+
+/** The level's value as decodeCells gives it (the text after the last "/"). */
+function levelAt(layout: CellLayout, value: number): string | undefined {
+  const level = layout.nominalLevels[value - NOMINAL - 1];
+  return level === undefined ? undefined : level.slice(level.lastIndexOf("/") + 1);
+}
+
+/** The slot's value part, or MISSING (a dimension the layout does not hold, a repetition out of range). */
+function slotValue(row: GraderRow, rubric: string, dimension: string, repetition: number): number {
+  const i = row.layout.slots.get(rubric)?.get(dimension);
+  if (i === undefined || repetition < 0 || repetition >= REPETITIONS) return MISSING;
+  return row.slots[i * REPETITIONS + repetition];
+}
+
+/** One rubric of a row as lib/scoring/rubric-values reads a grader's cells. */
+export function rowSource(row: GraderRow, rubric: string): CellSource {
+  const dims = row.layout.slots.get(rubric);
+  const { slots, layout } = row;
+  return (dimension, repetition) => {
+    const i = dims?.get(dimension);
+    if (i === undefined || repetition < 0 || repetition >= REPETITIONS) return undefined;
+    const v = slots[i * REPETITIONS + repetition];
+    if (v === MISSING) return undefined;
+    if (v >= NA) return "N/A";
+    if (v >= NOMINAL) return levelAt(layout, v);
+    return v - ORDINAL;
+  };
+}
+
+/** A row's ordinal score (null: missing, N/A, nominal), as scoreAt on decodeCells. */
+export function rowScore(row: GraderRow, rubric: string, dimension: string, repetition: number): number | null {
+  const v = slotValue(row, rubric, dimension, repetition);
+  return v === MISSING || v >= NOMINAL ? null : v - ORDINAL;
+}
+
+/** A row's nominal value (null: missing, N/A, ordinal, unknown level), as decodeCells' category. */
+export function rowCategory(row: GraderRow, rubric: string, dimension: string, repetition: number): string | null {
+  const v = slotValue(row, rubric, dimension, repetition);
+  return v >= NOMINAL && v < NA ? (levelAt(row.layout, v) ?? null) : null;
 }
 
 /** The numeric score of a cell (ordinal), or null (missing, N/A, nominal). */
