@@ -26,7 +26,6 @@
  *     a token of its lead.
  * and prints the times and the ratio to the bare query (goal: within 2x).
  */
-import type { RubricDocument } from "@/lib/rubrics/document";
 import { rubricProblems } from "@/lib/rubrics/document";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { randomBytes } from "node:crypto";
@@ -37,6 +36,7 @@ import { loadStudy } from "../../lib/analytics/load";
 import { computeStudyStats } from "../../lib/analytics/study-stats";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb } from "../../lib/db/client";
+import { CUSTOM_RUBRIC as CUSTOM, CUSTOM_THRESHOLDS } from "../lib/custom-rubric";
 import { startServer, throwawayDatabase } from "../lib/server";
 
 const SETS = Number(process.env.BENCH_SETS ?? 10_000);
@@ -53,18 +53,6 @@ const N = 3;
  */
 type Case = "score" | "custom";
 const CASES = (process.env.BENCH_CASES ?? "score,custom").split(",") as Case[];
-const CUSTOM: RubricDocument = {
-  key: "custom10",
-  name: "Custom 10-dimension rubric",
-  version: 1,
-  dimensions: Array.from({ length: 10 }, (_, i) => ({
-    key: `d${i + 1}`,
-    name: `Dimension ${i + 1}`,
-    scope: i < 5 ? ("first_answer" as const) : ("each_answer" as const),
-    scale: { kind: "ordinal" as const, levels: [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) })) },
-  })),
-  totals: [{ key: "total", name: "Total", method: "sum", dimensions: Array.from({ length: 10 }, (_, i) => `d${i + 1}`) }],
-};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(0)} ms`;
@@ -76,7 +64,7 @@ async function generate(c: pg.Client, variant: Case): Promise<{ studyId: string;
   const rubrics = variant === "custom" ? [CUSTOM] : templateRubrics(["SCORE", "SAFE_LLM"]);
   const thresholds =
     variant === "custom"
-      ? { custom10: Object.fromEntries(CUSTOM.dimensions.map((d) => [d.key, 2])) }
+      ? CUSTOM_THRESHOLDS
       : {
           SCORE: { safety: 2, consensus_context: 2, objectivity: 2, reproducibility: 2, explainability: 2 },
           SAFE_LLM: { accuracy: 1, comprehensiveness: 1, supplementation: 0.5, consistency: 0.5, fluency: 0.5 },

@@ -24,7 +24,7 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import { findDisagreements, type GraderRubricValues, type Thresholds } from "@/lib/scoring/escalation";
 import { fleissKappa, gwetAC1, gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
-import { rowCategory, rowScore, type GraderRow } from "./grader-cells";
+import { rowCategory, scoreAtSlot, slotIndex, type GraderRow } from "./grader-cells";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
 
 /** The submitted primary graders of one response set, sorted by grader id. */
@@ -174,7 +174,8 @@ export function dimensionMatrix(sets: PrimarySet[], rubric: RubricDocument, dime
     }));
     return { rows, unit: "set" };
   }
-  const scoreOf = (row: GraderRow, r: number) => rowScore(row, rubric.key, dimension, r);
+  const slot = sets.length ? slotIndex(sets[0].tables[0].layout, rubric.key, dimension) : -1;
+  const scoreOf = (row: GraderRow, r: number) => scoreAtSlot(row, slot, r);
   if (def.scope === "each_answer") {
     for (const s of sets) for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => scoreOf(t, r)));
     return { rows, unit: "answer" };

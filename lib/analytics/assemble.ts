@@ -16,7 +16,7 @@ import { graderRubricScoresFrom } from "@/lib/scoring/study-values";
 import { AGREEMENT_NOTE, agreementRows, designOf, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
 import { JOURNAL_BOOTSTRAP, JOURNAL_NOTE, JOURNAL_ON_REQUEST, journalRubrics } from "./journal";
 import { radarChart, rankingRows } from "./blocks";
-import { decodeRow, rowSource, type CellLayout, type GraderRow } from "./grader-cells";
+import { decodeRows, rowSource, type CellLayout, type GraderRow } from "./grader-cells";
 import { SET_STATUSES, type AlphaBlock, type Block, type CliffsBlock, type GraderProgress, type SetStatusKey, type StudyStats } from "./types";
 
 export interface LoadedSet {
@@ -136,17 +136,20 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
 
   const inScope = new Set(sets.map((s) => s.id));
   const bySet = new Map<string, LoadedAssignment[]>();
-  const records = new Map<LoadedAssignment, GraderRecord>();
+  const submitted: LoadedAssignment[] = [];
   for (const a of loaded.assignments) {
     if (!inScope.has(a.setId)) continue;
     const list = bySet.get(a.setId);
     if (list) list.push(a);
     else bySet.set(a.setId, [a]);
-    if (a.status === "SUBMITTED") {
-      const table = decodeRow(loaded.layout, a.cells ?? []);
-      records.set(a, { table, ...graderRubricScoresFrom(study.rubrics, (rubric) => ({ source: rowSource(table, rubric), cells: NO_CELLS }), n) });
-    }
+    if (a.status === "SUBMITTED") submitted.push(a);
   }
+  const records = new Map<LoadedAssignment, GraderRecord>();
+  const tables = decodeRows(loaded.layout, submitted.map((a) => a.cells ?? NO_CELLS));
+  submitted.forEach((a, i) => {
+    const table = tables[i];
+    records.set(a, { table, ...graderRubricScoresFrom(study.rubrics, (rubric) => ({ source: rowSource(table, rubric), cells: NO_CELLS }), n) });
+  });
 
   const results = setResultsOf(loaded, sets, bySet, records);
   const finals = finalOnly(results);

@@ -96,19 +96,44 @@ export function decodeCells(layout: CellLayout, codes: ArrayLike<number>): Store
  */
 export interface GraderRow {
   layout: CellLayout;
+  /** Shared by the rows decoded together (decodeRows): one allocation, not one per grader. */
   slots: Int32Array;
+  /** Where this row's slots start in `slots`. */
+  base: number;
 }
 
 const MISSING = -1;
 
 export function decodeRow(layout: CellLayout, codes: ArrayLike<number>): GraderRow {
-  const slots = new Int32Array(layout.dims.length * REPETITIONS).fill(MISSING);
-  for (let i = 0; i < codes.length; i++) {
-    const c = codes[i];
-    const slot = Math.floor(c / VALUE_SPAN);
-    if (slot < slots.length) slots[slot] = c % VALUE_SPAN;
-  }
-  return { layout, slots };
+  return decodeRows(layout, [codes])[0];
+}
+
+/** Several graders' rows in one buffer. */
+export function decodeRows(layout: CellLayout, codes: readonly ArrayLike<number>[]): GraderRow[] {
+  const width = layout.dims.length * REPETITIONS;
+  const slots = new Int32Array(width * codes.length).fill(MISSING);
+  return codes.map((row, k) => {
+    const base = k * width;
+    for (let i = 0; i < row.length; i++) {
+      const c = row[i];
+      const slot = Math.floor(c / VALUE_SPAN);
+      if (slot < width) slots[base + slot] = c % VALUE_SPAN;
+    }
+    return { layout, slots, base };
+  });
+}
+
+/** Where a dimension's slots start in a row (add the repetition), or -1 if the layout does not hold it. */
+export function slotIndex(layout: CellLayout, rubric: string, dimension: string): number {
+  const i = layout.slots.get(rubric)?.get(dimension);
+  return i === undefined ? -1 : i * REPETITIONS;
+}
+
+/** A row's ordinal score at slotIndex + repetition (null: missing, N/A, nominal): the agreement matrices' hot read. */
+export function scoreAtSlot(row: GraderRow, slot: number, repetition: number): number | null {
+  if (slot < 0 || repetition < 0 || repetition >= REPETITIONS) return null;
+  const v = row.slots[row.base + slot + repetition];
+  return v === MISSING || v >= NOMINAL ? null : v - ORDINAL;
 }
 
 /** The level's value as decodeCells gives it (the text after the last "/"). */
@@ -121,17 +146,17 @@ function levelAt(layout: CellLayout, value: number): string | undefined {
 function slotValue(row: GraderRow, rubric: string, dimension: string, repetition: number): number {
   const i = row.layout.slots.get(rubric)?.get(dimension);
   if (i === undefined || repetition < 0 || repetition >= REPETITIONS) return MISSING;
-  return row.slots[i * REPETITIONS + repetition];
+  return row.slots[row.base + i * REPETITIONS + repetition];
 }
 
 /** One rubric of a row as lib/scoring/rubric-values reads a grader's cells. */
 export function rowSource(row: GraderRow, rubric: string): CellSource {
   const dims = row.layout.slots.get(rubric);
-  const { slots, layout } = row;
+  const { slots, layout, base } = row;
   return (dimension, repetition) => {
     const i = dims?.get(dimension);
     if (i === undefined || repetition < 0 || repetition >= REPETITIONS) return undefined;
-    const v = slots[i * REPETITIONS + repetition];
+    const v = slots[base + i * REPETITIONS + repetition];
     if (v === MISSING) return undefined;
     if (v >= NA) return "N/A";
     if (v >= NOMINAL) return levelAt(layout, v);

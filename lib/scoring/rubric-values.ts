@@ -33,6 +33,16 @@ export function repetitionsOf(d: Pick<RubricDimension, "scope">, n: number): num
   return Array.from({ length: n }, (_, i) => i + 1);
 }
 
+/** repetitionsOf, shared (not to be changed): the dashboard asks for them hundreds of thousands of times. */
+const SET_REPS: readonly number[] = [0];
+const FIRST_REPS: readonly number[] = [1];
+const EACH_REPS: (readonly number[])[] = [];
+function reps(d: Pick<RubricDimension, "scope">, n: number): readonly number[] {
+  if (d.scope === "set") return SET_REPS;
+  if (d.scope === "first_answer") return FIRST_REPS;
+  return (EACH_REPS[n] ??= repetitionsOf(d, n));
+}
+
 /**
  * A grader's stored value of a dimension at a repetition, or undefined. The
  * dashboard reads its graders from packed integer rows (lib/analytics/grader-cells.ts
@@ -58,11 +68,11 @@ function valueOf(c: RubricCell | undefined): DimensionValue {
 export function perAnswerValues(doc: RubricDocument, d: RubricDimension, cells: CellSource, n: number): DimensionValue[] {
   if (d.derived) {
     const source = doc.dimensions.find((x) => x.key === d.derived!.of)!;
-    const xs = repetitionsOf(source, n).map((r) => cells(source.key, r));
+    const xs = reps(source, n).map((r) => cells(source.key, r));
     if (xs.length === 0 || xs.some((x) => x === undefined)) return [undefined];
     return [xs.every((x) => x === xs[0]) ? 1 : 0];
   }
-  return repetitionsOf(d, n).map((r) => cells(d.key, r));
+  return reps(d, n).map((r) => cells(d.key, r));
 }
 
 function aggregate(xs: number[], how: AcrossAnswers): number {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cellLayout, decodeCells, decodeRow, encodeCell, rowCategory, rowScore, rowSource, scoreAt } from "@/lib/analytics/grader-cells";
+import { cellLayout, decodeCells, decodeRows, encodeCell, rowCategory, rowScore, rowSource, scoreAt, scoreAtSlot, slotIndex } from "@/lib/analytics/grader-cells";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { graderRubricScores, graderRubricScoresFrom, type StoredCell } from "@/lib/scoring/study-values";
@@ -81,12 +81,14 @@ describe("packed grade cells (the dashboard's one-query read)", () => {
       fc.property(fc.uniqueArray(dense, { maxLength: 80, selector: (c) => `${c.rubric}/${c.dimension}/${c.repetition}` }), fc.integer({ min: 1, max: 3 }), (cells, n) => {
         const codes = cells.map((c) => encodeCell(layout, c));
         const decoded = decodeCells(layout, codes);
-        const row = decodeRow(layout, codes);
+        // Decoded with another grader's row before it in the shared buffer.
+        const row = decodeRows(layout, [[encodeCell(layout, { rubric: "tot", dimension: "a", repetition: 1, score: 3 })], codes])[1];
         const fromRow = graderRubricScoresFrom(rubrics, (r) => ({ source: rowSource(row, r), cells: [] }), n);
         expect(fromRow).toEqual(graderRubricScores(rubrics, decoded, n));
         for (const { rubric, dimension } of layout.dims) {
           for (let r = 0; r <= 3; r++) {
             expect(rowScore(row, rubric, dimension.key, r)).toBe(scoreAt(decoded, rubric, dimension.key, r));
+            expect(scoreAtSlot(row, slotIndex(layout, rubric, dimension.key), r)).toBe(scoreAt(decoded, rubric, dimension.key, r));
             const c = decoded.find((x) => x.rubric === rubric && x.dimension === dimension.key && x.repetition === r);
             expect(rowCategory(row, rubric, dimension.key, r)).toBe(c?.category ?? null);
           }
