@@ -12,7 +12,6 @@ import { createSession } from "@/lib/auth/sessions";
 import { assignGraders } from "@/lib/assignment/service";
 import { disconnectDb, getDb } from "@/lib/db/client";
 import { hashPassword } from "@/lib/auth/password";
-import type { RubricDocument } from "@/lib/rubrics/document";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { repetitionsOf } from "@/lib/scoring/rubric-values";
