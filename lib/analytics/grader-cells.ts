@@ -96,43 +96,52 @@ export function decodeCells(layout: CellLayout, codes: ArrayLike<number>): Store
  */
 export interface GraderRow {
   layout: CellLayout;
-  /** Shared by the rows decoded together (decodeRows): one allocation, not one per grader. */
+  /** Shared by the rows decoded together (decodeRows): one allocation, not one per grader. Value part + 1; 0 = nothing stored. */
   slots: Int32Array;
   /** Where this row's slots start in `slots`. */
   base: number;
+  /** Slots per dimension: repetitions 0..stride-1 (the highest stored in any row of the buffer). */
+  stride: number;
 }
-
-const MISSING = -1;
 
 export function decodeRow(layout: CellLayout, codes: ArrayLike<number>): GraderRow {
   return decodeRows(layout, [codes])[0];
 }
 
-/** Several graders' rows in one buffer. */
+/** Several graders' rows in one buffer, as wide as their highest repetition needs (4 slots per dimension at N = 3, not 21). */
 export function decodeRows(layout: CellLayout, codes: readonly ArrayLike<number>[]): GraderRow[] {
-  const width = layout.dims.length * REPETITIONS;
-  const slots = new Int32Array(width * codes.length).fill(MISSING);
+  let stride = 1;
+  for (const row of codes) for (let i = 0; i < row.length; i++) stride = Math.max(stride, (Math.floor(row[i] / VALUE_SPAN) % REPETITIONS) + 1);
+  const dims = layout.dims.length;
+  const width = dims * stride;
+  const slots = new Int32Array(width * codes.length);
   return codes.map((row, k) => {
     const base = k * width;
     for (let i = 0; i < row.length; i++) {
       const c = row[i];
       const slot = Math.floor(c / VALUE_SPAN);
-      if (slot < width) slots[base + slot] = c % VALUE_SPAN;
+      const dim = Math.floor(slot / REPETITIONS);
+      if (dim < dims) slots[base + dim * stride + (slot % REPETITIONS)] = (c % VALUE_SPAN) + 1;
     }
-    return { layout, slots, base };
+    return { layout, slots, base, stride };
   });
 }
 
-/** Where a dimension's slots start in a row (add the repetition), or -1 if the layout does not hold it. */
+/** A dimension's index in the layout (for scoreAtSlot), or -1 if the layout does not hold it. */
 export function slotIndex(layout: CellLayout, rubric: string, dimension: string): number {
-  const i = layout.slots.get(rubric)?.get(dimension);
-  return i === undefined ? -1 : i * REPETITIONS;
+  return layout.slots.get(rubric)?.get(dimension) ?? -1;
 }
 
-/** A row's ordinal score at slotIndex + repetition (null: missing, N/A, nominal): the agreement matrices' hot read. */
-export function scoreAtSlot(row: GraderRow, slot: number, repetition: number): number | null {
-  if (slot < 0 || repetition < 0 || repetition >= REPETITIONS) return null;
-  const v = row.slots[row.base + slot + repetition];
+/** The value part stored at (dimension index, repetition), or MISSING. */
+function valueAt(row: GraderRow, dim: number, repetition: number): number {
+  if (dim < 0 || repetition < 0 || repetition >= row.stride) return MISSING;
+  return row.slots[row.base + dim * row.stride + repetition] - 1;
+}
+const MISSING = -1;
+
+/** A row's ordinal score at a slotIndex and repetition (null: missing, N/A, nominal): the agreement matrices' hot read. */
+export function scoreAtSlot(row: GraderRow, dim: number, repetition: number): number | null {
+  const v = valueAt(row, dim, repetition);
   return v === MISSING || v >= NOMINAL ? null : v - ORDINAL;
 }
 
@@ -142,21 +151,17 @@ function levelAt(layout: CellLayout, value: number): string | undefined {
   return level === undefined ? undefined : level.slice(level.lastIndexOf("/") + 1);
 }
 
-/** The slot's value part, or MISSING (a dimension the layout does not hold, a repetition out of range). */
+/** The slot's value part, or MISSING (a dimension the layout does not hold, a repetition not stored). */
 function slotValue(row: GraderRow, rubric: string, dimension: string, repetition: number): number {
-  const i = row.layout.slots.get(rubric)?.get(dimension);
-  if (i === undefined || repetition < 0 || repetition >= REPETITIONS) return MISSING;
-  return row.slots[row.base + i * REPETITIONS + repetition];
+  return valueAt(row, slotIndex(row.layout, rubric, dimension), repetition);
 }
 
 /** One rubric of a row as lib/scoring/rubric-values reads a grader's cells. */
 export function rowSource(row: GraderRow, rubric: string): CellSource {
   const dims = row.layout.slots.get(rubric);
-  const { slots, layout, base } = row;
+  const { layout } = row;
   return (dimension, repetition) => {
-    const i = dims?.get(dimension);
-    if (i === undefined || repetition < 0 || repetition >= REPETITIONS) return undefined;
-    const v = slots[base + i * REPETITIONS + repetition];
+    const v = valueAt(row, dims?.get(dimension) ?? -1, repetition);
     if (v === MISSING) return undefined;
     if (v >= NA) return "N/A";
     if (v >= NOMINAL) return levelAt(layout, v);
