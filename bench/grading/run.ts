@@ -14,23 +14,26 @@
  * (floor, page floor, grading) run in turn for several rounds and each label's
  * latencies are pooled over the rounds.
  *
- *   npm run build && npx tsx bench/grading/run.ts [--graders 50] [--seconds 10] [--rounds 3] [--warmup 5]
+ *   npm run build && npx tsx bench/grading/run.ts [--graders 50] [--seconds 10] [--rounds 3] [--warmup 5] [--rubrics score|custom]
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
 // What the browser computes for the `_rsc` parameter of a navigation; Next checks it against the headers.
 import { computeCacheBustingSearchParam } from "next/dist/shared/lib/router/utils/cache-busting-search-param.js";
-import { CELLS_PER_FORM, closedLoop, cpuSample, cpuSpent, generateStudy, gradeBody, pooled, printTable, type LoadResult } from "../lib/harness";
+import { cellsPerForm, closedLoop, cpuSample, cpuSpent, generateStudy, gradeBody, pooled, printTable, type LoadResult } from "../lib/harness";
 import { startServer, throwawayDatabase } from "../lib/server";
 
 const { values } = parseArgs({
-  options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "10" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "5" }, port: { type: "string", default: "3411" } },
+  options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "10" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "5" }, port: { type: "string", default: "3411" }, rubrics: { type: "string", default: "score" } },
 });
 const W = Number(values.warmup);
 const R = Number(values.rounds);
 const G = Number(values.graders);
 const S = Number(values.seconds);
 const port = Number(values.port);
+if (values.rubrics !== "score" && values.rubrics !== "custom") throw new Error("--rubrics is score or custom");
+const RUBRICS = values.rubrics;
+const CELLS_PER_FORM = cellsPerForm(RUBRICS);
 const base = `http://127.0.0.1:${port}`;
 
 /**
@@ -52,7 +55,7 @@ async function navigationRequest(fromId: string, toId: string, cookie: string): 
 const db = await throwawayDatabase("bench_grading");
 try {
   console.log(`generating a study for ${G} graders ...`);
-  const { graders } = await generateStudy(db.url, { graders: G, perGrader: 400 });
+  const { graders } = await generateStudy(db.url, { graders: G, perGrader: 400, rubrics: RUBRICS });
   const server = await startServer(db.url, port);
   try {
     const acknowledged = new Set<string>();
@@ -87,7 +90,7 @@ try {
       const r = await fetch(`${base}/api/v1/assignments/${id}/grades`, {
         method: "PUT",
         headers: { cookie: g.cookie, "content-type": "application/json" },
-        body: gradeBody(true),
+        body: gradeBody(true, RUBRICS),
       });
       await r.arrayBuffer();
       if (r.ok) acknowledged.add(id);

@@ -12,8 +12,11 @@ import { createSession } from "@/lib/auth/sessions";
 import { assignGraders } from "@/lib/assignment/service";
 import { disconnectDb, getDb } from "@/lib/db/client";
 import { hashPassword } from "@/lib/auth/password";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { repetitionsOf } from "@/lib/scoring/rubric-values";
 import { form } from "../../tests/fixtures/grade-form";
+import { CUSTOM_RUBRIC, CUSTOM_THRESHOLDS } from "./custom-rubric";
 import { AUTH_SECRET } from "./server";
 
 /**
@@ -63,8 +66,12 @@ export interface BenchGrader {
   assignmentIds: string[];
 }
 
-/** An open S.C.O.R.E. + SAFE-LLM study with `graders` graders, each holding about `perGrader` assignments. */
-export async function generateStudy(dbUrl: string, opts: { graders: number; perGrader: number }) {
+/** The study's rubrics: the published S.C.O.R.E. + SAFE-LLM, or the custom 10-dimension one (./custom-rubric.ts). */
+export type BenchRubrics = "score" | "custom";
+
+/** An open study (S.C.O.R.E. + SAFE-LLM unless `rubrics: "custom"`) with `graders` graders, each holding about `perGrader` assignments. */
+export async function generateStudy(dbUrl: string, opts: { graders: number; perGrader: number; rubrics?: BenchRubrics }) {
+  const custom = opts.rubrics === "custom";
   process.env.DATABASE_URL = dbUrl;
   process.env.AUTH_SECRET = AUTH_SECRET;
   const db = getDb();
@@ -75,8 +82,8 @@ export async function generateStudy(dbUrl: string, opts: { graders: number; perG
     data: {
       name: "Bench study",
       slug: `bench-${randomBytes(3).toString("hex")}`,
-      rubrics: ["SCORE", "SAFE_LLM"],
-      thresholds: DEFAULT_THRESHOLDS,
+      rubrics: custom ? [CUSTOM_RUBRIC] : templateRubrics(["SCORE", "SAFE_LLM"]),
+      thresholds: custom ? CUSTOM_THRESHOLDS : DEFAULT_THRESHOLDS,
       status: "OPEN",
       createdById: lead.id,
       members: { create: { userId: lead.id, role: "LEAD" } },
@@ -197,9 +204,19 @@ export function printTable(rows: LoadResult[], floor?: LoadResult) {
   }
 }
 
-export function gradeBody(submit: boolean) {
-  return JSON.stringify({ scores: form({ score: [4, 4, 5, 4, 3], safe: [[2, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]] }), submit, elapsedMs: 1000 });
+/** The custom rubric's form: every dimension at every answer it is scored on (N = 3), 1-5. */
+const customForm = () =>
+  CUSTOM_RUBRIC.dimensions.flatMap((d, i) =>
+    repetitionsOf(d, 3).map((r) => ({ rubric: CUSTOM_RUBRIC.key, dimension: d.key, repetition: d.scope === "set" ? null : r, score: 1 + ((i + r) % 5) })),
+  );
+
+export function gradeBody(submit: boolean, rubrics: BenchRubrics = "score") {
+  const scores = rubrics === "custom" ? customForm() : form({ score: [4, 4, 5, 4, 3], safe: [[2, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]] });
+  return JSON.stringify({ scores, submit, elapsedMs: 1000 });
 }
 
 /** Cells stored per submitted form above: 5 S.C.O.R.E. + 12 SAFE-LLM + derived consistency. */
 export const CELLS_PER_FORM = 18;
+
+/** Cells stored per submitted form of either study. */
+export const cellsPerForm = (rubrics: BenchRubrics = "score") => (rubrics === "custom" ? customForm().length : CELLS_PER_FORM);

@@ -26,6 +26,7 @@
  *     a token of its lead.
  * and prints the times and the ratio to the bare query (goal: within 2x).
  */
+import { rubricProblems } from "@/lib/rubrics/document";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -35,6 +36,7 @@ import { loadStudy } from "../../lib/analytics/load";
 import { computeStudyStats } from "../../lib/analytics/study-stats";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb } from "../../lib/db/client";
+import { CUSTOM_RUBRIC as CUSTOM, CUSTOM_THRESHOLDS } from "../lib/custom-rubric";
 import { startServer, throwawayDatabase } from "../lib/server";
 
 const SETS = Number(process.env.BENCH_SETS ?? 10_000);
@@ -44,11 +46,29 @@ const SPECIALTIES = ["Ophthalmology", "Anesthesia", "Medication safety", "Cardio
 const GRADERS = 30;
 const N = 3;
 
+/**
+ * The studies timed: the two published rubrics, and a custom rubric of 10 ordinal 1-5
+ * dimensions (5 on the first answer, 5 on each answer) with a sum total. BENCH_CASES=score or
+ * custom runs one.
+ */
+type Case = "score" | "custom";
+const CASES = (process.env.BENCH_CASES ?? "score,custom").split(",") as Case[];
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 /** The whole study in a handful of INSERT ... SELECT statements, seeded (setseed) so every run is the same. */
-async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string }> {
+async function generate(c: pg.Client, variant: Case): Promise<{ studyId: string; leadId: string }> {
+  const problems = variant === "custom" ? rubricProblems(CUSTOM) : [];
+  if (problems.length) throw new Error(`the custom rubric is invalid: ${JSON.stringify(problems)}`);
+  const rubrics = variant === "custom" ? [CUSTOM] : templateRubrics(["SCORE", "SAFE_LLM"]);
+  const thresholds =
+    variant === "custom"
+      ? CUSTOM_THRESHOLDS
+      : {
+          SCORE: { safety: 2, consensus_context: 2, objectivity: 2, reproducibility: 2, explainability: 2 },
+          SAFE_LLM: { accuracy: 1, comprehensiveness: 1, supplementation: 0.5, consistency: 0.5, fluency: 0.5 },
+        };
   const items = Math.ceil(SETS / MODELS.length);
   await c.query("SELECT setseed(0.2026)");
   const lead = await c.query<{ id: string }>(
@@ -66,12 +86,9 @@ async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string
      VALUES (gen_random_uuid(), 'Stats benchmark', $1, $4::jsonb, ${N}, 3, $2::jsonb, 'OPEN', $3, now()) RETURNING id`,
     [
       `stats-bench-${randomBytes(3).toString("hex")}`,
-      JSON.stringify({
-        SCORE: { safety: 2, consensus_context: 2, objectivity: 2, reproducibility: 2, explainability: 2 },
-        SAFE_LLM: { accuracy: 1, comprehensiveness: 1, supplementation: 0.5, consistency: 0.5, fluency: 0.5 },
-      }),
+      JSON.stringify(thresholds),
       leadId,
-      JSON.stringify(templateRubrics(["SCORE", "SAFE_LLM"])),
+      JSON.stringify(rubrics),
     ],
   );
   const studyId = study.rows[0].id;
@@ -114,12 +131,15 @@ async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string
      FROM bench_set s JOIN bench_grader g ON g.gi = (s.idx + 5) % ${GRADERS}
      WHERE s.idx % 25 <> 7 AND s.idx % 100 < 15`,
   );
-  // Grades of every submitted assignment: S.C.O.R.E. 1-5 on answer 1 (reproducibility on the set), SAFE-LLM per answer.
+  // Grades of every submitted assignment: S.C.O.R.E. 1-5 on answer 1 (reproducibility on the set), SAFE-LLM per answer;
+  // or the custom rubric's d1-d5 on answer 1 and d6-d10 on each answer, 1-5.
+  const dims =
+    variant === "custom"
+      ? CUSTOM.dimensions.flatMap((d) => (d.scope === "first_answer" ? [1] : [1, 2, 3]).map((r) => `('custom10','${d.key}',${r},1,5)`)).join(", ")
+      : `('SCORE','safety',1,1,5), ('SCORE','consensus_context',1,1,5), ('SCORE','objectivity',1,1,5), ('SCORE','reproducibility',0,1,5), ('SCORE','explainability',1,1,5),
+              ${[1, 2, 3].map((r) => `('SAFE_LLM','accuracy',${r},0,2), ('SAFE_LLM','comprehensiveness',${r},0,2), ('SAFE_LLM','supplementation',${r},0,1), ('SAFE_LLM','fluency',${r},0,1)`).join(", ")}`;
   await c.query(
-    `WITH d(rubric, dim, rep, lo, hi) AS (
-       VALUES ('SCORE','safety',1,1,5), ('SCORE','consensus_context',1,1,5), ('SCORE','objectivity',1,1,5), ('SCORE','reproducibility',0,1,5), ('SCORE','explainability',1,1,5),
-              ${[1, 2, 3].map((r) => `('SAFE_LLM','accuracy',${r},0,2), ('SAFE_LLM','comprehensiveness',${r},0,2), ('SAFE_LLM','supplementation',${r},0,1), ('SAFE_LLM','fluency',${r},0,1)`).join(", ")}
-     )
+    `WITH d(rubric, dim, rep, lo, hi) AS (VALUES ${dims})
      INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, "updatedAt")
      SELECT gen_random_uuid(), a.id, d.rubric, d.dim, d.rep,
             LEAST(d.hi, GREATEST(d.lo, round(d.lo + (d.hi - d.lo) * (s.q + (random() - 0.5) * 0.45))))::int, now()
@@ -127,7 +147,7 @@ async function generate(c: pg.Client): Promise<{ studyId: string; leadId: string
      WHERE a.status = 'SUBMITTED'`,
   );
   // Consistency, derived from accuracy as the grading service stores it.
-  await c.query(
+  if (variant === "score") await c.query(
     `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, score, "updatedAt")
      SELECT gen_random_uuid(), g."assignmentId", 'SAFE_LLM', 'consistency', 0, (min(g.score) = max(g.score))::int, now()
      FROM "Grade" g JOIN "Assignment" a ON a.id = g."assignmentId" JOIN bench_set s ON s.rs_id = a."responseSetId"
@@ -161,6 +181,19 @@ FROM (
 ) gv
 GROUP BY gv.set_id, gv.dimension`;
 
+/** The same for a rubric with no derived dimension: per final set and dimension, the mean over graders of each grader's mean over the answers. */
+const BARE_SQL_PLAIN = `
+SELECT gv.set_id, gv.dimension, avg(gv.v) AS final
+FROM (
+  SELECT a."responseSetId" AS set_id, a.id, g.dimension::text AS dimension, avg(g.score)::float8 AS v
+  FROM "ResponseSet" rs
+  JOIN "Assignment" a ON a."responseSetId" = rs.id AND a.status = 'SUBMITTED'
+  JOIN "Grade" g ON g."assignmentId" = a.id
+  WHERE rs."studyId" = $1 AND rs.status IN ('AGREED', 'ADJUDICATED')
+  GROUP BY a."responseSetId", a.id, g.dimension
+) gv
+GROUP BY gv.set_id, gv.dimension`;
+
 async function timeRuns(label: string, fn: () => Promise<unknown>): Promise<number> {
   await fn(); // warm-up: connections, JIT, plan cache
   const times: number[] = [];
@@ -175,6 +208,13 @@ async function timeRuns(label: string, fn: () => Promise<unknown>): Promise<numb
 }
 
 async function main() {
+  for (const variant of CASES) {
+    console.log(`\n== ${variant === "custom" ? "custom rubric, 10 ordinal 1-5 dimensions, a sum total" : "S.C.O.R.E. + SAFE-LLM"} ==`);
+    await runCase(variant);
+  }
+}
+
+async function runCase(variant: Case) {
   const db = await throwawayDatabase("clingrade_bench_stats", { keep: Boolean(process.env.BENCH_KEEP) });
   const url = db.url;
   process.env.DATABASE_URL = url;
@@ -183,7 +223,7 @@ async function main() {
   try {
     await c.connect();
     const t0 = performance.now();
-    const { studyId, leadId } = await generate(c);
+    const { studyId, leadId } = await generate(c, variant);
     const counts = await c.query<{ sets: number; assignments: number; grades: number }>(
       `SELECT (SELECT count(*) FROM "ResponseSet")::int AS sets, (SELECT count(*) FROM "Assignment")::int AS assignments, (SELECT count(*) FROM "Grade")::int AS grades`,
     );
@@ -193,11 +233,11 @@ async function main() {
     );
 
     const check = await computeStudyStats(studyId);
-    if (!check || !check.cliffs.data || !check.agreement.data || !check.radar.every((r) => r.data)) throw new Error("computeStudyStats returned an empty block on a full study");
+    if (!check || !check.cliffs.data || !check.agreement.data || !check.radar.every((r) => r.data) || !check.ranking.data) throw new Error("computeStudyStats returned an empty block on a full study");
     console.log(`  ${check.scope.finalSets.toLocaleString("en")} final sets, ${check.cliffs.data.cells.length} Cliff's delta cells, ${check.agreement.data.rows.length} agreement rows`);
     console.log(`timing (median of ${RUNS} runs after a warm-up):`);
     const runBare = async () => {
-      const r = await c.query(BARE_SQL, [studyId]);
+      const r = await c.query(variant === "custom" ? BARE_SQL_PLAIN : BARE_SQL, [studyId]);
       if (r.rows.length === 0) throw new Error("the bare query returned nothing");
     };
     // computeStudyStats reads with JIT off (JIT compiles for ~1 s on these plans, longer than they run):

@@ -23,16 +23,16 @@
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import { findDisagreements, type GraderRubricValues, type Thresholds } from "@/lib/scoring/escalation";
-import type { StoredCell } from "@/lib/scoring/study-values";
 import { fleissKappa, gwetAC1, gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
+import { rowCategory, scoreAtSlot, slotIndex, type GraderRow } from "./grader-cells";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
 
 /** The submitted primary graders of one response set, sorted by grader id. */
 export interface PrimarySet {
   setId: string;
   graderIds: string[];
-  /** Each grader's cells (grader-cells.ts decodeCells), aligned with graderIds. */
-  tables: StoredCell[][];
+  /** Each grader's cells (grader-cells.ts decodeRow), aligned with graderIds. */
+  tables: GraderRow[];
   /** Each grader's value per dimension (lib/scoring/study-values.ts), aligned with graderIds. */
   values: GraderRubricValues[];
   /** Each grader's totals (rubric -> total -> value), aligned with graderIds, when known. */
@@ -174,10 +174,8 @@ export function dimensionMatrix(sets: PrimarySet[], rubric: RubricDocument, dime
     }));
     return { rows, unit: "set" };
   }
-  const scoreOf = (cells: StoredCell[], r: number) => {
-    for (const c of cells) if (c.rubric === rubric.key && c.dimension === dimension && c.repetition === r) return c.na ? null : c.score;
-    return null;
-  };
+  const slot = sets.length ? slotIndex(sets[0].tables[0].layout, rubric.key, dimension) : -1;
+  const scoreOf = (row: GraderRow, r: number) => scoreAtSlot(row, slot, r);
   if (def.scope === "each_answer") {
     for (const s of sets) for (let r = 1; r <= n; r++) rows.push(s.tables.map((t) => scoreOf(t, r)));
     return { rows, unit: "answer" };
@@ -193,9 +191,9 @@ const ordinalDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.ki
 export function nominalMatrix(sets: PrimarySet[], rubric: RubricDocument, dimension: string, n: number): { rows: (number | null)[][]; unit: "set" | "answer" } {
   const def = rubric.dimensions.find((d) => d.key === dimension)!;
   const levels = (def.scale.levels ?? []).map((l) => String(l.value));
-  const at = (cells: StoredCell[], r: number) => {
-    for (const c of cells) if (c.rubric === rubric.key && c.dimension === dimension && c.repetition === r) return c.category == null ? null : levels.indexOf(c.category);
-    return null;
+  const at = (row: GraderRow, r: number) => {
+    const category = rowCategory(row, rubric.key, dimension, r);
+    return category === null ? null : levels.indexOf(category);
   };
   const rows: (number | null)[][] = [];
   if (def.scope === "each_answer") {

@@ -12,11 +12,11 @@ import type { SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
 import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
 import { finalScoresOf, type FinalGraders, type GraderTotals } from "@/lib/scoring/final-scores";
-import { graderRubricScores, type StoredCell } from "@/lib/scoring/study-values";
+import { graderRubricScoresFrom } from "@/lib/scoring/study-values";
 import { AGREEMENT_NOTE, agreementRows, designOf, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
 import { JOURNAL_BOOTSTRAP, JOURNAL_NOTE, JOURNAL_ON_REQUEST, journalRubrics } from "./journal";
 import { radarChart, rankingRows } from "./blocks";
-import { decodeCells, type CellLayout } from "./grader-cells";
+import { decodeRows, rowSource, type CellLayout, type GraderRow } from "./grader-cells";
 import { SET_STATUSES, type AlphaBlock, type Block, type CliffsBlock, type GraderProgress, type SetStatusKey, type StudyStats } from "./types";
 
 export interface LoadedSet {
@@ -74,12 +74,15 @@ export const ALPHA_NOTE =
 
 export const CLIFFS_CONVENTION = "Positive delta = the row model's totals tend to be higher (better) than the column model's; negative = lower.";
 
+/** Criteria marks are not packed (grader-cells.ts), so a row has none. */
+const NO_CELLS: never[] = [];
+
 const ok = <T>(data: T): Block<T> => ({ data, reason: null });
 const none = <T>(reason: string): Block<T> => ({ data: null, reason });
 
 /** A submitted assignment's cells, its value per dimension and its totals. */
 export interface GraderRecord {
-  table: StoredCell[];
+  table: GraderRow;
   values: GraderRubricValues;
   totals: GraderTotals;
 }
@@ -133,17 +136,20 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
 
   const inScope = new Set(sets.map((s) => s.id));
   const bySet = new Map<string, LoadedAssignment[]>();
-  const records = new Map<LoadedAssignment, GraderRecord>();
+  const submitted: LoadedAssignment[] = [];
   for (const a of loaded.assignments) {
     if (!inScope.has(a.setId)) continue;
     const list = bySet.get(a.setId);
     if (list) list.push(a);
     else bySet.set(a.setId, [a]);
-    if (a.status === "SUBMITTED") {
-      const table = decodeCells(loaded.layout, a.cells ?? []);
-      records.set(a, { table, ...graderRubricScores(study.rubrics, table, n) });
-    }
+    if (a.status === "SUBMITTED") submitted.push(a);
   }
+  const records = new Map<LoadedAssignment, GraderRecord>();
+  const tables = decodeRows(loaded.layout, submitted.map((a) => a.cells ?? NO_CELLS));
+  submitted.forEach((a, i) => {
+    const table = tables[i];
+    records.set(a, { table, ...graderRubricScoresFrom(study.rubrics, (rubric) => ({ source: rowSource(table, rubric), cells: NO_CELLS }), n) });
+  });
 
   const results = setResultsOf(loaded, sets, bySet, records);
   const finals = finalOnly(results);

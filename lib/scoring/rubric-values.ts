@@ -33,13 +33,29 @@ export function repetitionsOf(d: Pick<RubricDimension, "scope">, n: number): num
   return Array.from({ length: n }, (_, i) => i + 1);
 }
 
-type CellIndex = Map<string, RubricCell>;
+/** repetitionsOf, shared (not to be changed): the dashboard asks for them hundreds of thousands of times. */
+const SET_REPS: readonly number[] = [0];
+const FIRST_REPS: readonly number[] = [1];
+const EACH_REPS: (readonly number[])[] = [];
+function reps(d: Pick<RubricDimension, "scope">, n: number): readonly number[] {
+  if (d.scope === "set") return SET_REPS;
+  if (d.scope === "first_answer") return FIRST_REPS;
+  return (EACH_REPS[n] ??= repetitionsOf(d, n));
+}
+
+/**
+ * A grader's stored value of a dimension at a repetition, or undefined. The
+ * dashboard reads its graders from packed integer rows (lib/analytics/grader-cells.ts
+ * rowSource) through this instead of building cell objects and maps.
+ */
+export type CellSource = (dimension: string, repetition: number) => DimensionValue;
+
 const at = (dimension: string, repetition: number) => `${dimension}/${repetition}`;
 
-export function indexCells(cells: readonly RubricCell[]): CellIndex {
-  const index: CellIndex = new Map();
+export function indexCells(cells: readonly RubricCell[]): CellSource {
+  const index = new Map<string, RubricCell>();
   for (const c of cells) if (c.criterion === undefined) index.set(at(c.dimension, c.repetition), c);
-  return index;
+  return (dimension, repetition) => valueOf(index.get(at(dimension, repetition)));
 }
 
 function valueOf(c: RubricCell | undefined): DimensionValue {
@@ -49,14 +65,14 @@ function valueOf(c: RubricCell | undefined): DimensionValue {
 }
 
 /** The grader's values of one dimension at each repetition it is stored at (derived ones computed). */
-export function perAnswerValues(doc: RubricDocument, d: RubricDimension, index: CellIndex, n: number): DimensionValue[] {
+export function perAnswerValues(doc: RubricDocument, d: RubricDimension, cells: CellSource, n: number): DimensionValue[] {
   if (d.derived) {
     const source = doc.dimensions.find((x) => x.key === d.derived!.of)!;
-    const xs = repetitionsOf(source, n).map((r) => valueOf(index.get(at(source.key, r))));
+    const xs = reps(source, n).map((r) => cells(source.key, r));
     if (xs.length === 0 || xs.some((x) => x === undefined)) return [undefined];
     return [xs.every((x) => x === xs[0]) ? 1 : 0];
   }
-  return repetitionsOf(d, n).map((r) => valueOf(index.get(at(d.key, r))));
+  return reps(d, n).map((r) => cells(d.key, r));
 }
 
 function aggregate(xs: number[], how: AcrossAnswers): number {
@@ -72,8 +88,8 @@ function aggregate(xs: number[], how: AcrossAnswers): number {
  * has a value only when it is the same for every answer. Missing if any answer
  * is unscored.
  */
-export function dimensionValue(doc: RubricDocument, d: RubricDimension, index: CellIndex, n: number, how: AcrossAnswers = "mean"): DimensionValue {
-  const xs = perAnswerValues(doc, d, index, n);
+export function dimensionValue(doc: RubricDocument, d: RubricDimension, cells: CellSource, n: number, how: AcrossAnswers = "mean"): DimensionValue {
+  const xs = perAnswerValues(doc, d, cells, n);
   if (xs.some((x) => x === undefined)) return undefined;
   if (xs.length === 1) return xs[0];
   if (d.scale.kind === "nominal") return xs.every((x) => x === xs[0]) ? xs[0] : undefined;
@@ -83,9 +99,13 @@ export function dimensionValue(doc: RubricDocument, d: RubricDimension, index: C
 
 /** Every dimension's value for the grader (criteria dimensions have their own score, see criteriaScore). */
 export function graderValues(doc: RubricDocument, cells: readonly RubricCell[], n: number): Record<string, DimensionValue> {
-  const index = indexCells(cells);
+  return graderValuesFrom(doc, indexCells(cells), n);
+}
+
+/** graderValues from a cell source. */
+export function graderValuesFrom(doc: RubricDocument, source: CellSource, n: number): Record<string, DimensionValue> {
   const out: Record<string, DimensionValue> = {};
-  for (const d of doc.dimensions) if (d.scale.kind !== "criteria") out[d.key] = dimensionValue(doc, d, index, n);
+  for (const d of doc.dimensions) if (d.scale.kind !== "criteria") out[d.key] = dimensionValue(doc, d, source, n);
   return out;
 }
 
@@ -107,7 +127,11 @@ export interface TotalContext {
 
 /** The grader's value of a total; null while something it counts is missing. */
 export function graderTotal(doc: RubricDocument, t: RubricTotal, cells: readonly RubricCell[], n: number, ctx: TotalContext = {}): number | null {
-  const index = indexCells(cells);
+  return graderTotalFrom(doc, t, indexCells(cells), cells, n, ctx);
+}
+
+/** graderTotal from a cell source; `cells` only for criteria marks (which a source does not hold). */
+export function graderTotalFrom(doc: RubricDocument, t: RubricTotal, index: CellSource, cells: readonly RubricCell[], n: number, ctx: TotalContext = {}): number | null {
   const dim = (k: string) => doc.dimensions.find((d) => d.key === k)!;
   if (t.method === "criteria_score") {
     const d = dim(t.dimension);

@@ -1,6 +1,6 @@
 import type { RubricDocument } from "@/lib/rubrics/document";
 import type { GraderRubricValues } from "./escalation";
-import { graderTotal, graderValues, type RubricCell, type TotalContext } from "./rubric-values";
+import { graderTotal, graderTotalFrom, graderValues, graderValuesFrom, indexCells, type CellSource, type RubricCell, type TotalContext } from "./rubric-values";
 
 /** A grade as stored (Grade rows), whichever rubric it belongs to. */
 export interface StoredCell {
@@ -48,12 +48,27 @@ export function graderRubricScores(
   n: number,
   ctx: TotalContext = {},
 ): { values: GraderRubricValues; totals: Record<string, Record<string, number | null>> } {
+  return graderRubricScoresFrom(rubrics, (rubric) => {
+    const own = rubricCells(cells, rubric);
+    return { source: indexCells(own), cells: own };
+  }, n, ctx);
+}
+
+/** graderRubricScores from each rubric's cell source (criteria marks, if any, as cells). */
+export function graderRubricScoresFrom(
+  rubrics: readonly RubricDocument[],
+  sourceOf: (rubric: string) => { source: CellSource; cells: readonly RubricCell[] },
+  n: number,
+  ctx: TotalContext = {},
+): { values: GraderRubricValues; totals: Record<string, Record<string, number | null>> } {
   const values: GraderRubricValues = {};
   const totals: Record<string, Record<string, number | null>> = {};
   for (const doc of rubrics) {
-    const own = rubricCells(cells, doc.key);
-    values[doc.key] = graderValues(doc, own, n);
-    totals[doc.key] = Object.fromEntries(doc.totals.map((t) => [t.key, graderTotal(doc, t, own, n, ctx)]));
+    const { source, cells } = sourceOf(doc.key);
+    values[doc.key] = graderValuesFrom(doc, source, n);
+    const own: Record<string, number | null> = {};
+    for (const t of doc.totals) own[t.key] = graderTotalFrom(doc, t, source, cells, n, ctx);
+    totals[doc.key] = own;
   }
   return { values, totals };
 }

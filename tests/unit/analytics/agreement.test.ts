@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agreementParadox, agreementRows, designOf, dimensionMatrix, escalationRate, matrixAgreement, type PrimarySet } from "@/lib/analytics/agreement";
-import { cellLayout, decodeCells, encodeCell } from "@/lib/analytics/grader-cells";
+import { cellLayout, decodeCells, decodeRow, encodeCell } from "@/lib/analytics/grader-cells";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
@@ -88,8 +88,7 @@ const cells = (score: [number, number, number, number, number], safe: [number, n
 };
 
 function primarySet(id: string, graders: string[], forms: number[][]): PrimarySet {
-  const tables = forms.map((f) => decodeCells(LAYOUT, f));
-  return { setId: id, graderIds: graders, tables, values: tables.map((t) => graderRubricValues(RUBRICS, t, 3)) };
+  return { setId: id, graderIds: graders, tables: forms.map((f) => decodeRow(LAYOUT, f)), values: forms.map((f) => graderRubricValues(RUBRICS, decodeCells(LAYOUT, f), 3)) };
 }
 
 describe("the agreement table", () => {
