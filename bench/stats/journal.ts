@@ -22,7 +22,7 @@ const ITEMS = Number(process.env.BENCH_ITEMS ?? 2500);
 const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
 const STUDY = { id: uuid(1), name: "Bench", slug: "bench", status: "OPEN" as const, rubrics: templateRubrics(["SCORE"]), repetitions: 1, gradersPerSet: 3, safeLlmScoring: "PER_ANSWER" as const, thresholds: DEFAULT_THRESHOLDS };
 const LAYOUT = cellLayout(STUDY.rubrics);
-const GRADERS = Array.from({ length: 30 }, (_, i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true }));
+const GRADERS = Array.from({ length: 30 }, (_, i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true, external: false }));
 const DIMS = ["safety", "consensus_context", "objectivity", "reproducibility", "explainability"];
 const rng = mulberry32(2026);
 

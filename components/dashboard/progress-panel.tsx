@@ -103,7 +103,7 @@ export function ProgressPanel({ block, slug, filterTag }: { block: Block<Progres
                   <tr key={g.id} className="border-t border-border">
                     <th scope="row" className="px-3 py-1.5 text-left font-medium">
                       {g.name}
-                      {g.active ? null : <span className="ml-1 text-xs font-normal text-muted-foreground">(removed)</span>}
+                      {g.external ? <span className="ml-1 text-xs font-normal text-muted-foreground">(imported)</span> : g.active ? null : <span className="ml-1 text-xs font-normal text-muted-foreground">(removed)</span>}
                     </th>
                     <td className="px-3 py-1.5 text-right tabular-nums">
                       {g.done} / {g.assigned}

@@ -48,7 +48,7 @@ export interface LoadedStudy {
   /** Non-cancelled assignments. */
   assignments: LoadedAssignment[];
   /** The study's graders (members with the GRADER role). */
-  graders: { id: string; name: string; active: boolean }[];
+  graders: { id: string; name: string; active: boolean; external: boolean }[];
 }
 
 export interface StatsQuery {
@@ -264,12 +264,12 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     const byStatus = Object.fromEntries(SET_STATUSES.map((s) => [s, 0])) as Record<SetStatusKey, number>;
     for (const s of sets) byStatus[s.status]++;
     const graders = new Map<string, GraderProgress>();
-    for (const g of loaded.graders) graders.set(g.id, { id: g.id, name: g.name, active: g.active, done: 0, assigned: 0, adjudications: 0 });
+    for (const g of loaded.graders) graders.set(g.id, { id: g.id, name: g.name, active: g.active, external: g.external, done: 0, assigned: 0, adjudications: 0 });
     let done = 0;
     let assigned = 0;
     for (const list of bySet.values()) {
       for (const a of list) {
-        const g = graders.get(a.graderId) ?? { id: a.graderId, name: "Former grader", active: false, done: 0, assigned: 0, adjudications: 0 };
+        const g = graders.get(a.graderId) ?? { id: a.graderId, name: "Former grader", active: false, external: false, done: 0, assigned: 0, adjudications: 0 };
         graders.set(a.graderId, g);
         g.assigned++;
         assigned++;

@@ -240,7 +240,7 @@ const JudgeComparison = registry.register(
   }),
 );
 
-const GraderProgress = z.object({ id: z.uuid(), name: z.string(), active: z.boolean(), done: z.int(), assigned: z.int(), adjudications: z.int() });
+const GraderProgress = z.object({ id: z.uuid(), name: z.string(), active: z.boolean(), external: z.boolean(), done: z.int(), assigned: z.int(), adjudications: z.int() });
 
 export const StudyStatsSchema = registry.register(
   "StudyStats",

@@ -34,7 +34,7 @@ JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
 WHERE rs."studyId" = $1::uuid AND a.status <> 'CANCELLED'`;
 
 const GRADERS_SQL = `
-SELECT u.id::text AS id, u.name AS name, (sm.active AND u.active) AS active
+SELECT u.id::text AS id, u.name AS name, (sm.active AND (u.active OR u."externalStudyId" IS NOT NULL)) AS active, u."externalStudyId" IS NOT NULL AS external
 FROM "StudyMember" sm JOIN "User" u ON u.id = sm."userId"
 WHERE sm."studyId" = $1::uuid AND sm.role = 'GRADER'`;
 
@@ -60,7 +60,7 @@ export async function loadStudy(studyId: string): Promise<LoadedStudy | null> {
       db.$queryRawUnsafe<{ name: string }[]>(MODELS_SQL, studyId),
       db.$queryRawUnsafe<SetRow[]>(SETS_SQL, studyId),
       db.$queryRawUnsafe<AssignmentRow[]>(ASSIGNMENTS_SQL, studyId, layout.keys, layout.nominalLevels),
-      db.$queryRawUnsafe<{ id: string; name: string; active: boolean }[]>(GRADERS_SQL, studyId),
+      db.$queryRawUnsafe<{ id: string; name: string; active: boolean; external: boolean }[]>(GRADERS_SQL, studyId),
     ],
     { isolationLevel: "RepeatableRead", timeout: 120_000, maxWait: 30_000 },
   );

@@ -179,6 +179,8 @@ export interface GraderProgress {
   name: string;
   /** False when the grader was removed from the study (their submitted work stays). */
   active: boolean;
+  /** A rater whose grades were imported (no account). */
+  external: boolean;
   done: number;
   assigned: number;
   adjudications: number;

@@ -359,6 +359,14 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
       }
     } else if (duplicates) created = (await insert("", true)).rowCount ?? 0;
     else created = ((await insert("WHERE a.fresh", false)).rowCount ?? 0) + ((await insert("WHERE NOT a.fresh", false)).rowCount ?? 0);
+    // Imported grades are final as imported: a set they reach, with no grader of the study still at work on it,
+    // takes the mean of its raters as its final scores (no escalation: the study that collected them had its own).
+    await client.query(
+      `UPDATE "ResponseSet" rs SET status = 'AGREED', "updatedAt" = now()
+         FROM gi_set s
+        WHERE rs.id = s.id AND rs.status = 'AWAITING_GRADES'
+          AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status IN ('PENDING', 'IN_PROGRESS'))`,
+    );
     const grades = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM gi_grade`)).rows[0].n) - duplicates;
     const result: GradeImportResult = {
       dryRun,

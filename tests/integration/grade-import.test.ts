@@ -122,6 +122,8 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     // 210 answers x 3 raters, submitted, and no escalation.
     expect(await getDb().assignment.count({ where: { studyId: study.id, status: "SUBMITTED", kind: "PRIMARY" } })).toBe(630);
     expect(await getDb().escalation.count({ where: { responseSet: { studyId: study.id } } })).toBe(0);
+    // Final as imported: every answer's final scores are its three reviewers' mean.
+    expect(await getDb().responseSet.count({ where: { studyId: study.id, status: "AGREED" } })).toBe(210);
 
     const again = await post(study.id, lead.token, multipart(file, "2_Data.xlsx", CARDIOLOGY_MAPPING));
     expect(again.status).toBe(200);

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { POST as gradeImport } from "@/app/api/v1/studies/[id]/grade-imports/route";
+import { GET as listSets } from "@/app/api/v1/studies/[id]/sets/route";
 import { GET as stats } from "@/app/api/v1/studies/[id]/stats/route";
 import type { JournalAgreement } from "@/lib/analytics/types";
 import { getDb } from "@/lib/db/client";
@@ -46,7 +47,7 @@ async function importedStudy(rubric: RubricDocument, body: BodyInit, type?: stri
     return s.body.journal.data.rubrics[0].agreement as JournalAgreement[];
   };
   const raters = new Map((await getDb().user.findMany({ where: { externalStudyId: study.id }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
-  return { journal, raters };
+  return { journal, raters, studyId: study.id, token: lead.token };
 }
 
 describe("the published studies, imported as they are, give their published figures", () => {
@@ -68,7 +69,10 @@ describe("the published studies, imported as they are, give their published figu
   }, 120_000);
 
   it("chattogovar (ratings_long.csv as a text/csv body): ICC(2,1), ICC(2,k) and quadratic kappa of the totals, pooled and per system", async () => {
-    const { journal } = await importedStudy(CHATTOGOVAR_RUBRIC, readFileSync("tests/fixtures/realdata/chattogovar/ratings_long.csv"), "text/csv");
+    const { journal, studyId, token } = await importedStudy(CHATTOGOVAR_RUBRIC, readFileSync("tests/fixtures/realdata/chattogovar/ratings_long.csv"), "text/csv");
+    // Final as imported: every answer takes the two raters' mean as its final scores.
+    const sets = (await call(listSets, `/api/v1/studies/${studyId}/sets?pageSize=500`, bearer(token), { id: studyId })) as { body: Body };
+    expect(sets.body.sets.filter((s: Body) => s.status === "agreed")).toHaveLength(450);
     for (const [group, expected] of Object.entries(CHATTOGOVAR)) {
       const agreement = await journal(group === "pooled" ? "" : `&models=${encodeURIComponent(group)}`);
       const total = agreement.find((a) => a.target === "total" && a.key === "total")!;

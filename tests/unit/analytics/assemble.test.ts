@@ -19,7 +19,7 @@ const STUDY = {
   thresholds: DEFAULT_THRESHOLDS,
 };
 const LAYOUT = cellLayout(STUDY.rubrics);
-const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true }));
+const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true, external: false }));
 
 function scoreCells(v: [number, number, number, number, number]): number[] {
   const [s, c, o, r, e] = v;

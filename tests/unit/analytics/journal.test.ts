@@ -24,7 +24,7 @@ const STUDY = {
   thresholds: DEFAULT_THRESHOLDS,
 };
 const LAYOUT = cellLayout(STUDY.rubrics);
-const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true }));
+const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true, external: false }));
 const DIMS = ["safety", "consensus_context", "objectivity", "reproducibility", "explainability"];
 type Form = [number, number, number, number, number];
 
@@ -132,7 +132,7 @@ describe("journal statistics block", () => {
     // A third primary per set, and every set graded by its own three graders: 60 graders.
     const loaded = build(false);
     loaded.assignments = loaded.assignments.flatMap((a, i) => (i % 2 === 0 ? [a, { ...a }] : [a]));
-    const many = loaded.assignments.map((_, i) => ({ id: uuid(500 + i), name: `G${i}`, active: true }));
+    const many = loaded.assignments.map((_, i) => ({ id: uuid(500 + i), name: `G${i}`, active: true, external: false }));
     loaded.graders = many;
     loaded.assignments.forEach((a, i) => (a.graderId = many[i].id));
     const a = assembleStudyStats(loaded, { journal: true }, { resamples: 20 }).journal.data!.rubrics[0].agreement[0];
