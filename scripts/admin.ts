@@ -6,6 +6,7 @@
  *   npm run admin -- revoke-token --id TOKEN_ID
  *   npm run admin -- deactivate-user --email E | activate-user --email E
  *   npm run admin -- unlock-user --email E      (clears the account's sign-in throttling)
+ *   npm run admin -- unlink-sso --email E [--issuer URL]  (removes its single sign-on links, ends its sessions)
  *   npm run admin -- list-users
  *   npm run admin -- backup --out FILE [--force]   (pg_dump custom format; PG_BIN_DIR picks the tools)
  *   npm run admin -- restore --from FILE           (into an empty database only, then migrates it)
@@ -44,6 +45,7 @@ async function main() {
       from: { type: "string" },
       force: { type: "boolean" },
       resume: { type: "boolean" },
+      issuer: { type: "string" },
     },
     strict: true,
   });

@@ -1,5 +1,5 @@
 import { createApiToken, revokeApiToken } from "@/lib/auth/tokens";
-import { createUser, findUserByEmail, setUserActive, unlockUser, UserError } from "./service";
+import { createUser, findUserByEmail, setUserActive, unlinkSso, unlockUser, UserError } from "./service";
 import { listUsers } from "./queries";
 
 export class AdminUsageError extends Error {
@@ -17,9 +17,10 @@ export interface AdminArgs {
   specialty?: string[];
   id?: string;
   "expires-days"?: string;
+  issuer?: string;
 }
 
-const USAGE = "commands: create-user, create-token, revoke-token, deactivate-user, activate-user, unlock-user, list-users, backup, restore (see scripts/admin.ts)";
+const USAGE = "commands: create-user, create-token, revoke-token, deactivate-user, activate-user, unlock-user, unlink-sso, list-users, backup, restore (see scripts/admin.ts)";
 
 function need(args: AdminArgs, key: keyof AdminArgs, command: string): string {
   const v = args[key];
@@ -76,6 +77,12 @@ export async function runAdminCommand(command: string | undefined, args: AdminAr
       const user = await userByEmail(need(args, "email", command));
       const cleared = await unlockUser(user.id);
       return [`Unlocked ${user.email}: forgot ${cleared} failed sign-in${cleared === 1 ? "" : "s"}.`];
+    }
+    case "unlink-sso": {
+      const user = await userByEmail(need(args, "email", command));
+      const removed = await unlinkSso(user.id, args.issuer ?? null);
+      if (removed.length === 0) return [`${user.email} has no single sign-on identity${args.issuer ? ` from ${args.issuer}` : ""}: nothing to unlink.`];
+      return [`Unlinked ${user.email} from ${removed.join(", ")}; its sessions are ended.`];
     }
     case "list-users": {
       const users = await listUsers();

@@ -115,6 +115,25 @@ export async function findUserByEmail(email: string) {
 }
 
 /**
+ * Unlinks an account from its single sign-on identities (all, or the one
+ * issuer's), audited, and ends its sessions: a wrong link (an IdP account
+ * re-assigned to someone else) stops working at once. The next SSO sign-in
+ * links again only as an invitation would (by verified email). Returns the
+ * identities removed, as "issuer subject".
+ */
+export async function unlinkSso(userId: string, issuer: string | null, actorId: string | null = null): Promise<string[]> {
+  return getDb().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId}::uuid FOR UPDATE`;
+    const identities = await tx.oidcIdentity.findMany({ where: { userId, ...(issuer ? { issuer } : {}) }, select: { issuer: true, subject: true, email: true } });
+    if (identities.length === 0) return [];
+    await tx.oidcIdentity.deleteMany({ where: { userId, ...(issuer ? { issuer } : {}) } });
+    await revokeAllSessions(userId, tx);
+    await recordAudit(tx, { actorId, action: "user.sso_unlink", entityType: "User", entityId: userId, before: { identities }, after: { identities: [] } });
+    return identities.map((i) => `${i.issuer} ${i.subject}`);
+  });
+}
+
+/**
  * Clears an account's sign-in throttling (its failed attempts from every
  * address), audited, for a user an attacker has slowed down. Returns how many
  * attempts were forgotten.

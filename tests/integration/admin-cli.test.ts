@@ -2,6 +2,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveApiToken } from "@/lib/auth/tokens";
+import { createSession, resolveSession } from "@/lib/auth/sessions";
+import { runAdminCommand } from "@/lib/users/admin-cli";
 import { authenticate } from "@/lib/auth/login";
 import { getDb } from "@/lib/db/client";
 import { useIsolatedDatabase } from "./helpers/db";
@@ -108,5 +110,25 @@ describe("npm run admin", () => {
     expect(await authenticate({ email: "lead.one@example.org", password: "a-good-password-1", ip: "192.0.2.9" })).toMatchObject({ ok: true });
     expect(await getDb().auditEvent.count({ where: { action: "user.unlock", actorId: null } })).toBe(1);
     expect((await admin(["unlock-user"])).stderr).toMatch(/unlock-user needs --email/);
+  });
+
+  it("unlink-sso removes an account's single sign-on links (one issuer or all), ends its sessions, audited", async () => {
+    const user = await getDb().user.findUniqueOrThrow({ where: { email: "g@example.org" } });
+    await getDb().oidcIdentity.createMany({
+      data: [
+        { issuer: "https://idp-a.example.org", subject: "sub-a", userId: user.id, email: "g@example.org" },
+        { issuer: "https://idp-b.example.org", subject: "sub-b", userId: user.id, email: "g@example.org" },
+      ],
+    });
+    const session = await createSession(user.id);
+    const one = await admin(["unlink-sso", "--email", "G@example.org", "--issuer", "https://idp-a.example.org"]);
+    expect(one.stderr).toBe("");
+    expect(one.stdout.trim()).toBe("Unlinked g@example.org from https://idp-a.example.org sub-a; its sessions are ended.");
+    expect((await getDb().oidcIdentity.findMany({ where: { userId: user.id } })).map((i) => i.subject)).toEqual(["sub-b"]);
+    expect(await resolveSession(session)).toBeNull();
+    expect(await runAdminCommand("unlink-sso", { email: "g@example.org" })).toEqual(["Unlinked g@example.org from https://idp-b.example.org sub-b; its sessions are ended."]);
+    expect(await runAdminCommand("unlink-sso", { email: "g@example.org" })).toEqual(["g@example.org has no single sign-on identity: nothing to unlink."]);
+    expect(await getDb().auditEvent.count({ where: { action: "user.sso_unlink", entityId: user.id } })).toBe(2);
+    await expect(runAdminCommand("unlink-sso", {})).rejects.toThrow(/unlink-sso needs --email/);
   });
 });
