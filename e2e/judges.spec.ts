@@ -104,4 +104,10 @@ test("a lead imports GPT-4o's chattogovar scores through the study page and read
   await section.scrollIntoViewIfNeeded();
   await expect(section).toBeVisible();
   await expect(section.getByTestId("judge-dimensions").getByRole("row").filter({ hasText: "Accuracy" }).first()).toBeVisible();
+
+  // The raters' own reliability for a paper, computed on request.
+  await page.getByRole("link", { name: "Compute the journal statistics" }).click();
+  const agreement = page.getByTestId("journal-panel").getByTestId("journal-agreement");
+  await expect(agreement).toBeVisible({ timeout: 60_000 });
+  await expect(agreement.getByRole("row").filter({ hasText: "Total" }).first()).toContainText(/primary – secondary: 0\.\d\d/);
 });

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { POST as gradeImport } from "@/app/api/v1/studies/[id]/grade-imports/route";
 import { GET as listSets } from "@/app/api/v1/studies/[id]/sets/route";
 import { GET as stats } from "@/app/api/v1/studies/[id]/stats/route";
+import { journalAgreementCsv } from "@/lib/analytics/journal-tables";
 import type { JournalAgreement } from "@/lib/analytics/types";
 import { getDb } from "@/lib/db/client";
 import { CHATTOGOVAR_RUBRIC } from "@/lib/demo/data/chattogovar/rubric";
@@ -66,6 +67,11 @@ describe("the published studies, imported as they are, give their published figu
       published(pairs["Reviewer2-Reviewer3"], kappas[2], `${criterion} kappa R2-R3`);
       published(row.kendallW!.uncorrected.value, CARDIOLOGY_W[criterion], `${criterion} Kendall's W`);
     }
+    // The dashboard's CSV of the same block: one row per figure, graders by name.
+    const csv = journalAgreementCsv({ note: "", design: "crossed", rubrics: [{ rubric: "cardiology", agreement, models: [] }] }, raters);
+    const accuracy = csv.rows.filter((r) => r[2] === "accuracy" && r[4] === "kappa (quadratic)" && String(r[5]).includes("ranks"));
+    expect(accuracy.map((r) => String(r[6]).split(" | ").sort().join("-")).sort()).toEqual(["Reviewer1-Reviewer2", "Reviewer1-Reviewer3", "Reviewer2-Reviewer3"]);
+    published(accuracy.find((r) => String(r[6]).split(" | ").sort().join("-") === "Reviewer1-Reviewer2")![7] as number, CARDIOLOGY_KAPPA.Accuracy[0], "CSV kappa R1-R2");
   }, 120_000);
 
   it("chattogovar (ratings_long.csv as a text/csv body): ICC(2,1), ICC(2,k) and quadratic kappa of the totals, pooled and per system", async () => {

@@ -6,6 +6,7 @@ import { AgreementPanel } from "@/components/dashboard/agreement-panel";
 import { AlphaPanel } from "@/components/dashboard/alpha-panel";
 import { CliffsPanel } from "@/components/dashboard/cliffs-panel";
 import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
+import { JournalPanel } from "@/components/dashboard/journal-panel";
 import { JudgesPanel } from "@/components/dashboard/judges-panel";
 import { PrintDashboardButton } from "@/components/dashboard/print-button";
 import { ProgressPanel } from "@/components/dashboard/progress-panel";
@@ -31,7 +32,12 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
   const { study } = await loadStudyForPage(id);
   // Lenient, as a hand-edited URL should still show the dashboard: a bad value falls back to "all".
   const { data: q } = parseTableParams(statsQuerySchema, await searchParams);
-  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: (q.rubric ?? []).filter((r) => storedRubricKeys(study.rubrics).includes(r)), models: q.models });
+  const stats = await computeStudyStats(study.id, {
+    specialty: q.specialty,
+    rubrics: (q.rubric ?? []).filter((r) => storedRubricKeys(study.rubrics).includes(r)),
+    models: q.models,
+    journal: q.journal,
+  });
   if (!stats) notFound();
   const { filters, options, scope } = stats;
   const names = Object.fromEntries(stats.study.rubricDocuments.map((r) => [r.key, r.name]));
@@ -70,6 +76,13 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       <AgreementPanel block={stats.agreement} slug={slug} filterTag={filterTag} />
 
       <RankingPanel block={stats.ranking} scope={scope.specialty} rubrics={filters.rubrics} allModels={options.models} slug={slug} filterTag={filterTag} />
+
+      <JournalPanel
+        block={stats.journal}
+        names={Object.fromEntries((stats.progress.data?.graders ?? []).map((g) => [g.id, g.name]))}
+        computeHref={`?${new URLSearchParams({ ...(q.specialty ? { specialty: q.specialty } : {}), ...(q.rubric?.length ? { rubric: q.rubric.join(",") } : {}), ...(q.models?.length ? { models: q.models.join(",") } : {}), journal: "1" }).toString()}#journal`}
+        slug={slug}
+      />
 
       <JudgesPanel block={stats.judges} />
 
