@@ -32,7 +32,7 @@ async function gradeAll(browser: Browser, grader: { email: string; password: str
   // The grader's own flow: the first set, then each submission opens the next one.
   await page.goto(`/grade/${[...assignments].sort((a, b) => a.position - b.position)[0].id}`);
   for (let i = 0; i < assignments.length; i++) {
-    await expect(page.getByRole("heading", { name: "Cardiology criteria" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Cardiology criteria", level: 2 })).toBeVisible();
     await expect(page.getByText("0 / 4 scores")).toBeVisible();
 
     await expect(page.getByText(`Set ${i + 1} of 6`).first()).toBeVisible();
