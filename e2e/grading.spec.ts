@@ -193,8 +193,11 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   // the problem list links to the field: Tab to it, Enter focuses the harm comment
   await tabUntil(page, (f) => f.tag === "A" && f.text === "Potential harm", "the Potential harm problem link");
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("textbox", { name: /What is the potential harm/ })).toBeFocused();
-  await page.keyboard.type("Answer 2 advises self-care for a probable angle-closure attack, delaying emergency treatment.");
+  const harmComment = page.getByRole("textbox", { name: /What is the potential harm/ });
+  await expect(harmComment).toBeFocused();
+  // Typed into the field itself: on a loaded machine the smooth scroll to it can still be settling focus.
+  await harmComment.pressSequentially("Answer 2 advises self-care for a probable angle-closure attack, delaying emergency treatment.");
+  await expect(harmComment).toHaveValue("Answer 2 advises self-care for a probable angle-closure attack, delaying emergency treatment.");
   await expect(page.getByTestId("save-status")).toHaveText("Saved");
   await page.screenshot({ path: test.info().outputPath("view-harm-and-submit.png") });
   await page.screenshot({ path: test.info().outputPath("grading-complete.png"), fullPage: true });
