@@ -23,7 +23,7 @@
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import { findDisagreements, type GraderRubricValues, type Thresholds } from "@/lib/scoring/escalation";
-import { fleissKappa, gwetAC1, gwetAC2, icc, krippendorffAlpha, type IccType, type Rating } from "@/lib/stats";
+import { fleissKappa, gwetAC1, gwetAC2, icc, krippendorffAlpha, ratingPatterns, type IccType, type Rating } from "@/lib/stats";
 import { rowCategory, scoreAtSlot, slotIndex, type GraderRow } from "./grader-cells";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
 
@@ -106,15 +106,20 @@ export function agreementParadox(a: Pick<MatrixAgreement, "gwetAC2" | "krippendo
 }
 
 /** Every agreement statistic of one rating matrix (rows = units, columns = raters), on the scale [min, max]. */
-export function matrixAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, scale: [number, number], design: "pool" | "crossed"): MatrixAgreement {
+export function matrixAgreement(matrix: ReadonlyArray<ReadonlyArray<Rating>>, scale: [number, number], design: "pool" | "crossed"): MatrixAgreement {
   const categories: number[] = [];
   for (let v = scale[0]; v <= scale[1]; v++) categories.push(v);
+  // Every statistic here depends on the multiset of rows only, and a study's matrix repeats a few
+  // patterns of scores: each distinct row is read once, weighted by how often it occurs.
+  const { rows, counts } = ratingPatterns(matrix.map((row) => row.map((v) => (typeof v === "number" && Number.isFinite(v) ? v : null))));
   let units = 0;
   let raters = 0;
   let pairs = 0;
   let equal = 0;
   let near = 0;
-  for (const row of rows) {
+  for (let u = 0; u < rows.length; u++) {
+    const row = rows[u];
+    const times = counts[u];
     let present = 0;
     for (let i = 0; i < row.length; i++) {
       const a = row[i];
@@ -123,29 +128,31 @@ export function matrixAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, scal
       for (let j = i + 1; j < row.length; j++) {
         const b = row[j];
         if (typeof b !== "number" || !Number.isFinite(b)) continue;
-        pairs++;
+        pairs += times;
         const d = Math.abs(a - b);
-        if (d === 0) equal++;
-        if (d <= 1) near++;
+        if (d === 0) equal += times;
+        if (d <= 1) near += times;
       }
     }
-    if (present >= 2) units++;
+    if (present >= 2) units += times;
     if (present > raters) raters = present;
   }
   const { average } = iccTypesFor(design);
-  const g = gwetAC2(rows, { categories, weights: "quadratic" });
-  const k = krippendorffAlpha(rows, { level: "ordinal" });
-  const iA = icc(rows, { type: average });
+  const g = gwetAC2(rows, { categories, weights: "quadratic", counts });
+  const k = krippendorffAlpha(rows, { level: "ordinal", counts });
+  const iA = icc(rows, { type: average, counts });
   // The single-rater ICC of the same model by Spearman-Brown, r1 = rk / (k - (k - 1) rk): algebraically
   // pingouin's ICC1 / ICC2 from the same mean squares (and their interval bounds map the same way), so
   // the matrix is not analysed twice.
   const sb = (v: number) => v / (iA.k - (iA.k - 1) * v);
   const iS = { icc: iA.icc === null ? null : sb(iA.icc), ci: iA.ci ? ([sb(iA.ci[0]), sb(iA.ci[1])] as [number, number]) : null, reason: iA.reason };
   const noPairs = "no unit was rated by two primary graders";
-  const counts = new Map<number, number>(categories.map((c) => [c, 0]));
-  for (const row of rows) for (const v of row) if (typeof v === "number" && counts.has(v)) counts.set(v, counts.get(v)! + 1);
+  const tally = new Map<number, number>(categories.map((c) => [c, 0]));
+  rows.forEach((row, u) => {
+    for (const v of row) if (v !== null && tally.has(v)) tally.set(v, tally.get(v)! + counts[u]);
+  });
   return {
-    distribution: categories.map((value) => ({ value, count: counts.get(value)! })),
+    distribution: categories.map((value) => ({ value, count: tally.get(value)! })),
     units,
     raters,
     pairs,

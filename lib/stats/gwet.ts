@@ -13,6 +13,7 @@
  */
 import type { Degenerate, Interval, RatingMatrix } from "./types";
 import {
+  type UnitCounts,
   type WeightScheme,
   classificationCounts,
   levelReason,
@@ -24,7 +25,7 @@ import { tPpf } from "./quantiles";
 import { type Category, type NominalMatrix, encodeNominal } from "./categories";
 import { type BootstrapOptions, type BootstrapResult, bootstrapCI } from "./bootstrap";
 
-export interface GwetOptions {
+export interface GwetOptions extends UnitCounts {
   /** The full rating scale (recommended); defaults to the values observed. */
   categories?: ReadonlyArray<number>;
   /** Confidence level of the analytic interval (default 0.95). */
@@ -103,8 +104,9 @@ export function gwetAC2(rows: RatingMatrix, options: GwetAC2Options = {}): GwetR
   if (scheme !== "identity" && scheme !== "linear" && scheme !== "quadratic") {
     return empty(0, q, `unknown weights "${String(scheme)}"`);
   }
-  const { r, ri } = classificationCounts(data, categories);
-  const n = r.length;
+  const { r, ri, w: units } = classificationCounts(data, categories, options.counts);
+  let n = 0;
+  for (const c of units) n += c;
   if (resolved.reason) return empty(n, q, resolved.reason);
   const badLevel = levelReason(level);
   if (badLevel) return empty(n, q, badLevel);
@@ -116,14 +118,15 @@ export function gwetAC2(rows: RatingMatrix, options: GwetAC2Options = {}): GwetR
   for (const row of w) for (const v of row) tw += v;
 
   // pa over units rated at least twice; pi_k over units rated at least once.
-  const paUnit = new Array<number>(n).fill(0);
+  const paUnit = new Array<number>(r.length).fill(0);
   const pi = new Array<number>(q).fill(0);
   let n2more = 0;
   let paSum = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < r.length; i++) {
     const rik = r[i];
     const m = ri[i];
-    for (let c = 0; c < q; c++) pi[c] += rik[c] / m / n;
+    const times = units[i];
+    for (let c = 0; c < q; c++) pi[c] += (times * rik[c]) / m / n;
     if (m < 2) continue;
     let s = 0;
     for (let c = 0; c < q; c++) {
@@ -133,8 +136,8 @@ export function gwetAC2(rows: RatingMatrix, options: GwetAC2Options = {}): GwetR
       s += rik[c] * (star - 1);
     }
     paUnit[i] = s / (m * (m - 1));
-    paSum += paUnit[i];
-    n2more++;
+    paSum += times * paUnit[i];
+    n2more += times;
   }
   if (n2more === 0) return empty(n, q, "no unit was rated by two or more raters");
 
@@ -150,8 +153,8 @@ export function gwetAC2(rows: RatingMatrix, options: GwetAC2Options = {}): GwetR
   for (let j = 0; j < columns; j++) if (data.some((row) => row[j] !== null)) raters++;
   const twoRaterTable = raters === 2 && ri.every((m) => m === 2);
   const variance = twoRaterTable
-    ? tableVariance(r, w, pi, tw, pa, pe, coefficient)
-    : rawVariance(r, ri, pi, tw, pe, coefficient, paUnit, n2more);
+    ? tableVariance(r, units, n, w, pi, tw, pa, pe, coefficient)
+    : rawVariance(r, ri, units, n, pi, tw, pe, coefficient, paUnit, n2more);
   const se = Number.isFinite(variance) ? Math.sqrt(Math.max(0, variance)) : null;
 
   let ci: Interval | null = null;
@@ -174,6 +177,8 @@ export function gwetAC2(rows: RatingMatrix, options: GwetAC2Options = {}): GwetR
 function rawVariance(
   r: number[][],
   ri: number[],
+  units: number[],
+  n: number,
   pi: number[],
   tw: number,
   pe: number,
@@ -181,17 +186,16 @@ function rawVariance(
   paUnit: number[],
   n2more: number,
 ): number {
-  const n = r.length;
   const q = pi.length;
   if (n < 2) return Number.NaN;
   let ss = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < r.length; i++) {
     const acI = ((n / n2more) * (paUnit[i] - (ri[i] >= 2 ? pe : 0))) / (1 - pe);
     let dot = 0;
     for (let c = 0; c < q; c++) dot += r[i][c] * (1 - pi[c]);
     const peI = ((tw / (q * (q - 1))) * dot) / ri[i];
     const x = acI - (2 * (1 - ac) * (peI - pe)) / (1 - pe);
-    ss += (x - ac) ** 2;
+    ss += units[i] * (x - ac) ** 2;
   }
   return ss / (n * (n - 1));
 }
@@ -205,6 +209,8 @@ function rawVariance(
  */
 function tableVariance(
   r: number[][],
+  units: number[],
+  n: number,
   w: number[][],
   pi: number[],
   tw: number,
@@ -212,10 +218,10 @@ function tableVariance(
   pe: number,
   ac: number,
 ): number {
-  const n = r.length;
   const q = pi.length;
   let sum1 = 0;
-  for (const rik of r) {
+  for (let i = 0; i < r.length; i++) {
+    const rik = r[i];
     // The unit's two ratings, as category indices k and l (k = l when both raters agree).
     let k = -1;
     let l = -1;
@@ -227,7 +233,7 @@ function tableVariance(
       }
     }
     const term = w[k][l] - (2 * (1 - ac) * tw * (1 - (pi[k] + pi[l]) / 2)) / (q * (q - 1));
-    sum1 += term * term;
+    sum1 += units[i] * term * term;
   }
   sum1 /= n;
   return (sum1 - (pa - 2 * (1 - ac) * pe) ** 2) / (n * (1 - pe) ** 2);

@@ -14,12 +14,12 @@
  * df v of McGraw & Wong); quantiles from @stdlib.
  */
 import type { Degenerate, Interval, RatingMatrix } from "./types";
-import { allFinite, levelReason, normalise } from "./internal";
+import { allFinite, levelReason, normalise, type UnitCounts } from "./internal";
 import { fPpf } from "./quantiles";
 
 export type IccType = "ICC1" | "ICC2" | "ICC3" | "ICC1k" | "ICC2k" | "ICC3k";
 
-export interface IccOptions {
+export interface IccOptions extends UnitCounts {
   type: IccType;
   /** Confidence level (default 0.95, pingouin's fixed level). */
   level?: number;
@@ -55,22 +55,33 @@ export function icc(rows: RatingMatrix, options: IccOptions): IccResult {
   const keep: number[] = [];
   for (let j = 0; j < kAll; j++) if (all.some((row) => row[j] !== null)) keep.push(j);
   const k = keep.length;
-  const data = all
-    .map((row) => keep.map((j) => row[j]))
-    .filter((row): row is number[] => row.every((x) => x !== null));
-  const n = data.length;
+  const data: number[][] = [];
+  const units: number[] = [];
+  all.forEach((row, u) => {
+    const kept = keep.map((j) => row[j]);
+    if (kept.every((x) => x !== null)) {
+      data.push(kept as number[]);
+      units.push(options.counts ? options.counts[u] : 1);
+    }
+  });
+  let n = 0;
+  for (const c of units) n += c;
 
   if (k < 2) return { ...base, n, k, reason: "at least two raters are required" };
   if (n < 2) return { ...base, n, k, reason: "fewer than two targets rated by every rater" };
 
   let grand = 0;
-  for (const row of data) for (const x of row) grand += x;
+  data.forEach((row, i) => {
+    for (const x of row) grand += units[i] * x;
+  });
   grand /= n * k;
   const rowMeans = data.map((row) => row.reduce((s, x) => s + x, 0) / k);
-  const colMeans = keep.map((_, j) => data.reduce((s, row) => s + row[j], 0) / n);
+  const colMeans = keep.map((_, j) => data.reduce((s, row, i) => s + units[i] * row[j], 0) / n);
   let ssTotal = 0;
-  for (const row of data) for (const x of row) ssTotal += (x - grand) ** 2;
-  const ssRows = k * rowMeans.reduce((s, m) => s + (m - grand) ** 2, 0);
+  data.forEach((row, i) => {
+    for (const x of row) ssTotal += units[i] * (x - grand) ** 2;
+  });
+  const ssRows = k * rowMeans.reduce((s, m, i) => s + units[i] * (m - grand) ** 2, 0);
   const ssCols = n * colMeans.reduce((s, m) => s + (m - grand) ** 2, 0);
   const ssErr = Math.max(0, ssTotal - ssRows - ssCols);
 

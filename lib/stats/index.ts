@@ -7,6 +7,7 @@
  */
 export type { Degenerate, Interval, Rating, RatingMatrix } from "./types";
 export type { WeightScheme } from "./internal";
+export { ratingPatterns, type UnitCounts } from "./internal";
 
 export { cronbachAlpha, feldtInterval } from "./cronbach";
 export type { CronbachOptions, CronbachResult, NanPolicy } from "./cronbach";

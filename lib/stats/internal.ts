@@ -78,6 +78,34 @@ export function allFinite(...xs: number[]): boolean {
 }
 
 /**
+ * How many units each row of a matrix stands for. A rating matrix of a large study repeats a
+ * few patterns (three graders on a 1-5 scale make at most 216), so the statistics that depend
+ * only on the multiset of rows take the distinct rows and their counts (`ratingPatterns`);
+ * without counts every row is one unit, and the arithmetic is exactly the unweighted one.
+ */
+export interface UnitCounts {
+  /** Units per row, aligned with the matrix's rows (positive integers). */
+  counts?: ReadonlyArray<number>;
+}
+
+/** The distinct rows of a numeric matrix (null = missing) and how many times each occurs, in order of first occurrence. */
+export function ratingPatterns(rows: ReadonlyArray<ReadonlyArray<number | null>>): { rows: (number | null)[][]; counts: number[] } {
+  const byKey = new Map<string, number>();
+  const out: (number | null)[][] = [];
+  const counts: number[] = [];
+  for (const row of rows) {
+    const key = row.join(",");
+    const at = byKey.get(key);
+    if (at === undefined) {
+      byKey.set(key, out.length);
+      out.push([...row]);
+      counts.push(1);
+    } else counts[at]++;
+  }
+  return { rows: out, counts };
+}
+
+/**
  * Classification counts r_ik (Gwet's notation): for each unit with at least one rating, how many
  * raters put it in category k. Units without any rating are dropped, as irrCAC does
  * (`ratings.dropna(how="all")`). `ri` is the number of ratings of each kept unit.
@@ -85,27 +113,30 @@ export function allFinite(...xs: number[]): boolean {
 export function classificationCounts(
   data: ReadonlyArray<ReadonlyArray<number | null>>,
   categories: ReadonlyArray<number>,
-): { r: number[][]; ri: number[] } {
+  counts?: ReadonlyArray<number>,
+): { r: number[][]; ri: number[]; w: number[] } {
   const index = new Map<number, number>();
   categories.forEach((c, i) => index.set(c, i));
   const r: number[][] = [];
   const ri: number[] = [];
-  for (const row of data) {
-    const counts = new Array<number>(categories.length).fill(0);
+  const w: number[] = [];
+  data.forEach((row, u) => {
+    const tally = new Array<number>(categories.length).fill(0);
     let m = 0;
     for (const v of row) {
       if (v === null) continue;
       const i = index.get(v);
       if (i === undefined) continue; // callers reject undeclared values beforehand
-      counts[i]++;
+      tally[i]++;
       m++;
     }
     if (m > 0) {
-      r.push(counts);
+      r.push(tally);
       ri.push(m);
+      w.push(counts ? counts[u] : 1);
     }
-  }
-  return { r, ri };
+  });
+  return { r, ri, w };
 }
 
 export type WeightScheme = "identity" | "linear" | "quadratic";

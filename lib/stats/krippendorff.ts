@@ -14,13 +14,13 @@
  *   ratio    ((v_c - v_k) / (v_c + v_k))^2, 0 when v_c + v_k = 0 (fast-krippendorff)
  */
 import type { Degenerate } from "./types";
-import { normalise, observedValues } from "./internal";
+import { normalise, observedValues, type UnitCounts } from "./internal";
 import { type NominalMatrix, encodeNominal, holdsLabels } from "./categories";
 import { type BootstrapOptions, type BootstrapResult, mulberry32, percentileInterval, resolveBootstrapOptions } from "./bootstrap";
 
 export type KrippendorffLevel = "nominal" | "ordinal" | "interval" | "ratio";
 
-export interface KrippendorffOptions {
+export interface KrippendorffOptions extends UnitCounts {
   level: KrippendorffLevel;
 }
 
@@ -54,22 +54,23 @@ export function krippendorffAlpha(rows: NominalMatrix, options: KrippendorffOpti
   // practice), so the quadratic size is small.
   const o: number[][] = Array.from({ length: v }, () => new Array<number>(v).fill(0));
   let units = 0;
-  const counts = new Array<number>(v).fill(0);
-  for (const row of data) {
+  const tally = new Array<number>(v).fill(0);
+  data.forEach((row, u) => {
     const present: number[] = [];
     for (const x of row) if (x !== null) present.push(index.get(x)!);
     const mu = present.length;
-    if (mu < 2) continue;
-    units++;
-    for (const c of present) counts[c]++;
+    if (mu < 2) return;
+    const times = options.counts ? options.counts[u] : 1;
+    units += times;
+    for (const c of present) tally[c]++;
     const distinct = [...new Set(present)];
     for (const c of distinct) {
       for (const k of distinct) {
-        o[c][k] += (counts[c] * (counts[k] - (c === k ? 1 : 0))) / (mu - 1);
+        o[c][k] += times * ((tally[c] * (tally[k] - (c === k ? 1 : 0))) / (mu - 1));
       }
     }
-    for (const c of present) counts[c] = 0;
-  }
+    for (const c of present) tally[c] = 0;
+  });
   const nc = o.map((row) => row.reduce((s, x) => s + x, 0));
   const n = nc.reduce((s, x) => s + x, 0);
   if (units === 0) return { alpha: null, pairable: 0, units, reason: "no unit has two or more ratings" };

@@ -10,7 +10,11 @@ import {
   cohenKappa,
   cronbachAlpha,
   gwetAC2,
+  icc,
+  type IccType,
   type KappaWeights,
+  krippendorffAlpha,
+  ratingPatterns,
   spearman,
   type WeightScheme,
 } from "@/lib/stats";
@@ -190,6 +194,44 @@ describe("Spearman's rho", () => {
         const b = spearman(z, x).rho;
         expect(a).toBe(b);
       }),
+    );
+  });
+});
+
+describe("rating patterns: the distinct rows with their counts give the unweighted statistics", () => {
+  // Few distinct values and raters, many rows: the matrices repeat rows, as a study's do.
+  const repeated = fc
+    .tuple(fc.integer({ min: 2, max: 4 }), fc.integer({ min: 3, max: 80 }))
+    .chain(([k, n]) => fc.array(fc.array(fc.option(fc.integer({ min: 1, max: 3 }), { nil: null, freq: 5 }), { minLength: k, maxLength: k }), { minLength: n, maxLength: n }));
+  const same = (a: number | null | undefined, b: number | null | undefined) => {
+    if (a === null || a === undefined || b === null || b === undefined) return expect(b ?? null).toBe(a ?? null);
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(a)));
+  };
+
+  it("Gwet's AC2, Krippendorff's alpha and the ICC, with their intervals", () => {
+    fc.assert(
+      fc.property(repeated, fc.constantFrom<IccType>("ICC1k", "ICC2k", "ICC1", "ICC2"), (rows, type) => {
+        const { rows: distinct, counts } = ratingPatterns(rows);
+        expect(counts.reduce((s, c) => s + c, 0)).toBe(rows.length);
+        const g = gwetAC2(rows, { categories: [1, 2, 3] });
+        const gw = gwetAC2(distinct, { categories: [1, 2, 3], counts });
+        same(g.coefficient, gw.coefficient);
+        same(g.se, gw.se);
+        expect(gw.n).toBe(g.n);
+        same(g.ci?.[0], gw.ci?.[0]);
+        const a = krippendorffAlpha(rows, { level: "ordinal" });
+        const aw = krippendorffAlpha(distinct, { level: "ordinal", counts });
+        same(a.alpha, aw.alpha);
+        expect(aw.units).toBe(a.units);
+        same(a.pairable, aw.pairable);
+        const i = icc(rows, { type });
+        const iw = icc(distinct, { type, counts });
+        same(i.icc, iw.icc);
+        same(i.ci?.[0], iw.ci?.[0]);
+        same(i.ci?.[1], iw.ci?.[1]);
+        expect([iw.n, iw.k, iw.reason]).toEqual([i.n, i.k, i.reason]);
+      }),
+      { numRuns: 300 },
     );
   });
 });
