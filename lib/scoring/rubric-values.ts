@@ -130,9 +130,21 @@ export function graderTotal(doc: RubricDocument, t: RubricTotal, cells: readonly
   return graderTotalFrom(doc, t, indexCells(cells), cells, n, ctx);
 }
 
-/** graderTotal from a cell source; `cells` only for criteria marks (which a source does not hold). */
-export function graderTotalFrom(doc: RubricDocument, t: RubricTotal, index: CellSource, cells: readonly RubricCell[], n: number, ctx: TotalContext = {}): number | null {
-  const dim = (k: string) => doc.dimensions.find((d) => d.key === k)!;
+/** A document's dimensions by key, made once per list of dimensions (totals look them up for every grader). */
+const dimensionsByKey = new WeakMap<readonly RubricDimension[], Map<string, RubricDimension>>();
+function dimensionOf(doc: RubricDocument, key: string): RubricDimension {
+  let byKey = dimensionsByKey.get(doc.dimensions);
+  if (!byKey) dimensionsByKey.set(doc.dimensions, (byKey = new Map(doc.dimensions.map((d) => [d.key, d]))));
+  return byKey.get(key)!;
+}
+
+/**
+ * graderTotal from a cell source; `cells` only for criteria marks (which a source does not hold).
+ * `values`, when given, are the grader's values of the document's dimensions (graderValuesFrom's,
+ * the mean over answers), so a total counting a dimension by its mean does not compute it again.
+ */
+export function graderTotalFrom(doc: RubricDocument, t: RubricTotal, index: CellSource, cells: readonly RubricCell[], n: number, ctx: TotalContext = {}, values?: Readonly<Record<string, DimensionValue>>): number | null {
+  const dim = (k: string) => dimensionOf(doc, k);
   if (t.method === "criteria_score") {
     const d = dim(t.dimension);
     const scores = repetitionsOf(d, n).map((r) => {
@@ -145,7 +157,8 @@ export function graderTotalFrom(doc: RubricDocument, t: RubricTotal, index: Cell
   if (t.method === "sum") {
     let total = 0;
     for (const k of t.dimensions) {
-      const v = dimensionValue(doc, dim(k), index, n, t.across?.[k] ?? "mean");
+      const how = t.across?.[k] ?? "mean";
+      const v = values && how === "mean" ? values[k] : dimensionValue(doc, dim(k), index, n, how);
       if (typeof v !== "number") return null;
       total += v;
     }
@@ -156,12 +169,12 @@ export function graderTotalFrom(doc: RubricDocument, t: RubricTotal, index: Cell
   let possible = 0;
   for (const k of t.dimensions) {
     const d = dim(k);
-    const v = dimensionValue(doc, d, index, n);
+    const v = values ? values[k] : dimensionValue(doc, d, index, n);
     if (v === undefined) return null;
     if (v === NA) continue;
-    const values = (d.scale.levels ?? []).map((l) => Number(l.value));
-    const min = Math.min(...values);
-    earned += (Number(v) - min) / (Math.max(...values) - min);
+    const levels = (d.scale.levels ?? []).map((l) => Number(l.value));
+    const min = Math.min(...levels);
+    earned += (Number(v) - min) / (Math.max(...levels) - min);
     possible += 1;
   }
   return possible === 0 ? null : (100 * earned) / possible;
@@ -169,6 +182,15 @@ export function graderTotalFrom(doc: RubricDocument, t: RubricTotal, index: Cell
 
 /** A total's range (its lowest and highest possible values), for axes, percentages and bands. */
 export function totalRange(doc: RubricDocument, t: RubricTotal): { min: number; max: number } {
+  let known = ranges.get(t);
+  if (!known || known.of !== doc.dimensions) ranges.set(t, (known = { of: doc.dimensions, range: rangeOf(doc, t) }));
+  return { ...known.range };
+}
+
+/** Each total's range, once per total and list of dimensions (final scores ask for it on every set). */
+const ranges = new WeakMap<RubricTotal, { of: readonly RubricDimension[]; range: { min: number; max: number } }>();
+
+function rangeOf(doc: RubricDocument, t: RubricTotal): { min: number; max: number } {
   if (t.method === "criteria_score") return { min: 0, max: 1 };
   if (t.method === "percent_applicable") return { min: 0, max: 100 };
   let min = 0;

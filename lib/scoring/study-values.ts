@@ -67,7 +67,7 @@ export function graderRubricScoresFrom(
     const { source, cells } = sourceOf(doc.key);
     values[doc.key] = graderValuesFrom(doc, source, n);
     const own: Record<string, number | null> = {};
-    for (const t of doc.totals) own[t.key] = graderTotalFrom(doc, t, source, cells, n, ctx);
+    for (const t of doc.totals) own[t.key] = graderTotalFrom(doc, t, source, cells, n, ctx, values[doc.key]);
     totals[doc.key] = own;
   }
   return { values, totals };
