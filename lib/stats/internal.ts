@@ -88,13 +88,25 @@ export interface UnitCounts {
   counts?: ReadonlyArray<number>;
 }
 
+/** A row of up to four small integer ratings (a rating scale's) as one number, without building a string; null otherwise. */
+function numericKey(row: ReadonlyArray<number | null>): number | null {
+  if (row.length > 4) return null;
+  let key = row.length;
+  for (const v of row) {
+    const code = v === null ? 0 : v + 1001;
+    if (!Number.isInteger(code) || code < 0 || code > 2047) return null;
+    key = key * 2048 + code;
+  }
+  return key;
+}
+
 /** The distinct rows of a numeric matrix (null = missing) and how many times each occurs, in order of first occurrence. */
 export function ratingPatterns(rows: ReadonlyArray<ReadonlyArray<number | null>>): { rows: (number | null)[][]; counts: number[] } {
-  const byKey = new Map<string, number>();
+  const byKey = new Map<string | number, number>();
   const out: (number | null)[][] = [];
   const counts: number[] = [];
   for (const row of rows) {
-    const key = row.join(",");
+    const key = numericKey(row) ?? row.join(",");
     const at = byKey.get(key);
     if (at === undefined) {
       byKey.set(key, out.length);
