@@ -72,6 +72,11 @@ test("a lead builds a rubric with bands and a percent of applicable items, expor
   await expect(totals).toContainText("Total (3-15): 3 dimensions");
   await totals.getByRole("button", { name: "Edit this total" }).click();
   await totals.getByLabel("Total 1 name").fill("DISCERN-like total");
+  // A sum cannot count an item that allows N/A: it is offered greyed out, with why, before the lead ticks it.
+  const first = totals.getByRole("group", { name: "Total 1" });
+  await expect(first.getByLabel("Plain language", { exact: true })).toBeDisabled();
+  await expect(first.getByLabel("Plain language", { exact: true })).toHaveAccessibleDescription("(allows N/A, which a sum cannot count)");
+  await expect(first.getByLabel("Aims clear", { exact: true })).toBeEnabled();
   for (let b = 0; b < 3; b++) await totals.getByRole("button", { name: "Add a band to DISCERN-like total" }).click();
   const band = async (j: number, min: number, max: number, label: string) => {
     const row = totals.getByRole("group", { name: `Band ${j} of DISCERN-like total` });
@@ -151,6 +156,10 @@ test("a lead builds a rubric with bands and a percent of applicable items, expor
   await page.getByRole("button", { name: "Edit Leaflet quality" }).click();
   await expect(builder.getByRole("group", { name: "Band 3 of DISCERN-like total" }).getByLabel("Band 3 min")).toHaveValue("12");
   await expect(builder.getByLabel("Total 2 method")).toHaveValue("percent_applicable");
+  await expect(builder.getByLabel("Headline total")).toHaveValue("discern_like_total");
+  // Renamed, a saved total keeps its key: exports and dashboards name it.
+  await builder.getByLabel("Total 1 name").fill("Quality total");
+  await expect(builder.getByRole("group", { name: "Total 1" })).toContainText("Key discern_like_total");
   await expect(builder.getByLabel("Headline total")).toHaveValue("discern_like_total");
   await builder.getByRole("button", { name: "Cancel" }).click();
 

@@ -25,6 +25,7 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [preview, setPreview] = useState<Record<string, CellValue>>({});
+  const [fixedKeys] = useState<ReadonlySet<string>>(() => new Set(initial?.totals.map((t) => t.key) ?? []));
   const n = Math.max(1, repetitions);
   const doc = useMemo(() => documentOf(draft), [draft]);
   const parsed = useMemo(() => parseRubricDocument(doc), [doc]);
@@ -103,6 +104,7 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
             dimensions={draft.dimensions}
             auto={auto}
             totals={draft.totals ?? []}
+            fixedKeys={fixedKeys}
             headline={doc.headline}
             problems={problems}
             // Editing the automatic total makes it the lead's own: it no longer follows the dimensions.

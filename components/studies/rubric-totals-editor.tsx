@@ -3,7 +3,7 @@
 import { Plus, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { RubricDimension, RubricProblem, RubricTotal } from "@/lib/rubrics/document";
+import { whyNotCounted, type RubricDimension, type RubricProblem, type RubricTotal } from "@/lib/rubrics/document";
 import { keyOf, type SumTotal } from "./rubric-draft";
 import { FieldProblems, invalidProps, problemsAt } from "./rubric-problems";
 
@@ -36,6 +36,7 @@ export function TotalsEditor({
   dimensions,
   auto,
   totals,
+  fixedKeys,
   headline,
   problems,
   onAuto,
@@ -48,6 +49,8 @@ export function TotalsEditor({
   /** The automatic sum, when it is on and there is something to sum. */
   auto: SumTotal | null;
   totals: RubricTotal[];
+  /** Keys of the totals the document had when the builder opened: exports and dashboards name them, so they do not follow a new name. */
+  fixedKeys: ReadonlySet<string>;
   headline: string | undefined;
   problems: RubricProblem[];
   onAuto: (on: boolean, materialise?: RubricTotal) => void;
@@ -97,7 +100,7 @@ export function TotalsEditor({
                   value={t.name}
                   maxLength={120}
                   // A new total's key follows its name; an imported one keeps its key (exports and dashboards name it).
-                  onChange={(e) => setTotal(k, { ...t, name: e.target.value, ...(t.key === keyOf(t.name, "") || t.key.startsWith("total") ? { key: keyOf(e.target.value, `total_${k + 1 + offset}`) } : {}) })}
+                  onChange={(e) => setTotal(k, { ...t, name: e.target.value, ...(fixedKeys.has(t.key) ? {} : { key: keyOf(e.target.value, `total_${k + 1 + offset}`) }) })}
                   {...invalidProps(`${at}-name-problems`, nameProblems)}
                 />
               </div>
@@ -137,21 +140,36 @@ export function TotalsEditor({
             ) : (
               <fieldset className="flex flex-wrap gap-x-4 gap-y-1" {...invalidProps(`${at}-dims-problems`, dimProblems)}>
                 <legend className="text-xs text-muted-foreground">Dimensions of {t.name}</legend>
-                {dimensions.map((d) => (
-                  <label key={d.key} className="flex items-center gap-1">
-                    <input
-                      type="checkbox"
-                      checked={t.dimensions.includes(d.key)}
-                      onChange={(e) => {
-                        // The document's order, whatever order they were ticked in.
-                        const keys = e.target.checked ? dimensions.map((x) => x.key).filter((x) => x === d.key || t.dimensions.includes(x)) : t.dimensions.filter((x) => x !== d.key);
-                        const across = t.method === "sum" && t.across ? Object.fromEntries(Object.entries(t.across).filter(([x]) => keys.includes(x))) : undefined;
-                        setTotal(k, { ...t, dimensions: keys, ...(across ? { across } : {}) } as RubricTotal);
-                      }}
-                    />
-                    {d.name}
-                  </label>
-                ))}
+                {dimensions.map((d, j) => {
+                  const checked = t.dimensions.includes(d.key);
+                  // A dimension the method cannot count is offered greyed out, with why; one already ticked (imported) can still be unticked.
+                  const why = whyNotCounted(d, t.method);
+                  const whyId = `${at}-d${j}-why`;
+                  return (
+                    <span key={d.key} className="flex items-center gap-1">
+                      <label className="flex items-center gap-1">
+                        <input
+                          type="checkbox"
+                          checked={checked}
+                          disabled={why !== null && !checked}
+                          aria-describedby={why ? whyId : undefined}
+                          onChange={(e) => {
+                            // The document's order, whatever order they were ticked in.
+                            const keys = e.target.checked ? dimensions.map((x) => x.key).filter((x) => x === d.key || t.dimensions.includes(x)) : t.dimensions.filter((x) => x !== d.key);
+                            const across = t.method === "sum" && t.across ? Object.fromEntries(Object.entries(t.across).filter(([x]) => keys.includes(x))) : undefined;
+                            setTotal(k, { ...t, dimensions: keys, ...(across ? { across } : {}) } as RubricTotal);
+                          }}
+                        />
+                        <span className={why && !checked ? "text-muted-foreground" : undefined}>{d.name}</span>
+                      </label>
+                      {why ? (
+                        <span id={whyId} className="text-xs text-muted-foreground">
+                          ({why.replace(/^is /, "").replace(/: use percent_applicable$/, "")})
+                        </span>
+                      ) : null}
+                    </span>
+                  );
+                })}
               </fieldset>
             )}
             <FieldProblems id={`${at}-dims-problems`} problems={dimProblems} />

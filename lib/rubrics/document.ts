@@ -191,8 +191,10 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
       if (seen.has(k)) add([...at, "dimensions", j], `"${k}" is counted twice`);
       seen.add(k);
       if (!d) add([...at, "dimensions", j], `no dimension "${k}"`);
-      else if (d.scale.kind !== "ordinal") add([...at, "dimensions", j], `"${k}" is ${d.scale.kind}: only ordinal dimensions add up`);
-      else if (t.method === "sum" && d.scale.allowNA) add([...at, "dimensions", j], `"${k}" allows N/A, which a sum cannot count: use percent_applicable`);
+      else {
+        const why = whyNotCounted(d, t.method);
+        if (why) add([...at, "dimensions", j], `"${k}" ${why}`);
+      }
     });
     if (t.method === "sum") {
       for (const k of Object.keys(t.across ?? {})) {
@@ -208,6 +210,16 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
   if (doc.headline !== undefined && !totalKeys.has(doc.headline)) add(["headline"], `no total "${doc.headline}"`);
   if (doc.headline === undefined && doc.totals.length > 0) add(["headline"], "name the headline total (one of the totals' keys)");
   return problems;
+}
+
+/**
+ * Why a total of this method cannot count the dimension (null when it can): the builder
+ * greys such a dimension out with this reason, and the document's check refuses it with it.
+ */
+export function whyNotCounted(d: Pick<RubricDimension, "scale">, method: "sum" | "percent_applicable"): string | null {
+  if (d.scale.kind !== "ordinal") return `is ${d.scale.kind}: only ordinal dimensions add up`;
+  if (method === "sum" && d.scale.allowNA) return "allows N/A, which a sum cannot count: use percent_applicable";
+  return null;
 }
 
 /**
