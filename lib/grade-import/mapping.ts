@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import "@/lib/api/zod-openapi";
 import { z } from "zod";
 import { lineText } from "@/lib/validation/text";
@@ -27,13 +28,13 @@ export const ItemRewrite = z
       .refine(
         (s) => {
           try {
-            new RegExp(s);
+            RE2JS.compile(s);
             return true;
           } catch {
             return false;
           }
         },
-        { error: "not a valid regular expression" },
+        { error: "not a valid regular expression (RE2 syntax: no lookaround or backreferences)" },
       ),
     replace: z.string().max(200),
     add: z.int().min(-1_000_000).max(1_000_000).optional(),
@@ -79,13 +80,13 @@ export type GradeImportMapping = z.output<typeof GradeImportMappingSchema>;
 export type ItemRewriteRule = z.output<typeof ItemRewrite>;
 
 /** The item id after the first rule that matches it (on this sheet); null when a rule's `add` meets a non-integer. */
-export function rewriteItemId(id: string, rules: readonly ItemRewriteRule[], sheet: string | null, compiled: RegExp[]): string | null {
+export function rewriteItemId(id: string, rules: readonly ItemRewriteRule[], sheet: string | null, compiled: readonly RE2JS[]): string | null {
   for (let i = 0; i < rules.length; i++) {
     const r = rules[i];
     if (r.sheets && (sheet === null || !r.sheets.includes(sheet))) continue;
-    const m = compiled[i].exec(id);
-    if (!m) continue;
-    const out = r.replace.replace(/\$([1-9])/g, (_, n: string) => m[Number(n)] ?? "");
+    const m = compiled[i].matcher(id);
+    if (!m.matches()) continue;
+    const out = r.replace.replace(/\$([1-9])/g, (_, n: string) => (Number(n) <= m.groupCount() ? (m.group(Number(n)) ?? "") : ""));
     if (r.add === undefined) return out;
     if (!/^-?\d+$/.test(out.trim())) return null;
     return String(Number(out) + r.add);
@@ -93,9 +94,10 @@ export function rewriteItemId(id: string, rules: readonly ItemRewriteRule[], she
   return id;
 }
 
-export function compileRewrites(rules: readonly ItemRewriteRule[]): RegExp[] {
-  // Anchored on the whole id, so "1_2" cannot match inside "11_20".
-  return rules.map((r) => new RegExp(`^(?:${r.match})$`));
+export function compileRewrites(rules: readonly ItemRewriteRule[]): RE2JS[] {
+  // RE2 matches in time linear in the id, so a lead's pattern such as (a+)+$ cannot stall the
+  // server on every row; whole-id matching, so "1_2" cannot match inside "11_20".
+  return rules.map((r) => RE2JS.compile(r.match));
 }
 
 const ALIASES: Record<"item" | "model" | "repetition" | "rater" | "dimension" | "score" | "comment", string[]> = {

@@ -82,7 +82,7 @@ export class GradeRows {
   readonly assignments = new Map<string, [number, number, number]>();
   private readonly dims: ImportDimension[];
   private readonly byWord = new Map<string, number | "ambiguous">();
-  private readonly rewrites: RegExp[];
+  private readonly rewrites: ReturnType<typeof compileRewrites>;
   /** Words naming one of the rubric's totals: a file's total rows are derived from its dimensions, so they are read past. */
   private readonly totals = new Set<string>();
 

@@ -255,6 +255,23 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     });
   });
 
+  it("matches item rewrite rules in linear time, and refuses a pattern RE2 cannot run", async () => {
+    const lead = await makeUser("LEAD");
+    const study = await studyWith(lead.id, CHATTOGOVAR_RUBRIC);
+    const mapping = { format: "long", item: "item_id", model: "model", rater: "rater", dimension: "dimension", score: "score", createItems: true };
+    // (a+)+b on thirty a's and no b backtracks 2^30 times in a backtracking engine: minutes of a stalled server per row.
+    const id = `${"a".repeat(30)}!`;
+    const file = Buffer.from(`item_id,model,rater,dimension,score\n${id},A,p,accuracy,7\nq7,A,p,accuracy,6\n`);
+    const started = Date.now();
+    const r = await post(study.id, lead.token, multipart(file, "g.csv", { ...mapping, itemRewrites: [{ match: "(a+)+b", replace: "x" }, { match: "q(\\d+)", replace: "$1", add: 100 }] }));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect([...(await storedMatrix(study.id)).keys()].sort()).toEqual([`107|A|p|accuracy`, `${id}|A|p|accuracy`]);
+    const lookbehind = await post(study.id, lead.token, multipart(file, "g.csv", { ...mapping, itemRewrites: [{ match: "(?<=q)\\d+", replace: "$1" }] }));
+    expect(lookbehind.status).toBe(422);
+    expect(JSON.stringify(lookbehind.body)).toContain("RE2 syntax");
+  });
+
   it("saves a mapping per study and imports with it by name", async () => {
     const lead = await makeUser("LEAD");
     const study = await studyWith(lead.id, CARDIOLOGY_RUBRIC);
