@@ -94,6 +94,38 @@ export function cliffsDeltaNaive(x: ReadonlyArray<Rating>, y: ReadonlyArray<Rati
   return dominance / (xv.length * yv.length);
 }
 
+/**
+ * One bootstrap replicate of delta by counting how often each value is drawn instead of sorting
+ * the draws, for scores on a scale (few distinct values): the same draws from `rng` as
+ * `resample`, and the same integer dominance count, so the same replicate. Null when the
+ * values are too many for counting to pay.
+ */
+function levelTallies(xv: readonly number[], yv: readonly number[]): ((rng: () => number) => number) | null {
+  const values = [...new Set([...xv, ...yv])].sort((a, b) => a - b);
+  if (values.length > 64) return null;
+  const index = new Map(values.map((v, i) => [v, i]));
+  const xi = Int32Array.from(xv, (v) => index.get(v)!);
+  const yi = Int32Array.from(yv, (v) => index.get(v)!);
+  const L = values.length;
+  const cx = new Float64Array(L);
+  const cy = new Float64Array(L);
+  return (rng) => {
+    cx.fill(0);
+    cy.fill(0);
+    for (let i = 0; i < xi.length; i++) cx[xi[Math.floor(rng() * xi.length)]]++;
+    for (let i = 0; i < yi.length; i++) cy[yi[Math.floor(rng() * yi.length)]]++;
+    // sum over x of #{y < x} - #{y > x}, level by level.
+    let below = 0;
+    let dominance = 0;
+    for (let l = 0; l < L; l++) {
+      const above = yi.length - below - cy[l];
+      dominance += cx[l] * (below - above);
+      below += cy[l];
+    }
+    return dominance / (xi.length * yi.length);
+  };
+}
+
 export interface CliffsDeltaCIResult extends CliffsDeltaResult {
   /** Percentile bootstrap interval of delta, or null (see `reason`). */
   ci: Interval | null;
@@ -119,7 +151,12 @@ export function cliffsDeltaCI(
   const yv = present(y);
   const rng = mulberry32(seed);
   const replicates = new Array<number>(resamples);
+  const tallied = levelTallies(xv, yv);
   for (let b = 0; b < resamples; b++) {
+    if (tallied) {
+      replicates[b] = tallied(rng);
+      continue;
+    }
     const xs = Float64Array.from(resample(xv, rng)).sort();
     const ys = Float64Array.from(resample(yv, rng)).sort();
     replicates[b] = fromSorted(xs, ys);

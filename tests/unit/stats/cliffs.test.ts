@@ -81,3 +81,28 @@ describe("bootstrap primitives", () => {
     expect(r.ci![1]).toBeGreaterThanOrEqual(r.estimate!);
   });
 });
+
+describe("Cliff's delta interval on a rating scale", () => {
+  it("counts each bootstrap sample's levels and gets what sorting the same draws gives", () => {
+    // The replicates by the definition: the same seeded draws (x's n, then y's m, per replicate), sorted, every pair compared.
+    const byDefinition = (x: number[], y: number[], resamples: number, seed: number, level: number) => {
+      const rng = mulberry32(seed);
+      const reps: number[] = [];
+      for (let b = 0; b < resamples; b++) {
+        const xs = x.map(() => x[Math.floor(rng() * x.length)]);
+        const ys = y.map(() => y[Math.floor(rng() * y.length)]);
+        let d = 0;
+        for (const a of xs) for (const c of ys) d += a > c ? 1 : a < c ? -1 : 0;
+        reps.push(d / (xs.length * ys.length));
+      }
+      return percentileInterval(reps, level);
+    };
+    const rng = mulberry32(7);
+    for (let trial = 0; trial < 20; trial++) {
+      const x = Array.from({ length: 5 + Math.floor(rng() * 40) }, () => 1 + Math.floor(rng() * 5));
+      const y = Array.from({ length: 5 + Math.floor(rng() * 40) }, () => 1 + Math.floor(rng() * 5) + (trial % 2 ? 0.5 : 0));
+      const r = cliffsDeltaCI(x, y, { resamples: 200, seed: trial, level: 0.9 });
+      expect(r.ci).toEqual(byDefinition(x, y, 200, trial, 0.9));
+    }
+  });
+});
