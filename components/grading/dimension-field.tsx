@@ -117,13 +117,20 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                 onFocus={() => setFocused(l.value)}
                 onBlur={() => setFocused(null)}
               />
-              <span aria-hidden={!likert ? undefined : true} className="level-value">
-                {ordinal ? l.value : i + 1}
-              </span>
-              <span className="level-label">
-                <span className="sr-only">{likert ? `${l.value} — ` : " — "}</span>
-                {l.label}
-              </span>
+              {likert && String(l.label).trim() === String(l.value) ? (
+                // A level labelled by its own number ("1".."5") reads once, not "1, 1 — 1".
+                <span className="level-value">{l.value}</span>
+              ) : (
+                <>
+                  <span aria-hidden={!likert ? undefined : true} className="level-value">
+                    {ordinal ? l.value : i + 1}
+                  </span>
+                  <span className="level-label">
+                    <span className="sr-only">{likert ? `${l.value} — ` : " — "}</span>
+                    {l.label}
+                  </span>
+                </>
+              )}
             </label>
           );
         })}
