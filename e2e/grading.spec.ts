@@ -325,3 +325,42 @@ test("a closed study's graded sets are shown read-only", async ({ page }) => {
   await expect(page.locator('input[name="SCORE/safety/1"]:checked')).toHaveCount(1);
   await page.screenshot({ path: test.info().outputPath("read-only.png") });
 });
+
+test("a frame that comes late never takes the harm comment's focus: every keystroke reaches the field", async ({ page }) => {
+  // As on a loaded machine: requestAnimationFrame callbacks wait until the test lets them run.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __holdFrames: boolean; __releaseFrames: () => void };
+    const held: FrameRequestCallback[] = [];
+    const raf = window.requestAnimationFrame.bind(window);
+    w.__holdFrames = false;
+    window.requestAnimationFrame = (cb) => (w.__holdFrames ? (held.push(cb), 0) : raf(cb));
+    w.__releaseFrames = () => {
+      w.__holdFrames = false;
+      for (const cb of held.splice(0)) cb(performance.now());
+    };
+  });
+  // Drafts are answered here, not stored: the test leaves no grades or harm flag behind.
+  await page.route("**/api/v1/assignments/*/grades", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ status: "IN_PROGRESS", complete: false, changed: 1, nextAssignmentId: null }) }),
+  );
+  await signInAs(page, demo.graders[1]);
+  await page.getByRole("link", { name: "Continue where I left off" }).click();
+  await expect(page).toHaveURL(/\/grade\//);
+  await page.locator('[data-cell="SCORE/safety/1"] label').filter({ hasText: "Strongly disagree" }).click();
+  await page.getByRole("checkbox", { name: "Flag potential harm" }).check();
+
+  await page.evaluate(() => void ((window as unknown as { __holdFrames: boolean }).__holdFrames = true));
+  // Refused (incomplete, and the flag needs its comment): the problem list is to take focus on the next frame...
+  await page.keyboard.press("Control+Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "Not submitted yet" })).toContainText("Potential harm");
+  // ...which comes only after the grader has followed its link to the comment and begun typing.
+  await page.getByRole("link", { name: "Potential harm", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  const comment = page.getByRole("textbox", { name: /What is the potential harm/ });
+  await expect(comment).toBeFocused();
+  await page.keyboard.type("Advises self-care");
+  await page.evaluate(() => (window as unknown as { __releaseFrames: () => void }).__releaseFrames());
+  await page.keyboard.type(" for a probable angle-closure attack.");
+  await expect(comment).toHaveValue("Advises self-care for a probable angle-closure attack.");
+  await expect(comment).toBeFocused();
+});

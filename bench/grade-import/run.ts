@@ -22,15 +22,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream, readFileSync } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { once } from "node:events";
 import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { createApiToken } from "../../lib/auth/tokens";
 import { disconnectDb, getDb } from "../../lib/db/client";
 import { CHATTOGOVAR_RUBRIC } from "../../lib/demo/data/chattogovar/rubric";
@@ -39,6 +37,7 @@ import { importGrades, type GradeImportResult } from "../../lib/grade-import/ser
 import { fileTables } from "../../lib/grade-import/tables";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
 import { mulberry32 } from "../../lib/stats";
+import { copyIntoBareTable, memoryOf, scratchFile } from "../lib/bulk-file";
 import { mb, measure } from "../lib/measure";
 import { hasProductionBuild, startServer, throwawayDatabase } from "../lib/server";
 
@@ -80,16 +79,6 @@ async function generate(file: string): Promise<{ rows: number; bytes: number }> 
   out.end();
   await once(out, "finish");
   return { rows, bytes: (await stat(file)).size };
-}
-
-function memoryOf(pid: number): { peak: number; now: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (field: string) => Number(/\d+/.exec(status.split("\n").find((l) => l.startsWith(field)) ?? "")?.[0]) * 1024;
-    return { peak: kb("VmHWM:"), now: kb("VmRSS:") };
-  } catch {
-    return null;
-  }
 }
 
 async function viaProductionServer(file: string, bytes: number, leadId: string, studyId: string, url: string) {
@@ -148,8 +137,7 @@ async function makeStudy(leadId: string, name: string) {
 }
 
 async function main() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "clingrade-bench-grades-"));
-  const file = path.join(dir, "grades.csv");
+  const { file, dispose } = await scratchFile("clingrade-bench-grades-", "grades.csv");
   const database = await throwawayDatabase("clingrade_bench_grades");
   const url = database.url;
   process.env.DATABASE_URL = url;
@@ -174,21 +162,14 @@ async function main() {
     if (first.result.created !== gen.value.rows) throw new Error(`expected ${gen.value.rows} created, got ${first.result.created}`);
     if (again.result.unchanged !== gen.value.rows) throw new Error(`expected ${gen.value.rows} unchanged, got ${again.result.unchanged}`);
 
-    const plain = new pg.Client({ connectionString: url });
-    await plain.connect();
-    await plain.query(`CREATE TABLE bench_plain (item_id text, model text, rater text, dimension text, score int, comment text)`);
-    await plain.end();
-    const t0 = performance.now();
-    const psql = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-c", `\\copy bench_plain FROM '${file}' WITH (FORMAT csv, HEADER true)`], { encoding: "utf8" });
-    const copyMs = performance.now() - t0;
-    if (psql.status !== 0) throw new Error(`psql \\copy failed: ${psql.stderr || psql.error}`);
+    const copy = await copyIntoBareTable(url, file, "item_id text, model text, rater text, dimension text, score int, comment text");
 
     const http = process.env.BENCH_HTTP === "0" ? "skipped (BENCH_HTTP=0)" : await viaProductionServer(file, gen.value.bytes, lead.id, second.id, url);
-    const ratio = first.ms / copyMs;
+    const ratio = first.ms / copy.ms;
     console.log("");
     console.log(`grade import (importGrades, streamed file)  ${(first.ms / 1000).toFixed(2)} s   ${Math.round(gen.value.rows / (first.ms / 1000)).toLocaleString("en")} rows/s   (${first.phases})`);
     console.log(`re-import, all unchanged                    ${(again.ms / 1000).toFixed(2)} s   (${again.phases})`);
-    console.log(`psql \\copy into a bare table              ${(copyMs / 1000).toFixed(2)} s   (${psql.stdout.trim()})`);
+    console.log(`psql \\copy into a bare table              ${(copy.ms / 1000).toFixed(2)} s   (${copy.output})`);
     console.log(`ratio import / \\copy                        ${ratio.toFixed(2)}x   goal <= 2x: ${ratio <= 2 ? "met" : "NOT met"}`);
     console.log(`peak RSS of the importing process           ${mb(out.maxRss)}   goal < 300 MB: ${out.maxRss < 300 * 1024 * 1024 ? "met" : "NOT met"}   (${mb(out.before)} before the first import)`);
     console.log(`over HTTP, production server                ${http}`);
@@ -196,7 +177,7 @@ async function main() {
   } finally {
     await disconnectDb();
     await database.drop();
-    await rm(dir, { recursive: true, force: true });
+    await dispose();
   }
 }
 

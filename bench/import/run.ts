@@ -28,11 +28,10 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream, readFileSync } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { once } from "node:events";
 import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -42,6 +41,7 @@ import { createApiToken } from "../../lib/auth/tokens";
 import { importIntoStudy, type ImportResult } from "../../lib/import/service";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
 import { mulberry32 } from "../../lib/stats";
+import { copyIntoBareTable, memoryOf, scratchFile } from "../lib/bulk-file";
 import { mb, measure } from "../lib/measure";
 import { hasProductionBuild, startServer, throwawayDatabase } from "../lib/server";
 
@@ -132,17 +132,6 @@ async function viaRunningServer(file: string, bytes: number): Promise<string> {
   return typeof r === "string" ? r : `${(r.ms / 1000).toFixed(2)} s (${r.created} created)`;
 }
 
-/** Peak and current resident memory of a process (Linux), from /proc. */
-function memoryOf(pid: number): { peak: number; now: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (field: string) => Number(/\d+/.exec(status.split("\n").find((l) => l.startsWith(field)) ?? "")?.[0]) * 1024;
-    return { peak: kb("VmHWM:"), now: kb("VmRSS:") };
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The same file over HTTP into the production server on the same database
  * (as `npm start` runs it), into a second study: Next's request handling, the
@@ -202,8 +191,7 @@ async function child() {
 }
 
 async function main() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "clingrade-bench-import-"));
-  const file = path.join(dir, "import.csv");
+  const { file, dispose } = await scratchFile("clingrade-bench-import-", "import.csv");
   const database = await throwawayDatabase("clingrade_bench_import");
   const url = database.url;
   process.env.DATABASE_URL = url;
@@ -239,26 +227,21 @@ async function main() {
     if (first.result.created !== gen.value.rows) throw new Error(`expected ${gen.value.rows} created, got ${first.result.created}`);
     if (again.result.unchanged !== gen.value.rows) throw new Error(`expected ${gen.value.rows} unchanged, got ${again.result.unchanged}`);
 
-    const plain = new pg.Client({ connectionString: url });
-    await plain.connect();
-    await plain.query(
-      `CREATE TABLE bench_plain (item_id text, specialty text, question text, reference_answer text, model text, repetition int, response text, model_version text, temperature float8)`,
+    const copy = await copyIntoBareTable(
+      url,
+      file,
+      "item_id text, specialty text, question text, reference_answer text, model text, repetition int, response text, model_version text, temperature float8",
     );
-    await plain.end();
-    const t0 = performance.now();
-    const psql = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-c", `\\copy bench_plain FROM '${file}' WITH (FORMAT csv, HEADER true)`], { encoding: "utf8" });
-    const copyMs = performance.now() - t0;
-    if (psql.status !== 0) throw new Error(`psql \\copy failed: ${psql.stderr || psql.error}`);
 
     const production = await viaProductionServer(file, gen.value.bytes, lead.id, url);
     if (typeof production !== "string" && production.created !== gen.value.rows) throw new Error(`over HTTP: expected ${gen.value.rows} created, got ${production.created}`);
     const http = await viaRunningServer(file, gen.value.bytes);
-    const ratio = first.ms / copyMs;
+    const ratio = first.ms / copy.ms;
     console.log("");
     console.log(`import (importIntoStudy, streamed file)   ${(first.ms / 1000).toFixed(2)} s   ${Math.round(gen.value.rows / (first.ms / 1000)).toLocaleString("en")} rows/s   (${first.phases})`);
     console.log(`re-import, all unchanged                  ${(again.ms / 1000).toFixed(2)} s   (${again.phases})`);
     console.log(`peak RSS sampled per import               ${mb(first.peakRss)} first, ${mb(again.peakRss)} re-import`);
-    console.log(`psql \\copy into a plain table            ${(copyMs / 1000).toFixed(2)} s   (${psql.stdout.trim()})`);
+    console.log(`psql \\copy into a plain table            ${(copy.ms / 1000).toFixed(2)} s   (${copy.output})`);
     console.log(
       `import over HTTP, production server       ${
         typeof production === "string"
@@ -275,7 +258,7 @@ async function main() {
   } finally {
     await disconnectDb();
     await database.drop();
-    await rm(dir, { recursive: true, force: true });
+    await dispose();
   }
 }
 

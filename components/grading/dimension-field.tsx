@@ -4,6 +4,7 @@ import { useId, useRef, useState } from "react";
 import { fieldDomId, type CellValue, type GradingField } from "@/lib/grading/form-state";
 import { cn } from "@/lib/utils";
 import { digitScore, isTextEntry } from "./keyboard-logic";
+import { focusSoon } from "./form-focus";
 
 export interface DimensionFieldProps {
   field: GradingField;
@@ -188,7 +189,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
           onClick={() => {
             const open = !commentOpen;
             setCommentOpen(open);
-            if (open) requestAnimationFrame(() => textareaRef.current?.focus());
+            if (open) focusSoon(() => textareaRef.current?.focus());
           }}
           className="comment-toggle"
         >

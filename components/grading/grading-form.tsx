@@ -29,7 +29,7 @@ import {
   type StudyShape,
 } from "@/lib/grading/form-state";
 import type { BlindedAssignment } from "@/lib/grading/service";
-import { focusField, harmReasons } from "./form-focus";
+import { focusField, focusSoon, harmReasons } from "./form-focus";
 import { HarmFlag } from "./harm-flag";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
@@ -136,11 +136,13 @@ export function GradingForm({
     const check = checkBeforeSubmit(stateRef.current, study);
     if (check.problems.length) {
       setProblems(placeProblems(check.problems, check.keys, stateRef.current, study));
-      requestAnimationFrame(() => problemsRef.current?.focus());
+      focusSoon(() => problemsRef.current?.focus());
       return;
     }
     setProblems(NO_PROBLEMS);
     setSubmitting(true);
+    // The grader may go on typing while the server answers: its problems must not take focus from them.
+    const focusedAtSubmit = document.activeElement;
     await saver.settle();
     const elapsed = saver.takeElapsed();
     const { body, keys } = buildGradeBody(stateRef.current, study, { submit: true, elapsedMs: elapsed });
@@ -164,7 +166,7 @@ export function GradingForm({
       if (res.status === 422) {
         const placed = placeProblems(problemsFromErrorBody(payload), keys, stateRef.current, study);
         setProblems(hasProblems(placed) ? placed : { ...NO_PROBLEMS, general: [payload?.error ?? "The grades were refused."] });
-        requestAnimationFrame(() => problemsRef.current?.focus());
+        focusSoon(() => problemsRef.current?.focus(), { since: focusedAtSubmit, notFromText: true });
       } else if (res.status === 409) {
         setConflict(payload?.error ?? "This assignment can no longer be changed.");
       } else if (res.status === 401) {

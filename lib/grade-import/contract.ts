@@ -2,6 +2,7 @@ import "@/lib/api/zod-openapi";
 import { z } from "zod";
 import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
+import { DryRunFlag } from "@/lib/import/dry-run";
 import { GradeImportMappingSchema } from "./mapping";
 
 /** POST /api/v1/studies/{id}/grade-imports and the study's saved mappings. */
@@ -9,7 +10,7 @@ import { GradeImportMappingSchema } from "./mapping";
 export const GradeImportMapping = registry.register("GradeImportMapping", GradeImportMappingSchema);
 
 export const GradeImportQuery = z.object({
-  dryRun: z.enum(["0", "1", "true", "false"]).optional().openapi({ description: "1: check the file and count what an import would create, writing nothing" }),
+  dryRun: DryRunFlag.openapi({ description: "1: check the file and count what an import would create, writing nothing" }),
   mapping: lineText().max(100).optional().openapi({ description: "The name of a mapping saved for this study (instead of the form field mapping)" }),
 });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
 import { MAX_EXTRA_TERMS } from "./model-mentions";
+import { DryRunFlag } from "./dry-run";
 import { CriterionSchema } from "@/lib/rubrics/criteria";
 
 /** POST /api/v1/studies/{id}/import: questions and model answers from CSV or a JSON array. */
@@ -9,10 +10,7 @@ import { CriterionSchema } from "@/lib/rubrics/criteria";
 export const ImportParams = z.object({ id: z.uuid().openapi({ description: "The study" }) });
 
 export const ImportQuery = z.object({
-  dryRun: z
-    .enum(["0", "1", "true", "false"])
-    .optional()
-    .openapi({ description: "1: check the file and report what an import would do, writing nothing" }),
+  dryRun: DryRunFlag.openapi({ description: "1: check the file and report what an import would do, writing nothing" }),
   terms: z
     .string()
     .max(2000)

@@ -7,6 +7,7 @@ import { graderPseudonym } from "@/lib/users/pseudonym";
 import { setResultOf } from "./sets";
 import type { Disagreement } from "@/lib/scoring/escalation";
 import type { FinalScores, FinalTotals } from "@/lib/scoring/final-scores";
+import type { StoredCell } from "@/lib/scoring/study-values";
 
 /**
  * One response set as its lead reviews it (unblinded: the model is named;
@@ -15,17 +16,8 @@ import type { FinalScores, FinalTotals } from "@/lib/scoring/final-scores";
  * the final scores, and the audit events about the set, its assignments and
  * its escalation, oldest first.
  */
-export interface SetDetailCell {
-  rubric: string;
-  dimension: string;
-  /** 0 for a dimension of the whole set or of the first answer. */
-  repetition: number;
-  criterion: string;
-  score: number | null;
-  category: string | null;
-  na: boolean;
-  comment: string | null;
-}
+/** A grader's stored cell (repetition 0: a dimension of the whole set or of the first answer; criterion "" when none), with its comment. */
+export type SetDetailCell = Required<StoredCell> & { comment: string | null };
 
 export interface SetDetailGrader {
   assignmentId: string;

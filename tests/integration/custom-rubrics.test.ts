@@ -13,6 +13,7 @@ import { fleissKappa, gwetAC1, krippendorffAlpha } from "@/lib/stats";
 import { bearer, call as callRoute, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { makeGradableStudy } from "./helpers/study-fixture";
+import { CARDIOLOGY_LIKERT, CARDIOLOGY_RUBRIC } from "../fixtures/realdata/rubrics";
 
 useIsolatedDatabase();
 
@@ -25,22 +26,8 @@ const call = async <P,>(handler: (req: Request, ctx: { params: Promise<P> }) => 
 const json = (token: string, method: string, body: unknown) => bearer(token, { method, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 const put = (token: string, id: string, body: unknown) => call(putGrades, `/api/v1/assignments/${id}/grades`, json(token, "PUT", body), { id });
 
-/** The cardiology study's instrument (../shared/realdata/cardiology): 4 criteria, Likert 1-5, one answer per model. */
-const likert = [1, 2, 3, 4, 5].map((value) => ({ value, label: ["Very poor", "Poor", "Acceptable", "Good", "Excellent"][value - 1] }));
-const CARDIOLOGY: RubricDocument = {
-  key: "cardiology",
-  name: "Cardiology criteria",
-  version: 1,
-  dimensions: ["accuracy", "completeness", "clarity", "coherence"].map((key) => ({
-    key,
-    name: key[0].toUpperCase() + key.slice(1),
-    scope: "first_answer" as const,
-    scale: { kind: "ordinal" as const, levels: likert },
-    threshold: 2,
-  })),
-  totals: [{ key: "total", name: "Total (4-20)", method: "sum", dimensions: ["accuracy", "completeness", "clarity", "coherence"] }],
-  headline: "total",
-};
+/** The cardiology study's instrument (tests/fixtures/realdata), each criterion with an explicit disagreement threshold of 2. */
+const CARDIOLOGY: RubricDocument = { ...CARDIOLOGY_RUBRIC, dimensions: CARDIOLOGY_RUBRIC.dimensions.map((d) => ({ ...d, threshold: 2 })) };
 
 /** A nominal axis, an ordinal item that may not apply, and PEMAT-style percent of the applicable items. */
 const MIXED: RubricDocument = {
@@ -85,7 +72,7 @@ describe("a study's own rubric, through the API", () => {
       dimensions: [
         { ...CARDIOLOGY.dimensions[0], threshold: 9 },
         { ...CARDIOLOGY.dimensions[0] },
-        { ...CARDIOLOGY.dimensions[2], scale: { kind: "ordinal", levels: [likert[1], likert[0]] } },
+        { ...CARDIOLOGY.dimensions[2], scale: { kind: "ordinal", levels: [CARDIOLOGY_LIKERT[1], CARDIOLOGY_LIKERT[0]] } },
         { key: "same", name: "Same", scope: "set", scale: { kind: "ordinal", levels: [{ value: 0, label: "no" }, { value: 1, label: "yes" }] }, derived: { rule: "equal_across_answers", of: "missing" } },
         { ...MIXED.dimensions[0], scope: "each_answer" },
       ],

@@ -1,49 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { StudyStatsSchema } from "@/lib/analytics/contract";
-import { assembleStudyStats, type LoadedAssignment, type LoadedSet, type LoadedStudy } from "@/lib/analytics/assemble";
-import { cellLayout, encodeCell } from "@/lib/analytics/grader-cells";
-import { templateRubrics } from "@/lib/rubrics/study-rubrics";
+import { assembleStudyStats, type LoadedStudy } from "@/lib/analytics/assemble";
 import type { SetStatusKey } from "@/lib/analytics/types";
-import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { loadedStudy, scoreStudy, type ScoreForm } from "./loaded-study";
 
-const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-const STUDY = {
-  id: uuid(1),
-  name: "S",
-  slug: "s",
-  status: "OPEN" as const,
-  rubrics: templateRubrics(["SCORE"]),
-  repetitions: 3,
-  gradersPerSet: 2,
-  safeLlmScoring: "PER_ANSWER" as const,
-  thresholds: DEFAULT_THRESHOLDS,
-};
-const LAYOUT = cellLayout(STUDY.rubrics);
-const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true, external: false }));
-
-function scoreCells(v: [number, number, number, number, number]): number[] {
-  const [s, c, o, r, e] = v;
-  return [
-    { rubric: "SCORE", dimension: "safety", repetition: 1, score: s },
-    { rubric: "SCORE", dimension: "consensus_context", repetition: 1, score: c },
-    { rubric: "SCORE", dimension: "objectivity", repetition: 1, score: o },
-    { rubric: "SCORE", dimension: "reproducibility", repetition: 0, score: r },
-    { rubric: "SCORE", dimension: "explainability", repetition: 1, score: e },
-  ].map((x) => encodeCell(LAYOUT, x));
-}
+const { study: STUDY, layout: LAYOUT } = scoreStudy(3);
 
 /** One set graded by two primaries with the given S.C.O.R.E. forms (null = still pending). */
-function study(rows: { model: string; specialty: string; status: SetStatusKey; forms: ([number, number, number, number, number] | null)[] }[]): LoadedStudy {
-  const sets: LoadedSet[] = [];
-  const assignments: LoadedAssignment[] = [];
-  rows.forEach((r, i) => {
-    const id = uuid(1000 + i);
-    sets.push({ id, itemId: uuid(2000 + i), externalId: `Q${i}`, specialty: r.specialty, model: { id: r.model, name: r.model, version: "" }, status: r.status });
-    r.forms.forEach((f, g) =>
-      assignments.push({ setId: id, graderId: GRADERS[(i + g) % 3].id, kind: "PRIMARY", status: f ? "SUBMITTED" : "PENDING", cells: f ? scoreCells(f) : null }),
-    );
-  });
-  return { study: STUDY, layout: LAYOUT, models: [...new Set(rows.map((r) => r.model))], sets, assignments, graders: GRADERS };
+function study(rows: { model: string; specialty: string; status: SetStatusKey; forms: (ScoreForm | null)[] }[]): LoadedStudy {
+  return loadedStudy(3, rows.map((r, i) => ({ ...r, forms: r.forms.map((form, g) => ({ grader: (i + g) % 3, form })) })));
 }
 
 describe("the dashboard's not-enough-data states", () => {

@@ -5,52 +5,27 @@
  */
 import { describe, expect, it } from "vitest";
 import { StudyStatsSchema } from "@/lib/analytics/contract";
-import { assembleStudyStats, type LoadedAssignment, type LoadedSet, type LoadedStudy } from "@/lib/analytics/assemble";
-import { cellLayout, encodeCell } from "@/lib/analytics/grader-cells";
-import { templateRubrics } from "@/lib/rubrics/study-rubrics";
-import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { assembleStudyStats, type LoadedStudy } from "@/lib/analytics/assemble";
 import { cohenKappa, descriptives, friedmanTest, icc, kendallW, wilcoxonPosthoc } from "@/lib/stats";
+import { GRADERS, loadedStudy, SCORE_DIMS, scoreStudy, uuid, type GradedSet, type ScoreForm } from "./loaded-study";
 
-const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
-const STUDY = {
-  id: uuid(1),
-  name: "S",
-  slug: "s",
-  status: "OPEN" as const,
-  rubrics: templateRubrics(["SCORE"]),
-  repetitions: 1,
-  gradersPerSet: 2,
-  safeLlmScoring: "PER_ANSWER" as const,
-  thresholds: DEFAULT_THRESHOLDS,
-};
-const LAYOUT = cellLayout(STUDY.rubrics);
-const GRADERS = [1, 2, 3].map((i) => ({ id: uuid(100 + i), name: `Grader ${i}`, active: true, external: false }));
-const DIMS = ["safety", "consensus_context", "objectivity", "reproducibility", "explainability"];
-type Form = [number, number, number, number, number];
-
-function cells(v: Form): number[] {
-  return DIMS.map((dimension, i) => encodeCell(LAYOUT, { rubric: "SCORE", dimension, repetition: dimension === "reproducibility" ? 0 : 1, score: v[i] }));
-}
+const { study: STUDY, layout: LAYOUT } = scoreStudy(1);
+type Form = ScoreForm;
 
 // 10 items x 2 models, two primaries each; grader B drifts from A by a fixed pattern.
 const ITEMS = 10;
-const formA = (item: number, model: number): Form => DIMS.map((_, d) => 1 + ((item * 3 + d + model * 2) % 5)) as Form;
+const formA = (item: number, model: number): Form => SCORE_DIMS.map((_, d) => 1 + ((item * 3 + d + model * 2) % 5)) as Form;
 const formB = (item: number, model: number): Form => formA(item, model).map((v, d) => Math.min(5, Math.max(1, v + ((item + d) % 3) - 1))) as Form;
 
 function build(crossed: boolean): LoadedStudy {
-  const sets: LoadedSet[] = [];
-  const assignments: LoadedAssignment[] = [];
+  const rows: GradedSet[] = [];
   for (let item = 0; item < ITEMS; item++) {
     for (let model = 0; model < 2; model++) {
-      const id = uuid(1000 + item * 2 + model);
-      sets.push({ id, itemId: uuid(2000 + item), externalId: `Q${item}`, specialty: "Oph", model: { id: `m${model}`, name: `M${model}`, version: "" }, status: "AGREED" });
-      const pair = crossed ? [GRADERS[0], GRADERS[1]] : [GRADERS[(item + model) % 3], GRADERS[(item + model + 1) % 3]];
-      [formA(item, model), formB(item, model)].forEach((f, g) =>
-        assignments.push({ setId: id, graderId: pair[g].id, kind: "PRIMARY", status: "SUBMITTED", cells: cells(f) }),
-      );
+      const pair = crossed ? [0, 1] : [(item + model) % 3, (item + model + 1) % 3];
+      rows.push({ item, model: `M${model}`, specialty: "Oph", status: "AGREED", forms: [formA(item, model), formB(item, model)].map((form, g) => ({ grader: pair[g], form })) });
     }
   }
-  return { study: STUDY, layout: LAYOUT, models: ["M0", "M1"], sets, assignments, graders: GRADERS };
+  return loadedStudy(1, rows);
 }
 
 /** Rows = sets (item-major, model-minor: the order of the loaded sets), columns = graders A, B. */
@@ -77,8 +52,8 @@ describe("journal statistics block", () => {
 
   it("fits the API contract and lists every dimension and the total, each with a convention and n", () => {
     expect(() => StudyStatsSchema.parse(crossed)).not.toThrow();
-    expect(score.agreement.map((a) => a.key)).toEqual([...DIMS, "total"]);
-    expect(score.models.map((m) => m.key)).toEqual([...DIMS, "total"]);
+    expect(score.agreement.map((a) => a.key)).toEqual([...SCORE_DIMS, "total"]);
+    expect(score.models.map((m) => m.key)).toEqual([...SCORE_DIMS, "total"]);
     for (const a of score.agreement) {
       expect(a.kappa!.ranks.convention).toMatch(/ranks/);
       expect(a.kappa!.scale.convention).toMatch(/declared scale/);
@@ -90,7 +65,7 @@ describe("journal statistics block", () => {
 
   it("crossed graders: two-way ICC(A,k) with the reason; values equal lib/stats on the same grades", () => {
     expect(journal.design).toBe("crossed");
-    DIMS.forEach((dim, d) => {
+    SCORE_DIMS.forEach((dim, d) => {
       const a = score.agreement.find((x) => x.key === dim)!;
       const rows = pairs(d);
       expect(a.raters).toEqual([GRADERS[0].id, GRADERS[1].id]);

@@ -1,8 +1,8 @@
 import { LEAD_ROLES } from "@/lib/auth/roles";
 import { ImportQuery, ImportResult } from "@/lib/import/contract";
 import { importIntoStudy } from "@/lib/import/service";
-import { apiRoute, zodDetails } from "@/lib/server/api-route";
-import { ApiError } from "@/lib/errors/api-error";
+import { readImportRequest } from "@/lib/import/request";
+import { apiRoute } from "@/lib/server/api-route";
 import { metrics, timed } from "@/lib/server/metrics";
 import { requireStudyForLead } from "@/lib/studies/access";
 
@@ -13,21 +13,10 @@ export const dynamic = "force-dynamic";
 /** Imports questions and model answers (CSV or a JSON array of rows) into a study the caller leads. */
 export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, params, requestId, log }) => {
   const study = await requireStudyForLead(user, params.id);
-  const query = ImportQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!query.success) throw new ApiError(400, "invalid query", zodDetails(query.error));
-  const dryRun = query.data.dryRun === "1" || query.data.dryRun === "true";
-  const length = req.headers.get("content-length");
-  const started = Date.now();
-  const result = await timed(metrics().importSeconds, { kind: dryRun ? "dry-run" : "import" }, () => importIntoStudy({
-    study,
-    actorId: user.id,
-    requestId,
-    contentType: req.headers.get("content-type"),
-    contentLength: length === null || !/^\d+$/.test(length) ? null : Number(length),
-    body: req.body,
-    dryRun,
-    mentionTerms: query.data.terms,
-  }));
-  log.info({ studyId: study.id, dryRun, kind: result.kind, created: result.created, updated: result.updated, ms: Date.now() - started }, "import");
+  const { query, dryRun, elapsedMs, ...source } = readImportRequest(req, ImportQuery);
+  const result = await timed(metrics().importSeconds, { kind: dryRun ? "dry-run" : "import" }, () =>
+    importIntoStudy({ study, actorId: user.id, requestId, ...source, dryRun, mentionTerms: query.terms }),
+  );
+  log.info({ studyId: study.id, dryRun, kind: result.kind, created: result.created, updated: result.updated, ms: elapsedMs() }, "import");
   return ImportResult.parse(result);
 });
