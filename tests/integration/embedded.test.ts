@@ -1,12 +1,14 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, StartupError } from "@/lib/db/embedded";
+import { embeddedBinDir, embeddedMajor } from "@/lib/db/embedded-package";
+import { folderSnapshot } from "./helpers/folder-snapshot";
 
 const dirs: string[] = [];
 async function tempDir() {
@@ -111,6 +113,46 @@ describe("embedded PostgreSQL", () => {
     const err = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StartupError);
     expect((err as Error).message).toMatch(/incomplete or corrupt \(no PG_VERSION\)\. Move it away/);
+  });
+
+  it("embeds the PostgreSQL major its package is named for", async () => {
+    const dir = await tempDir();
+    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
+    try {
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      const { rows } = await c.query("SELECT current_setting('server_version_num')::int / 10000 AS major");
+      await c.end();
+      expect(rows[0].major).toBe(embeddedMajor());
+      expect((await readFile(path.join(dir, "pg", "PG_VERSION"), "utf8")).trim()).toBe(String(embeddedMajor()));
+      // Where `admin backup` looks for the package's own pg_dump: beside the server it runs.
+      expect(existsSync(path.join(embeddedBinDir() ?? "none", "postgres"))).toBe(true);
+    } finally {
+      await db.stop();
+    }
+  });
+
+  it("refuses a data folder made by another PostgreSQL major in one line, leaving it untouched", async () => {
+    const dir = await tempDir();
+    const pgDir = path.join(dir, "pg");
+    // What an earlier Clingrade, which embedded PostgreSQL 18, leaves behind (with a live-looking pid file).
+    const other = embeddedMajor() === 18 ? 17 : 18;
+    await mkdir(path.join(pgDir, "base", "1"), { recursive: true });
+    await writeFile(path.join(pgDir, "PG_VERSION"), `${other}\n`);
+    await writeFile(path.join(pgDir, "base", "1", "1259"), Buffer.alloc(8192, 7));
+    await writeFile(path.join(pgDir, "postmaster.pid"), `${process.pid}\n${pgDir}\n0\n54329\n`);
+    await writeFile(path.join(dir, "pg-password"), "secret\n", { mode: 0o600 });
+    await chmod(dir, 0o700);
+    const before = folderSnapshot(dir);
+
+    const err = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartupError);
+    const message = (err as Error).message;
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toBe(
+      `The embedded database in ${pgDir} was made by PostgreSQL ${other}, and this Clingrade embeds PostgreSQL ${embeddedMajor()}, which cannot open it; the folder was left untouched. Keep using the Clingrade version that made it (its \`npm run admin -- backup\` needs a pg_dump ${other}, e.g. PG_BIN_DIR=/usr/lib/postgresql/${other}/bin), or set CLINGRADE_DATA_DIR to a new folder for a new database (README, "Backups": moving studies over).`,
+    );
+    expect(folderSnapshot(dir)).toEqual(before);
   });
 
   it("names the problem when the port is taken", async () => {
