@@ -133,6 +133,7 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
       throw toApiError(e);
     }
     lap("read");
+    if (process.env.GRADE_IMPORT_TRACE) for (const [sql, t] of writer.timings) console.error(`${t.ms.toFixed(0)} ms in ${t.n}  ${sql}`);
     if (rows.totalProblems) throw gradeRejection(rows.problems, rows.totalProblems);
     if (rows.sheets.length === 0 || rows.rows === 0) throw gradeRejection([{ sheet: null, row: 1, column: null, message: "the file has no rows of grades" }], 1);
     const sheetName = (i: number) => rows.sheets[i - 1] ?? null;
