@@ -180,7 +180,6 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
         `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt")
          SELECT gen_random_uuid(), a.id, d.rubric, d.dimension, g.repetition, '', g.score, g.category, g.na, g.comment, now()
          ${joined}
-         ORDER BY g.sheet, g.row
          ON CONFLICT DO NOTHING`,
       );
       stagedCreated = inserted.rowCount ?? 0;
