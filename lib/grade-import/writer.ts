@@ -46,7 +46,7 @@ const COPY_STAGED = `COPY gi_grade (sheet, row, item, rater, set_id, grader_id, 
 const COPY_GRADES = `COPY "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt") FROM STDIN (FORMAT csv)`;
 
 /** Pending work is sent once this many characters of COPY data have gathered. */
-const FLUSH_CHARS = 256 * 1024;
+const FLUSH_CHARS = 1024 * 1024;
 
 // Quoted, so commas, quotes and line breaks reach PostgreSQL unchanged; an empty unquoted field is NULL.
 const q = (s: string) => `"${s.includes('"') ? s.replaceAll('"', '""') : s}"`;
