@@ -39,6 +39,7 @@ import pg from "pg";
 import { disconnectDb, getDb } from "../../lib/db/client";
 import { createApiToken } from "../../lib/auth/tokens";
 import { importIntoStudy, type ImportResult } from "../../lib/import/service";
+import { templateRubrics } from "../../lib/rubrics/study-rubrics";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
 import { mulberry32 } from "../../lib/stats";
 import { copyIntoBareTable, memoryOf, scratchFile } from "../lib/bulk-file";
@@ -207,7 +208,7 @@ async function main() {
       data: {
         name: "Import benchmark",
         slug: `import-bench-${randomBytes(3).toString("hex")}`,
-        rubrics: ["SCORE"],
+        rubrics: templateRubrics(["SCORE"], N),
         repetitions: N,
         thresholds: DEFAULT_THRESHOLDS,
         createdById: lead.id,
@@ -250,7 +251,7 @@ async function main() {
       }`,
     );
     console.log(`import over HTTP, running server          ${http}`);
-    console.log(`ratio import / \\copy                      ${ratio.toFixed(2)}x   goal <= 3x: ${ratio <= 3 ? "met" : "NOT met"}`);
+    console.log(`ratio import / \\copy                      ${ratio.toFixed(2)}x   goal <= 2x: ${ratio <= 2 ? "met" : "NOT met"}`);
     console.log(
       `peak RSS of the importing process         ${mb(out.maxRss)}   goal < 300 MB: ${out.maxRss < 300 * 1024 * 1024 ? "met" : "NOT met"}   (${mb(out.before)} before the first import)`,
     );

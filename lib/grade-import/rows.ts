@@ -77,9 +77,6 @@ export class GradeRows {
   readonly problems: GradeProblem[] = [];
   totalProblems = 0;
   rows = 0;
-  /** item|model -> [item, model]; item|model|rater -> [item, model, rater]. */
-  readonly sets = new Map<string, [number, number]>();
-  readonly assignments = new Map<string, [number, number, number]>();
   private readonly dims: ImportDimension[];
   private readonly byWord = new Map<string, number | "ambiguous">();
   private readonly rewrites: ReturnType<typeof compileRewrites>;
@@ -100,6 +97,11 @@ export class GradeRows {
     });
     this.rewrites = compileRewrites(mapping.itemRewrites);
     for (const doc of rubrics) for (const t of doc.totals) for (const w of [t.key, t.name, `${doc.key}/${t.key}`]) this.totals.add(w.trim().toLowerCase());
+  }
+
+  /** The study's N: repetitions run 0 (the set) to N. */
+  get repetitionCount(): number {
+    return this.repetitions;
   }
 
   get dimensions(): readonly ImportDimension[] {
@@ -223,10 +225,6 @@ export class GradeRows {
     const item = this.items.get(itemId, at(columns.item));
     const m = this.models.get(model, at(columns.model));
     const r = this.raters.get(rater, at(columns.rater));
-    const setKey = `${item}|${m}`;
-    if (!this.sets.has(setKey)) this.sets.set(setKey, [item, m]);
-    const aKey = `${setKey}|${r}`;
-    if (!this.assignments.has(aKey)) this.assignments.set(aKey, [item, m, r]);
     return { sheet: sheetIndex, row, item, model: m, rater: r, dim: dim as number, repetition, ...value, comment };
   }
 

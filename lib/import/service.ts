@@ -3,14 +3,13 @@ import { scanModelMentions, type ModelMentions } from "./model-mentions";
 import { mentionTerms } from "@/lib/blinding/terms";
 import { modelNamesInGraderText } from "@/lib/blinding/grader-text";
 import { performance } from "node:perf_hooks";
-import { finished } from "node:stream/promises";
 import pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import { databaseUrl } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors/api-error";
 import type { ImportKind, RowError } from "./columns";
 import { completeSetSql } from "./completeness";
 import { CsvRowTooLongError } from "./csv";
+import { orderedIds, Pieces, WritePipeline } from "./pipeline";
 import { emptyFileError, ImportFileError, openRows, type RowStream } from "./read";
 import { chunksOf, coalesce, decodeUtf8, formatFromContentType, limitBytes, maxImportBytes, tooLarge } from "./source";
 import { ImportValidator, MAX_ERRORS, splitSetKey, type FileItem, type ModelSettings, type StagedAnswer } from "./validate";
@@ -34,7 +33,8 @@ import type { RubricDocument } from "@/lib/rubrics/document";
  *
  * It runs on its own pg connection rather than Prisma's: COPY is not
  * available through Prisma, and a temporary table lives on one connection.
- * Ids are random UUIDs (crypto.randomUUID, gen_random_uuid).
+ * Ids of new sets and answers increase in file order (orderedIds); the rest
+ * are random UUIDs (crypto.randomUUID, gen_random_uuid).
  */
 
 export interface ImportStudy {
@@ -156,43 +156,6 @@ function quoted(text: string): string {
 
 /** Pending work is sent once this many characters of answers have gathered. */
 const FLUSH_CHARS = 1024 * 1024;
-/** Batches sent but not yet done; bounds memory while PostgreSQL catches up. */
-const IN_FLIGHT = 2;
-
-/**
- * COPY data gathered as flat strings of about 32 KB. Each row's line is
- * joined into one soon after it is made, so it stops pointing into the piece
- * of file it was cut from: pieces of file then die young, and only the bytes
- * waiting to be sent stay in memory.
- */
-class Pieces {
-  private lines: string[] = [];
-  private lineChars = 0;
-  private pieces: string[] = [];
-  size = 0;
-
-  add(line: string): void {
-    this.lines.push(line);
-    this.lineChars += line.length;
-    this.size += line.length;
-    if (this.lineChars >= 32 * 1024) this.seal();
-  }
-
-  private seal(): void {
-    if (this.lines.length) this.pieces.push(this.lines.join(""));
-    this.lines = [];
-    this.lineChars = 0;
-  }
-
-  /** Everything gathered, emptied. */
-  take(): string[] {
-    this.seal();
-    const out = this.pieces;
-    this.pieces = [];
-    this.size = 0;
-    return out;
-  }
-}
 
 interface SetRef {
   id: string;
@@ -222,13 +185,9 @@ class StreamWriter {
   private direct = new Pieces();
   private staged = new Pieces();
 
-  /**
-   * Statements run one after another on the connection; `queue` is the last
-   * one sent, so the next is chained to it and parsing goes on meanwhile.
-   */
-  private queue: Promise<unknown> = Promise.resolve();
-  private readonly inFlight: Promise<void>[] = [];
-  private failure: unknown = null;
+  private readonly pipe: WritePipeline;
+  private readonly setId = orderedIds();
+  private readonly responseId = orderedIds();
 
   readonly counts = { itemsCreated: 0, modelsCreated: 0, setsCreated: 0, answersCreated: 0, specialtiesCreated: 0, staged: 0 };
 
@@ -239,7 +198,9 @@ class StreamWriter {
     private readonly validator: ImportValidator,
     private readonly existing: Existing,
     private readonly timestamp: string,
-  ) {}
+  ) {
+    this.pipe = new WritePipeline(client);
+  }
 
   /** True for a question that was already in the study before this import. */
   itemExisted(index: number): boolean {
@@ -307,7 +268,7 @@ class StreamWriter {
     if (!set) {
       const modelId = this.modelIds[model];
       const existing = this.itemIsNew[item] ? undefined : this.existing.sets.get(`${itemId}|${modelId}`);
-      set = existing ? { id: existing, isNew: false } : { id: randomUUID(), isNew: true };
+      set = existing ? { id: existing, isNew: false } : { id: this.setId(this.counts.setsCreated), isNew: true };
       this.sets.set(answer.setKey, set);
       if (set.isNew) {
         this.newSets.push({ id: set.id, itemId, modelId });
@@ -315,7 +276,7 @@ class StreamWriter {
       }
     }
     if (set.isNew && answer.firstRow === undefined && this.writing) {
-      this.direct.add(`${randomUUID()},${set.id},${answer.repetition},${quoted(answer.text)},${this.timestamp}\n`);
+      this.direct.add(`${this.responseId(this.counts.answersCreated)},${set.id},${answer.repetition},${quoted(answer.text)},${this.timestamp}\n`);
       this.counts.answersCreated++;
     } else {
       this.staged.add(
@@ -329,32 +290,6 @@ class StreamWriter {
     return this.direct.size + this.staged.size >= FLUSH_CHARS;
   }
 
-  /** Chains a statement after the ones already sent; its failure is kept and thrown by flush(). */
-  private send(run: () => Promise<unknown>): Promise<void> {
-    const done = this.queue.then(() => (this.failure ? undefined : run()));
-    this.queue = done.catch(() => undefined);
-    return done.then(
-      () => undefined,
-      (e: unknown) => {
-        this.failure ??= e;
-      },
-    );
-  }
-
-  private query(text: string, values: unknown[]): Promise<void> {
-    return this.send(() => this.client.query(text, values));
-  }
-
-  private copy(sql: string, data: Pieces): Promise<void> {
-    const pieces = data.take();
-    return this.send(() => {
-      const stream = this.client.query(copyFrom(sql));
-      for (const p of pieces) stream.write(p);
-      stream.end();
-      return finished(stream);
-    });
-  }
-
   /** Sends what has gathered; waits only when too much is already on its way. */
   async flush(): Promise<void> {
     this.catchUp();
@@ -365,8 +300,7 @@ class StreamWriter {
         // add the same one meanwhile, hence ON CONFLICT ... RETURNING.
         let entries = [...this.newSpecialties];
         this.newSpecialties = new Map();
-        await this.queue;
-        if (this.failure) throw this.failure;
+        await this.pipe.drain();
         // Under the lock every creator of specialty names takes (lib/specialties), look again:
         // a grader may have been registered with one of these names, in another case, since
         // this import read them.
@@ -435,32 +369,28 @@ class StreamWriter {
         });
         const last = sql.pop() as string;
         const text = sql.length ? `WITH ${sql.map((q, k) => `w${k} AS (${q})`).join(",\n")}\n${last}` : last;
-        work.push(this.query(text, values));
+        work.push(this.pipe.query(text, values));
       }
-      if (this.direct.size) work.push(this.copy(COPY_RESPONSES, this.direct));
+      if (this.direct.size) work.push(this.pipe.copy(COPY_RESPONSES, this.direct));
     }
-    if (this.staged.size) work.push(this.copy(COPY_STAGED, this.staged));
+    if (this.staged.size) work.push(this.pipe.copy(COPY_STAGED, this.staged));
     // Once the file has a problem, new rows are no longer written (see `writing`).
     this.newModels = [];
     this.newItems = [];
     this.newSets = [];
     this.direct.take();
-    if (work.length) this.inFlight.push(work[work.length - 1]);
-    while (this.inFlight.length > IN_FLIGHT) await this.inFlight.shift();
-    if (this.failure) throw this.failure;
+    await this.pipe.bound(work[work.length - 1]);
   }
 
   /** Sends the rest and waits for all of it. */
   async finish(): Promise<void> {
     await this.flush();
-    await this.settle();
-    if (this.failure) throw this.failure;
+    await this.pipe.drain();
   }
 
   /** Waits until nothing sent is still running (before a rollback on the same connection). */
-  async settle(): Promise<void> {
-    this.inFlight.length = 0;
-    await this.queue;
+  settle(): Promise<void> {
+    return this.pipe.settle();
   }
 }
 

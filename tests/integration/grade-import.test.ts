@@ -164,6 +164,36 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     expect((await counts(study.id)).grades).toBe(3);
   });
 
+  it("on top of stored grades: a new rater on a stored set and a stored rater on a new set are written, stored grades are not", async () => {
+    const lead = await makeUser("LEAD");
+    const study = await studyWith(lead.id, CHATTOGOVAR_RUBRIC);
+    const head = "item_id,model,rater,dimension,score\n";
+    expect((await post(study.id, lead.token, `${head}1,A,p,accuracy,7\n1,A,p,completeness,5\n`, "", "text/csv")).status).toBe(200);
+    const r = await post(study.id, lead.token, `${head}1,A,p,accuracy,7\n1,A,q,accuracy,4\n2,A,p,accuracy,6\n1,A,p,completeness,5\n2,A,p,accuracy,6\n`, "", "text/csv");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ grades: 4, created: 2, unchanged: 2, new: { items: 1, models: 0, raters: 1, responseSets: 1 } });
+    expect(await counts(study.id)).toEqual({ grades: 4, items: 2, raters: 2, assignments: 3 });
+    expect(await storedMatrix(study.id)).toEqual(new Map([["1|A|p|accuracy", 7], ["1|A|p|completeness", 5], ["1|A|q|accuracy", 4], ["2|A|p|accuracy", 6]]));
+    expect(await getDb().responseSet.count({ where: { studyId: study.id, status: "AGREED" } })).toBe(2);
+  });
+
+  it("leaves a stored set with a grader of the study at work on it awaiting grades; a new set is final at once", async () => {
+    const lead = await makeUser("LEAD");
+    const grader = await makeUser("GRADER");
+    const study = await studyWith(lead.id, CHATTOGOVAR_RUBRIC);
+    const db = getDb();
+    const specialty = await db.specialty.upsert({ where: { name: "Unspecified" }, update: {}, create: { name: "Unspecified" } });
+    const item = await db.qaItem.create({ data: { studyId: study.id, externalId: "1", question: "q", specialtyId: specialty.id } });
+    const model = await db.llmModel.create({ data: { studyId: study.id, name: "A" } });
+    const set = await db.responseSet.create({ data: { studyId: study.id, itemId: item.id, modelId: model.id } });
+    await db.assignment.create({ data: { responseSetId: set.id, studyId: study.id, graderId: grader.id, kind: "PRIMARY", position: 0 } });
+    const r = await post(study.id, lead.token, "item_id,model,rater,dimension,score\n1,A,p,accuracy,7\n2,A,p,accuracy,6\n", "", "text/csv");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const sets = await db.responseSet.findMany({ where: { studyId: study.id }, select: { itemId: true, status: true } });
+    expect(sets.find((s) => s.itemId === item.id)?.status).toBe("AWAITING_GRADES");
+    expect(sets.filter((s) => s.itemId !== item.id).map((s) => s.status)).toEqual(["AGREED"]);
+  });
+
   it("makes raters external graders that cannot sign in or be assigned", async () => {
     const lead = await makeUser("LEAD");
     const study = await studyWith(lead.id, CHATTOGOVAR_RUBRIC);
@@ -215,6 +245,21 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     it("the same grade twice with different scores, naming both rows", async () => {
       const errors = await rejected(CHATTOGOVAR_RUBRIC, "item_id,model,rater,dimension,score\n1,A,p,accuracy,7\n1,A,p,completeness,7\n1,A,p,Accuracy,8\n", "text/csv");
       expect(errors).toEqual([{ sheet: null, row: 2, column: null, message: expect.stringMatching(/p graded Accuracy of item 1 twice.*also row 4/) }]);
+    });
+
+    it("the same grade twice with different scores on top of stored grades, and in a workbook's two sheets", async () => {
+      const seed = "item_id,model,rater,dimension,score\n1,A,p,accuracy,7\n";
+      const errors = await rejected(CHATTOGOVAR_RUBRIC, "item_id,model,rater,dimension,score\n1,A,p,accuracy,7\n2,A,p,accuracy,5\n1,A,p,Accuracy,8\n", "text/csv", seed);
+      expect(errors).toEqual([{ sheet: null, row: 2, column: null, message: expect.stringMatching(/p graded Accuracy of item 1 twice.*also row 4/) }]);
+      const wb = new ExcelJS.Workbook();
+      for (const name of ["One", "Two"]) {
+        const ws = wb.addWorksheet(name);
+        ws.addRow(["item", "model", "R1"]);
+        ws.addRow(["1", "A", name === "One" ? 7 : 8]);
+      }
+      const mapping = { format: "wide", item: "item", model: "model", raters: [{ column: "R1" }], sheets: { One: "accuracy", Two: "accuracy" } };
+      const sheets = await rejected(CHATTOGOVAR_RUBRIC, multipart(Buffer.from(await wb.xlsx.writeBuffer()), "g.xlsx", mapping));
+      expect(sheets).toEqual([{ sheet: "One", row: 2, column: null, message: expect.stringMatching(/R1 graded Accuracy of item 1 twice.*also Two row 2/) }]);
     });
 
     it("a grade already stored with another value", async () => {
