@@ -94,3 +94,28 @@ describe("Dockerfile", () => {
     expect(names.filter((n) => !appReads(n))).toEqual([]);
   });
 });
+
+describe("DEPLOY.md", () => {
+  const guide = read("DEPLOY.md");
+  // Not the app's: the postgres image's variable, and a shell variable of an example.
+  const notTheApp = new Set(["POSTGRES_PASSWORD", "ADMIN_PASSWORD"]);
+
+  it("names only variables the app reads", () => {
+    const names = [...new Set(guide.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g))].filter((n) => !notTheApp.has(n));
+    expect(names).toContain("TRUSTED_PROXIES");
+    expect(names.filter((n) => !appReads(n))).toEqual([]);
+  });
+
+  it("names only admin commands that exist", () => {
+    const admin = read("scripts/admin.ts") + read("lib/users/admin-cli.ts");
+    const commands = [...new Set([...guide.matchAll(/npm run admin -- ([a-z-]+)/g)].map((m) => m[1]))];
+    expect(commands).toContain("unlink-sso");
+    expect(commands.filter((c) => !admin.includes(`"${c}"`))).toEqual([]);
+  });
+
+  it("names only health routes that exist", () => {
+    const urls = [...new Set(guide.match(/\/api\/health[a-z/]*/g))];
+    expect(urls.length).toBeGreaterThan(1);
+    expect(urls.filter((u) => !existsSync(routeFile(u)))).toEqual([]);
+  });
+});
