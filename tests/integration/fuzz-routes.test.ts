@@ -322,7 +322,8 @@ describe("no route answers 5xx to hostile text", () => {
           { numRuns: input.runs ?? RUNS, endOnFailure: true },
         );
       }
-    });
+      // The archive import makes a whole study of every valid archive it is sent: 45-60 s on a loaded machine.
+    }, r.url === "/api/v1/study-archives" ? 180_000 : undefined);
   }
 
   it("sign-in: hostile emails and passwords are wrong credentials, never an error", async () => {

@@ -134,7 +134,8 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     const loaded = await loadStudy(study.id);
     expect(loaded!.graders.map((g) => g.name).sort()).toEqual(["Reviewer1", "Reviewer2", "Reviewer3"]);
     expect(loaded!.assignments.filter((a) => a.status === "SUBMITTED")).toHaveLength(630);
-  });
+    // Two real files read whole and compared cell by cell: close to the default minute on a loaded machine.
+  }, 180_000);
 
   it("imports the chattogovar long CSV as a text/csv body, reading past its Total rows", async () => {
     const lead = await makeUser("LEAD");
@@ -151,7 +152,7 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     expect(exported.status).toBe(200);
     const rowsOut = exported.body as unknown as Record<string, unknown>[];
     expect(rowsOut).toHaveLength(4500);
-  });
+  }, 180_000);
 
   it("counts a row repeated exactly once, in a new study and on top of stored grades", async () => {
     const lead = await makeUser("LEAD");
