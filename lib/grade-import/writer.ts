@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { orderedIds, Pieces, WritePipeline } from "@/lib/import/pipeline";
+import { oneStatement, orderedIds, Pieces, WritePipeline, type StatementPart } from "@/lib/import/pipeline";
 import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/names";
 import type { GradeRows, StagedGrade } from "./rows";
 
@@ -282,7 +282,7 @@ export class GradeWriter {
       const specialty = this.newItems.length ? await this.specialty() : null;
       // One statement (one round trip): each INSERT is a CTE of the next, and the foreign keys,
       // checked at the end of the statement, see the rows of the CTEs before them.
-      const parts: { sql: (p: (i: number) => string) => string; values: unknown[] }[] = [];
+      const parts: StatementPart[] = [];
       const study = this.studyId;
       const ts = this.timestamp;
       if (this.newModels.length) {
@@ -334,14 +334,8 @@ export class GradeWriter {
         });
       }
       if (parts.length) {
-        const values: unknown[] = [];
-        const sql = parts.map((part) => {
-          const offset = values.length;
-          values.push(...part.values);
-          return part.sql((i) => `$${offset + i}`);
-        });
-        const last = sql.pop() as string;
-        work.push(this.pipe.query(sql.length ? `WITH ${sql.map((s, k) => `w${k} AS (${s})`).join(",\n")}\n${last}` : last, values));
+        const { text, values } = oneStatement(parts);
+        work.push(this.pipe.query(text, values));
       }
       if (this.direct.size) work.push(this.pipe.copy(COPY_GRADES, this.direct));
       if (this.stagedRows.size) work.push(this.pipe.copy(COPY_STAGED, this.stagedRows));

@@ -63,6 +63,24 @@ export class Pieces {
   }
 }
 
+/** One INSERT of a batch, its parameters numbered from 1 by `p` wherever it lands in the statement. */
+export interface StatementPart {
+  sql: (p: (i: number) => string) => string;
+  values: unknown[];
+}
+
+/** A batch's INSERTs as one statement (the earlier ones as data-modifying CTEs): one round trip instead of several. */
+export function oneStatement(parts: readonly StatementPart[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const sql = parts.map((part) => {
+    const offset = values.length;
+    values.push(...part.values);
+    return part.sql((i) => `$${offset + i}`);
+  });
+  const last = sql.pop() as string;
+  return { text: sql.length ? `WITH ${sql.map((q, k) => `w${k} AS (${q})`).join(",\n")}\n${last}` : last, values };
+}
+
 export class WritePipeline {
   /**
    * Statements run one after another on the connection; `queue` is the last

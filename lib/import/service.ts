@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import type { ImportKind, RowError } from "./columns";
 import { completeSetSql } from "./completeness";
 import { CsvRowTooLongError } from "./csv";
-import { orderedIds, Pieces, WritePipeline } from "./pipeline";
+import { oneStatement, orderedIds, Pieces, WritePipeline, type StatementPart } from "./pipeline";
 import { emptyFileError, ImportFileError, openRows, type RowStream } from "./read";
 import { chunksOf, coalesce, decodeUtf8, formatFromContentType, limitBytes, maxImportBytes, tooLarge } from "./source";
 import { ImportValidator, MAX_ERRORS, splitSetKey, type FileItem, type ModelSettings, type StagedAnswer } from "./validate";
@@ -324,7 +324,7 @@ class StreamWriter {
       // New models, questions and sets in one statement (one round trip): each
       // INSERT is a CTE of the next, and the foreign keys, checked at the end
       // of the statement, see the rows of the CTEs before them.
-      const parts: { sql: (p: (i: number) => string) => string; values: unknown[] }[] = [];
+      const parts: StatementPart[] = [];
       if (this.newModels.length) {
         const m = this.newModels;
         parts.push({
@@ -361,14 +361,7 @@ class StreamWriter {
         });
       }
       if (parts.length) {
-        const values: unknown[] = [];
-        const sql = parts.map((part) => {
-          const offset = values.length;
-          values.push(...part.values);
-          return part.sql((i) => `$${offset + i}`);
-        });
-        const last = sql.pop() as string;
-        const text = sql.length ? `WITH ${sql.map((q, k) => `w${k} AS (${q})`).join(",\n")}\n${last}` : last;
+        const { text, values } = oneStatement(parts);
         work.push(this.pipe.query(text, values));
       }
       if (this.direct.size) work.push(this.pipe.copy(COPY_RESPONSES, this.direct));
