@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import net from "node:net";
+import { freePort } from "./helpers/free-port";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -31,15 +31,6 @@ let restored: EmbeddedDatabase | null = null;
 let study: GradedStudy;
 let before: Record<string, Buffer>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The environment of `npm run admin` in embedded mode: no DATABASE_URL, no PG_BIN_DIR. */
 function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
