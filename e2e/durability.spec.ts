@@ -6,6 +6,7 @@ import { expect, test } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { CELLS_PER_FORM, gradeBody } from "../bench/lib/harness";
+import { productionServerArgs } from "./production-server";
 
 /**
  * Durability: SIGKILL the server (embedded database mode) in the middle of a
@@ -16,7 +17,7 @@ import { CELLS_PER_FORM, gradeBody } from "../bench/lib/harness";
 const SECRET = "durability-secret-long-enough-0123456789";
 
 function start(dir: string, port: number, pgPort: number): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start", "--seed-demo"], {
+  return spawn(process.execPath, productionServerArgs(["--seed-demo"]), {
     env: { ...process.env, DATABASE_URL: "", PORT: String(port), CLINGRADE_DATA_DIR: dir, CLINGRADE_PG_PORT: String(pgPort), AUTH_SECRET: SECRET, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });

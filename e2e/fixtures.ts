@@ -24,11 +24,14 @@ export async function signIn(page: Page, user: { email: string; password: string
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-/** Runs the admin CLI against the e2e server's database (or that of the server on `port`). */
+/**
+ * Runs the admin CLI against the e2e server's database (or that of the server on `port`):
+ * the standalone folder's admin script, from the server's copy (what the container image runs).
+ */
 export function adminCli(args: string[], port = process.env.E2E_PORT ?? "3100"): Promise<{ code: number; stdout: string; stderr: string }> {
-  const shared = JSON.parse(readFileSync(path.resolve(`e2e/.env.${port}.json`), "utf8")) as Record<string, string>;
+  const { CLINGRADE_E2E_STANDALONE: standalone, ...shared } = JSON.parse(readFileSync(path.resolve(`e2e/.env.${port}.json`), "utf8")) as Record<string, string>;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...shared } });
+    const child = spawn(process.execPath, [path.join(standalone, "admin.mjs"), ...args], { env: { ...process.env, ...shared } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { productionServerArgs } from "./production-server";
 
 test("the health endpoint answers 200 on the suite's database", async ({ request }) => {
   const res = await request.get("/api/health");
@@ -21,7 +22,7 @@ test("embedded mode: healthy, then 503 when the database dies, and a clean stop"
   const port = 3000 + 200 + Math.floor(Math.random() * 500);
   const env = { ...process.env, PORT: String(port), CLINGRADE_DATA_DIR: dir, CLINGRADE_PG_PORT: String(port + 20000), AUTH_SECRET: "x".repeat(40), NEXT_TELEMETRY_DISABLED: "1" };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
-  const app: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const app: ChildProcess = spawn(process.execPath, productionServerArgs([]), { env, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   app.stdout!.on("data", (d) => (log += d));
   app.stderr!.on("data", (d) => (log += d));
@@ -56,7 +57,7 @@ test("embedded mode: healthy, then 503 when the database dies, and a clean stop"
 test("a clear one-line error for a wrong DATABASE_URL and for a missing AUTH_SECRET in production", async () => {
   const run = (env: Record<string, string>) =>
     new Promise<{ code: number; out: string }>((resolve) => {
-      const p = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start"], {
+      const p = spawn(process.execPath, productionServerArgs([]), {
         env: { ...process.env, PORT: "3999", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -8,6 +8,7 @@ import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { CELLS_PER_FORM, gradeBody } from "../bench/lib/harness";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
+import { productionServerArgs } from "./production-server";
 
 /**
  * Graceful shutdown: SIGTERM to the production server (embedded database mode)
@@ -51,7 +52,7 @@ test("SIGTERM mid-burst: every request answered or refused, every acknowledged g
   const dir = mkdtempSync(path.join(os.tmpdir(), "clingrade-shutdown-"));
   const port = 3850 + Math.floor(Math.random() * 200);
   const pgPort = port + 21000;
-  const app: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start", "--seed-demo"], {
+  const app: ChildProcess = spawn(process.execPath, productionServerArgs(["--seed-demo"]), {
     env: { ...process.env, DATABASE_URL: "", PORT: String(port), CLINGRADE_DATA_DIR: dir, CLINGRADE_PG_PORT: String(pgPort), AUTH_SECRET: SECRET, LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "20000", METRICS_TOKEN },
     stdio: ["ignore", "pipe", "pipe"],
   });

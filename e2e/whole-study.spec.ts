@@ -7,6 +7,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import Papa from "papaparse";
 import pg from "pg";
 import { form as gradeForm, GOOD_SAFE } from "../tests/fixtures/grade-form";
+import { productionServerArgs } from "./production-server";
 
 /**
  * The whole study in Chromium, on a fresh database (its own server, embedded
@@ -105,7 +106,7 @@ const state = {
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "start"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  app = spawn(process.execPath, productionServerArgs([]), { env, stdio: ["ignore", "ignore", "inherit"] });
   await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 120_000, intervals: [500] }).toBe(200);
   const admin = await run(["scripts/admin.ts", "create-user", "--email", "admin@hospital.example", "--name", "Site Admin", "--role", "ADMIN", "--password", "admin-password-1"]);
   expect(admin.code, admin.stderr).toBe(0);

@@ -5,8 +5,12 @@
  * (for at most SHUTDOWN_TIMEOUT_MS, default 10 s; /api/health/ready answers
  * 503 meanwhile), then the database pool and the embedded database close.
  *
- *   tsx scripts/start.ts start [--seed-demo]   production server (after `next build`)
+ *   node .next/standalone/start.mjs start [--seed-demo]   production server (`npm start`, after `npm run build`)
+ *   tsx scripts/start.ts start [--seed-demo]   the same from the sources (benchmarks)
  *   tsx scripts/start.ts dev                   development server
+ *
+ * The standalone folder (scripts/build-standalone.ts) holds this script
+ * bundled, the build and the packages it needs: it runs without the checkout.
  *
  * `npm start` runs the production server with a young generation of 32 MB
  * semi-spaces (V8's default is 16 MB; the flag only works at launch, so it is
@@ -15,7 +19,10 @@
  * the larger nursery a page cost 5-8% less CPU (paired runs) for about 20 MB
  * more resident memory (bench/README.md, "grading").
  */
+import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { appDir, distDirName } from "@/lib/build/app-dir";
 import { checkSignInConfig, SsoConfigError } from "@/lib/auth/sso-config";
 import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
@@ -87,15 +94,23 @@ async function main() {
     NODE_ENV: mode === "dev" ? "development" : "production",
     NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
   });
+  if (mode === "start") {
+    try {
+      applyBuiltConfig();
+    } catch (err) {
+      await stopDatabase();
+      throw err;
+    }
+  }
   const { default: next } = await import("next");
-  const app = next({ dev: mode === "dev", port, hostname: "localhost", dir: process.cwd() });
+  const app = next({ dev: mode === "dev", port, hostname: "localhost", dir: appDir() });
   const handle = app.getRequestHandler();
   try {
     await app.prepare();
   } catch (err) {
     await stopDatabase();
     const message = err instanceof Error ? err.message : String(err);
-    if (/production build/.test(message)) throw new StartupError("There is no production build yet. Run `npm run build` first (or `npm run demo`, which builds).");
+    if (/production build/.test(message)) throw new StartupError(NO_BUILD);
     throw err;
   }
   const server = http.createServer();
@@ -137,6 +152,20 @@ async function main() {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+const NO_BUILD = "There is no production build yet. Run `npm run build` first (or `npm run demo`, which builds).";
+
+/**
+ * Serves with the configuration the build recorded, as Next's own standalone
+ * server does: the standalone folder has no next.config.ts, and reading the
+ * recorded one from the checkout too keeps both ways of starting alike.
+ */
+function applyBuiltConfig(): void {
+  const file = path.join(appDir(), distDirName(), "required-server-files.json");
+  if (!existsSync(file)) throw new StartupError(NO_BUILD);
+  const { config } = JSON.parse(readFileSync(file, "utf8")) as { config: unknown };
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
 }
 
 main().catch((err: unknown) => {

@@ -61,17 +61,24 @@ export async function throwawayDatabase(prefix: string, opts: { keep?: boolean }
  * that the benchmarks measure the server as it is deployed, then any in
  * BENCH_SERVER_FLAGS (`--cpu-prof --cpu-prof-dir=DIR` profiles the server under
  * the benchmark's load; the profile is written when the server stops). The
- * flags are the words between `tsx` and `scripts/start.ts` of the start script.
+ * flags are the words between `node` and the standalone `start.mjs` of the start script.
  */
 export function productionNodeFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
   const words = scripts.start.split(/\s+/);
   const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
-  return [...words.slice(words.indexOf("tsx") + 1, words.indexOf("scripts/start.ts")), ...extra];
+  const script = words.findIndex((w) => w.endsWith("/start.mjs"));
+  if (words[0] !== "node" || script < 0) throw new Error(`package.json's start script is not \`node <flags> <distDir>/standalone/start.mjs\`: ${scripts.start}`);
+  return [...words.slice(1, script), ...extra];
 }
 
 /** The production build (`npm run build`, or CLINGRADE_DIST_DIR's) exists. */
-export const hasProductionBuild = () => existsSync(path.join(process.env.CLINGRADE_DIST_DIR ?? ".next", "BUILD_ID"));
+export const hasProductionBuild = () => existsSync(standaloneScript());
+
+/** The standalone folder's start script of the build (`npm run build` completes it; CLINGRADE_DIST_DIR's likewise). */
+function standaloneScript(): string {
+  return path.resolve(process.env.CLINGRADE_DIST_DIR ?? ".next", "standalone", "start.mjs");
+}
 
 /**
  * The production server on `dbUrl`, started as `npm start` starts it and ready
@@ -84,8 +91,8 @@ export async function startServer(
   env: Record<string, string> = {},
   opts: { args?: string[] } = {},
 ): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
-  if (!hasProductionBuild()) throw new Error("No production build: run `npm run build` first.");
-  const proc = spawn(process.execPath, [...productionNodeFlags(), "--import", "tsx", "scripts/start.ts", "start", ...(opts.args ?? [])], {
+  if (!hasProductionBuild()) throw new Error(`No production build (${path.relative(process.cwd(), standaloneScript())}): run \`npm run build\` first.`);
+  const proc = spawn(process.execPath, [...productionNodeFlags(), standaloneScript(), "start", ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

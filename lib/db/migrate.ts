@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
+import { appDir } from "@/lib/build/app-dir";
 
 /**
  * Applies prisma/migrations/<name>/migration.sql in name order, each in its own
@@ -18,7 +19,7 @@ export interface MigrationResult {
 
 const LOCK_KEY = 727_001; // arbitrary, fixed: one lock for Clingrade's migrations
 
-export const DEFAULT_MIGRATIONS_DIR = path.resolve(process.cwd(), "prisma/migrations");
+export const DEFAULT_MIGRATIONS_DIR = path.join(appDir(), "prisma/migrations");
 
 export async function listMigrations(dir = DEFAULT_MIGRATIONS_DIR) {
   const entries = await readdir(dir, { withFileTypes: true });

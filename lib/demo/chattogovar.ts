@@ -12,6 +12,7 @@ import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
 import { ApiError } from "@/lib/errors/api-error";
 import { CHATTOGOVAR_RUBRIC } from "./data/chattogovar/rubric";
 import { importChattogovarJudge } from "@/lib/judges/chattogovar";
+import { appDir } from "@/lib/build/app-dir";
 
 /**
  * The second demo study, from real published data: the chattogovar study
@@ -26,7 +27,7 @@ export const CHATTOGOVAR_STUDY_SLUG = "demo-chattogovar";
 export const CHATTOGOVAR_ATTRIBUTION =
   "Data: the chattogovar study by Mitsuhashi et al. (github.com/mitsuhashi/chattogovar), Apache License 2.0: questions, the answers of ChatTogoVar, GPT-4o and VarChat, and two human raters' scores.";
 
-const DATA = path.join(process.cwd(), "lib/demo/data/chattogovar");
+const DATA = path.join(appDir(), "lib/demo/data/chattogovar");
 
 interface JsonlItem {
   item_id: number;

@@ -88,6 +88,16 @@ describe("Dockerfile", () => {
     expect(existsSync(routeFile(url!))).toBe(true);
   });
 
+  it("runs the standalone folder as `npm start` does", () => {
+    const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
+    // npm start: node <flags> .next/standalone/start.mjs start; the image's working folder is that standalone folder.
+    expect(scripts.start.split(/\s+/).map((w) => w.replace(/^\.next\/standalone\//, ""))).toEqual(cmd);
+    expect(dockerfile).toMatch(/^COPY --from=build --chown=node:node \/app\/\.next\/standalone \.\/$/m);
+    expect(dockerfile).toMatch(/^RUN npm run build$/m);
+    expect(read("scripts/build-standalone.ts")).toMatch(/start: "scripts\/start\.ts", admin: "scripts\/admin\.ts"/);
+  });
+
   it("sets only variables the app reads", () => {
     const names = [...dockerfile.matchAll(/^ENV (.*)$/gm)].flatMap((m) => [...m[1].matchAll(/([A-Z_]+)=/g)].map((n) => n[1]));
     expect(names).toContain("SHUTDOWN_TIMEOUT_MS");
@@ -108,7 +118,8 @@ describe("DEPLOY.md", () => {
 
   it("names only admin commands that exist", () => {
     const admin = read("scripts/admin.ts") + read("lib/users/admin-cli.ts");
-    const commands = [...new Set([...guide.matchAll(/npm run admin -- ([a-z-]+)/g)].map((m) => m[1]))];
+    // `npm run admin -- X` in a checkout, `node admin.mjs X` in the image.
+    const commands = [...new Set([...guide.matchAll(/(?:npm run admin --|node admin\.mjs) ([a-z-]+)/g)].map((m) => m[1]))];
     expect(commands).toContain("unlink-sso");
     expect(commands.filter((c) => !admin.includes(`"${c}"`))).toEqual([]);
   });
