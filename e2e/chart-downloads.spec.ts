@@ -1,6 +1,7 @@
 import { expect, test, type Download, type Page } from "@playwright/test";
 import pg from "pg";
 import { pngInfo } from "../components/dashboard/png-dpi";
+import { fmt } from "../lib/analytics/tables";
 import { DEMO_MODELS } from "../lib/demo/content";
 import { PILOT_STUDY_SLUG } from "../lib/demo/seed";
 import { demo, e2eDatabaseUrl, signIn } from "./fixtures";
@@ -16,9 +17,24 @@ import { demo, e2eDatabaseUrl, signIn } from "./fixtures";
 
 const bytes = async (d: Download) => Buffer.concat(await (await d.createReadStream()).toArray());
 
-async function download(page: Page, panel: string, kind: "SVG" | "PNG") {
+async function download(page: Page, panel: string, kind: "SVG" | "PNG" | "CSV") {
   const [d] = await Promise.all([page.waitForEvent("download"), page.getByTestId(`panel-${panel}`).getByRole("button", { name: kind, exact: true }).click()]);
   return bytes(d);
+}
+
+/** One CSV line's fields (quoted fields hold commas: the conventions do). */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted && ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
+    else if (ch === '"') quoted = !quoted;
+    else if (ch === "," && !quoted) out.push(cur), (cur = "");
+    else cur += ch;
+  }
+  return [...out, cur];
 }
 
 /** The SVG's geometry as a browser lays it out: its box, each text's box, each legend entry's box. */
@@ -98,4 +114,47 @@ test("every chart downloads as SVG and PNG at a chosen size and 300 dpi, names i
   const pages = (pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length;
   expect(pages).toBeGreaterThanOrEqual(3);
   await test.info().attach("dashboard.pdf", { body: pdf, contentType: "application/pdf" });
+});
+
+test("the journal statistics' kappa matrices: the API's numbers in the chart and its CSV, SVG and PNG downloads, nothing clipped", async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await db.connect();
+  const studyId = (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = $1`, [PILOT_STUDY_SLUG])).rows[0].id;
+  await db.end();
+  await signIn(page, demo.lead);
+  const api = await page.request.get(`/api/v1/studies/${studyId}/stats?journal=1`);
+  expect(api.status()).toBe(200);
+  type Agreement = { key: string; raters: string[]; kappa: { ranks: { matrix: (number | null)[][] } } | null };
+  const rubrics = ((await api.json()) as { journal: { data: { rubrics: { rubric: string; agreement: Agreement[] }[] } } }).journal.data.rubrics;
+  const score = rubrics.find((r) => r.rubric.toLowerCase() === "score")!;
+  const withKappa = score.agreement.filter((a) => a.kappa && a.raters.length >= 2);
+  expect(withKappa.length).toBeGreaterThan(1);
+
+  await page.goto(`/studies/${studyId}/dashboard`);
+  await page.getByRole("link", { name: "Compute the journal statistics" }).click();
+  const panel = page.getByTestId("panel-kappa-score");
+  await expect(panel).toBeVisible({ timeout: 60_000 });
+  // Each off-diagonal cell shows the API's kappa, rounded as the page rounds.
+  for (const a of withKappa) {
+    const shown = await panel.locator(`[data-cell^="${a.key}|"] text`).allTextContents();
+    const expected = a.kappa!.ranks.matrix.flatMap((row, i) => row.filter((_, j) => j !== i).map((k) => (k === null ? "n/a" : fmt(k, 2))));
+    expect(shown, a.key).toEqual(expected);
+  }
+  // The CSV: every cell of every matrix, the diagonal included, in the API's order and precision.
+  const csv = (await download(page, "kappa-score", "CSV")).toString("utf8").replace(/^\ufeff/, "").trim().split(/\r?\n/);
+  const header = csvFields(csv[0]);
+  const at = (name: string) => header.indexOf(name);
+  const cells = csv.slice(1).map(csvFields);
+  expect(cells.map((c) => [c[at("key")], c[at("kappa")] === "" ? null : Number(c[at("kappa")])])).toEqual(withKappa.flatMap((a) => a.kappa!.ranks.matrix.flat().map((k) => [a.key, k])));
+
+  const svg = (await download(page, "kappa-score", "SVG")).toString("utf8");
+  const png = pngInfo(new Uint8Array(await download(page, "kappa-score", "PNG")));
+  const [, vbW, vbH] = svg.match(/viewBox="0 0 ([\d.]+) ([\d.]+)"/)!.map(Number);
+  expect(png).toEqual({ width: 7 * 300, height: Math.round((7 * 300 * vbH) / vbW), dpi: 300 });
+  const viewer = await (await browser.newContext()).newPage();
+  const g = await geometry(viewer, svg);
+  expect(g.texts.map((t) => t.text).join(" ")).toMatch(/\d+ units per matrix/);
+  for (const t of g.texts) expect({ ...t, inside: t.x >= -0.5 && t.y >= -0.5 && t.right <= g.width + 0.5 && t.bottom <= g.height + 0.5 }).toMatchObject({ inside: true });
+  await viewer.context().close();
 });

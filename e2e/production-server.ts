@@ -7,7 +7,7 @@ import path from "node:path";
  * standalone folder, the build's own by default; e2e/serve.ts passes a copy of it
  * outside the checkout, which proves the folder runs on its own.
  */
-export function productionServerArgs(args: string[], dir = path.resolve(".next/standalone")): string[] {
+export function productionServerArgs(args: string[], dir = standaloneDir()): string[] {
   const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
   const words = scripts.start.split(/\s+/);
   const script = words.findIndex((w) => w.endsWith("/start.mjs"));
@@ -15,4 +15,9 @@ export function productionServerArgs(args: string[], dir = path.resolve(".next/s
     throw new Error(`package.json's start script is not \`node <flags> .next/standalone/start.mjs start\`: ${scripts.start}`);
   }
   return [...words.slice(1, script), path.join(dir, "start.mjs"), "start", ...args];
+}
+
+/** The build's standalone folder: in `.next`, or in CLINGRADE_DIST_DIR's build folder (a second build beside the first). */
+export function standaloneDir(): string {
+  return path.resolve(process.env.CLINGRADE_DIST_DIR ?? ".next", "standalone");
 }

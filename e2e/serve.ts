@@ -14,7 +14,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } fro
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { productionServerArgs } from "./production-server";
+import { productionServerArgs, standaloneDir } from "./production-server";
 
 const port = process.env.E2E_PORT ?? "3100";
 const env: NodeJS.ProcessEnv = {
@@ -45,8 +45,8 @@ async function main() {
     env.CLINGRADE_DATA_DIR = shared.CLINGRADE_DATA_DIR = dir;
     env.CLINGRADE_PG_PORT = shared.CLINGRADE_PG_PORT = process.env.CLINGRADE_PG_PORT ?? String(50000 + Number(port));
   }
-  const built = path.resolve(".next/standalone");
-  if (!existsSync(path.join(built, "start.mjs"))) throw new Error("No standalone build in .next/standalone: run `npm run build` first.");
+  const built = standaloneDir();
+  if (!existsSync(path.join(built, "start.mjs"))) throw new Error(`No standalone build in ${path.relative(process.cwd(), built)}: run \`npm run build\` first.`);
   // One copy per port, replaced at each start: a run killed before its clean-up leaves one folder at most.
   const standalone = path.join(os.tmpdir(), `clingrade-standalone-${port}`);
   rmSync(standalone, { recursive: true, force: true });

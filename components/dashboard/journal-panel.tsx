@@ -8,6 +8,7 @@ import { journalAgreementCsv, journalComparisonCsv } from "@/lib/analytics/journ
 import { fmt, fmtCi } from "@/lib/analytics/tables";
 import type { Block, JournalAgreement, JournalBlock, JournalComparison } from "@/lib/analytics/types";
 import { downloadCsv } from "./download";
+import { KappaMatricesPanel } from "./kappa-matrices";
 import { useRubricName } from "./rubric-names";
 
 /**
@@ -138,12 +139,13 @@ function ComparisonTable({ c }: { c: JournalComparison }) {
   );
 }
 
-function RubricSection({ r, names }: { r: JournalBlock["rubrics"][number]; names: Record<string, string> }) {
+function RubricSection({ r, names, slug }: { r: JournalBlock["rubrics"][number]; names: Record<string, string>; slug: string }) {
   const rubricName = useRubricName();
   return (
     <section className="flex flex-col gap-3" aria-label={`${rubricName(r.rubric)}: journal statistics`}>
       <h4 className="font-medium">{rubricName(r.rubric)}</h4>
       <AgreementTable rows={r.agreement} names={names} />
+      <KappaMatricesPanel rubric={r} names={new Map(Object.entries(names))} slug={slug} />
       {r.models.filter((c) => c.target === "total").map((c) => (
         <ComparisonTable key={c.key} c={c} />
       ))}
@@ -185,7 +187,7 @@ export function JournalPanel({ block, names, computeHref, slug }: { block: Block
               </Button>
             </div>
             {block.data.rubrics.map((r) => (
-              <RubricSection key={r.rubric} r={r} names={names} />
+              <RubricSection key={r.rubric} r={r} names={names} slug={slug} />
             ))}
           </>
         )}

@@ -52,3 +52,24 @@ export function journalComparisonCsv(block: JournalBlock): TableData {
   }
   return { header, rows };
 }
+
+/**
+ * One rubric's pairwise kappa matrices (the ranks convention the page draws), one row per cell,
+ * the diagonal's 1 included: the chart's numbers, for the CSV beside it.
+ */
+export function journalKappaMatrixCsv(rubric: JournalBlock["rubrics"][number], names: ReadonlyMap<string, string>): TableData {
+  const header = ["rubric", "target", "key", "label", "convention", "row_rater", "column_rater", "kappa", "ci_low", "ci_high", "n"];
+  const rows: TableData["rows"] = [];
+  const name = (id: string) => names.get(id) ?? id;
+  for (const a of rubric.agreement) {
+    if (!a.kappa) continue;
+    const m = a.kappa.ranks;
+    a.raters.forEach((row, i) =>
+      a.raters.forEach((col, j) => {
+        const pair = m.pairs.find((p) => (p.a === row && p.b === col) || (p.a === col && p.b === row));
+        rows.push([rubric.rubric, a.target, a.key, a.label, m.convention, name(row), name(col), m.matrix[i]?.[j] ?? null, i === j ? null : (pair?.ci?.[0] ?? null), i === j ? null : (pair?.ci?.[1] ?? null), i === j ? null : (pair?.n ?? null)]);
+      }),
+    );
+  }
+  return { header, rows };
+}

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { StudyStatsSchema } from "@/lib/analytics/contract";
 import { assembleStudyStats, type LoadedStudy } from "@/lib/analytics/assemble";
+import { journalKappaMatrixCsv } from "@/lib/analytics/journal-tables";
 import { cohenKappa, descriptives, friedmanTest, icc, kendallW, wilcoxonPosthoc } from "@/lib/stats";
 import { GRADERS, loadedStudy, SCORE_DIMS, scoreStudy, uuid, type GradedSet, type ScoreForm } from "./loaded-study";
 
@@ -101,6 +102,26 @@ describe("journal statistics block", () => {
       }
     }
     for (const p of a.kappa!.ranks.pairs) expect(p.n, `${p.a} ${p.b}`).toBe(shared.get([p.a, p.b].sort().join()));
+  });
+
+  it("the kappa matrices' CSV: every cell, the diagonal's 1 without CI, each other cell with its pair's CI and n", () => {
+    const pool = assembleStudyStats(build(false), { journal: true }, { resamples: 50 }).journal.data!.rubrics[0];
+    const names = new Map(GRADERS.map((g) => [g.id, g.name]));
+    const { header, rows } = journalKappaMatrixCsv(pool, names);
+    const col = (name: string) => header.indexOf(name);
+    expect(rows).toHaveLength(pool.agreement.length * 9);
+    pool.agreement.forEach((a, d) => {
+      const m = a.kappa!.ranks;
+      a.raters.forEach((r, i) =>
+        a.raters.forEach((c, j) => {
+          const row = rows[d * 9 + i * 3 + j];
+          expect([row[col("key")], row[col("row_rater")], row[col("column_rater")], row[col("kappa")]]).toEqual([a.key, names.get(r), names.get(c), m.matrix[i][j]]);
+          const pair = m.pairs.find((p) => [p.a, p.b].sort().join() === [r, c].sort().join());
+          if (i === j) expect([row[col("kappa")], row[col("ci_low")], row[col("n")]]).toEqual([1, null, null]);
+          else expect([row[col("ci_low")], row[col("ci_high")], row[col("n")]]).toEqual([pair!.ci?.[0] ?? null, pair!.ci?.[1] ?? null, pair!.n]);
+        }),
+      );
+    });
   });
 
   it("more than 40 graders: no kappa matrix (k(k-1)/2 pairs), a note says why", () => {
