@@ -60,10 +60,13 @@ class Interned {
   get(value: string, at: { sheet: string | null; row: number; column: string }): number {
     let i = this.index.get(value);
     if (i === undefined) {
-      this.values.push(value);
+      // A cell is a slice of the piece of file it was parsed from (V8 slices strings of 13+ characters), and
+      // a value is kept for the whole import: a copy of its own, so it does not keep its piece (48 KB) alive.
+      const own = value.length >= 13 ? Buffer.from(value, "utf8").toString("utf8") : value;
+      this.values.push(own);
       this.firstSeen.push(at);
       i = this.values.length;
-      this.index.set(value, i);
+      this.index.set(own, i);
     }
     return i;
   }

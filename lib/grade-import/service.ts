@@ -86,6 +86,70 @@ async function stream(rows: GradeRows, tables: AsyncIterable<GradeTable>, writer
   await writer.finish();
 }
 
+/**
+ * The staged grades (./writer.ts) against the grades stored before: the
+ * file's assignments of a stored rater and set are made where missing and
+ * looked up once (gi_a), then one pass over the staged grades counts those
+ * stored and those stored with another value. Another value is a 422; the
+ * INSERT runs only when some grade is not stored yet (a re-import of the same
+ * file reads the grades once and writes nothing). Returns the grades written.
+ */
+async function mergeStaged(client: pg.Client, study: string, rows: GradeRows): Promise<number> {
+  const dims = rows.dimensions;
+  const sheetName = (i: number) => rows.sheets[i - 1] ?? null;
+  await client.query(
+    `INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "submittedAt", "updatedAt")
+     SELECT gen_random_uuid(), set_id, $1::uuid, grader_id, 'PRIMARY', 0, 'SUBMITTED', now(), now() FROM gi_asg
+     ON CONFLICT ("graderId", "responseSetId") DO NOTHING`,
+    [study],
+  );
+  await client.query(
+    `CREATE TEMP TABLE gi_a ON COMMIT DROP AS
+     SELECT s.asg, a.id FROM gi_asg s JOIN "Assignment" a ON a."graderId" = s.grader_id AND a."responseSetId" = s.set_id`,
+  );
+  await client.query(`CREATE UNIQUE INDEX ON gi_a (asg)`);
+  await client.query(
+    `CREATE TEMP TABLE gi_dim ON COMMIT DROP AS SELECT t.idx::int AS idx, t.rubric, t.dimension FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(rubric, dimension, idx)`,
+    [dims.map((d) => d.rubric), dims.map((d) => d.key)],
+  );
+  await client.query(`ANALYZE gi_grade`);
+  await client.query(`ANALYZE gi_a`);
+  const joined = `FROM gi_grade g JOIN gi_a a ON a.asg = g.asg JOIN gi_dim d ON d.idx = g.dim`;
+  const stored = `"Grade" x ON x."assignmentId" = a.id AND x.rubric = d.rubric AND x.dimension = d.dimension AND x.repetition = g.repetition AND x.criterion = ''`;
+  const differs = `(x.score IS DISTINCT FROM g.score OR x.category IS DISTINCT FROM g.category OR x.na <> g.na)`;
+  const { rows: tally } = await client.query<{ staged: number; stored: number; differ: number }>(
+    `SELECT count(*)::int AS staged, count(x.id)::int AS stored, count(*) FILTER (WHERE x.id IS NOT NULL AND ${differs})::int AS differ ${joined} LEFT JOIN ${stored}`,
+  );
+  const { staged, stored: alreadyStored, differ } = tally[0];
+  if (differ > 0) {
+    // A grade already stored (an earlier import) with another value: the file does not overwrite it.
+    const conflicts = await client.query<{ sheet: number; row: number; rater: number; dim: number; item: number; old: string }>(
+      `SELECT g.sheet, g.row, g.rater, g.dim, g.item, coalesce(x.score::text, x.category, CASE WHEN x.na THEN 'N/A' END) AS old
+       ${joined} JOIN ${stored}
+       WHERE ${differs}
+       ORDER BY g.sheet, g.row LIMIT ${MAX_PROBLEMS}`,
+    );
+    throw gradeRejection(
+      conflicts.rows.map((c) => ({
+        sheet: sheetName(c.sheet),
+        row: c.row,
+        column: null,
+        message: `${rows.raters.values[c.rater - 1]}'s ${dims[c.dim - 1].name} of item ${rows.items.values[c.item - 1]} is already stored as ${c.old}: an imported grade is not overwritten`,
+      })),
+      differ,
+      differ > MAX_PROBLEMS ? `more than ${MAX_PROBLEMS} grades differ from those already stored; nothing was imported` : undefined,
+    );
+  }
+  if (alreadyStored === staged) return 0;
+  const inserted = await client.query(
+    `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt")
+     SELECT gen_random_uuid(), a.id, d.rubric, d.dimension, g.repetition, '', g.score, g.category, g.na, g.comment, now()
+     ${joined}
+     ON CONFLICT DO NOTHING`,
+  );
+  return inserted.rowCount ?? 0;
+}
+
 export async function importGrades(o: GradeImportOptions): Promise<GradeImportResult> {
   const dryRun = o.dryRun ?? false;
   const client = new pg.Client({ connectionString: databaseUrl(), application_name: "clingrade-grade-import" });
@@ -136,54 +200,10 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
     if (process.env.GRADE_IMPORT_TRACE) for (const [sql, t] of writer.timings) console.error(`${t.ms.toFixed(0)} ms in ${t.n}  ${sql}`);
     if (rows.totalProblems) throw gradeRejection(rows.problems, rows.totalProblems);
     if (rows.sheets.length === 0 || rows.rows === 0) throw gradeRejection([{ sheet: null, row: 1, column: null, message: "the file has no rows of grades" }], 1);
-    const sheetName = (i: number) => rows.sheets[i - 1] ?? null;
-    const dims = rows.dimensions;
 
     // Grades that may meet grades stored before: compared, then merged (a grade stored with the same value is "unchanged").
     let stagedCreated = 0;
-    if (writer.counts.staged) {
-      await client.query(`ANALYZE gi_grade`);
-      await client.query(
-        `CREATE TEMP TABLE gi_dim ON COMMIT DROP AS SELECT t.idx::int AS idx, t.rubric, t.dimension FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(rubric, dimension, idx)`,
-        [dims.map((d) => d.rubric), dims.map((d) => d.key)],
-      );
-      await client.query(
-        `INSERT INTO "Assignment" (id, "responseSetId", "studyId", "graderId", kind, position, status, "submittedAt", "updatedAt")
-         SELECT gen_random_uuid(), set_id, $1::uuid, grader_id, 'PRIMARY', 0, 'SUBMITTED', now(), now() FROM (SELECT DISTINCT set_id, grader_id FROM gi_grade) p
-         ON CONFLICT ("graderId", "responseSetId") DO NOTHING`,
-        [study],
-      );
-      const joined = `FROM gi_grade g
-         JOIN "Assignment" a ON a."graderId" = g.grader_id AND a."responseSetId" = g.set_id
-         JOIN gi_dim d ON d.idx = g.dim`;
-      // A grade already stored (an earlier import) with another value: the file does not overwrite it.
-      const conflicts = await client.query<{ sheet: number; row: number; rater: number; dim: number; item: number; old: string }>(
-        `SELECT g.sheet, g.row, g.rater, g.dim, g.item, coalesce(x.score::text, x.category, CASE WHEN x.na THEN 'N/A' END) AS old
-         ${joined}
-         JOIN "Grade" x ON x."assignmentId" = a.id AND x.rubric = d.rubric AND x.dimension = d.dimension AND x.repetition = g.repetition AND x.criterion = ''
-         WHERE x.score IS DISTINCT FROM g.score OR x.category IS DISTINCT FROM g.category OR x.na <> g.na
-         ORDER BY g.sheet, g.row LIMIT ${MAX_PROBLEMS + 1}`,
-      );
-      if (conflicts.rows.length) {
-        throw gradeRejection(
-          conflicts.rows.slice(0, MAX_PROBLEMS).map((c) => ({
-            sheet: sheetName(c.sheet),
-            row: c.row,
-            column: null,
-            message: `${rows.raters.values[c.rater - 1]}'s ${dims[c.dim - 1].name} of item ${rows.items.values[c.item - 1]} is already stored as ${c.old}: an imported grade is not overwritten`,
-          })),
-          conflicts.rows.length,
-          conflicts.rows.length > MAX_PROBLEMS ? `more than ${MAX_PROBLEMS} grades differ from those already stored; nothing was imported` : undefined,
-        );
-      }
-      const inserted = await client.query(
-        `INSERT INTO "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt")
-         SELECT gen_random_uuid(), a.id, d.rubric, d.dimension, g.repetition, '', g.score, g.category, g.na, g.comment, now()
-         ${joined}
-         ON CONFLICT DO NOTHING`,
-      );
-      stagedCreated = inserted.rowCount ?? 0;
-    }
+    if (writer.counts.staged) stagedCreated = await mergeStaged(client, study, rows);
     // Imported grades are final as imported: a set stored before that they reach, with no grader of the study
     // still at work on it, takes the mean of its raters as its final scores (no escalation: the study that
     // collected them had its own). New sets were written final.

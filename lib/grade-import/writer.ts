@@ -38,11 +38,19 @@ export async function loadExisting(client: pg.Client, studyId: string): Promise<
   };
 }
 
+/**
+ * Grades that may meet stored ones are staged with their assignment's index in
+ * the file (gi_grade.asg); the file's assignments of a stored rater and set,
+ * one row each, go to gi_asg, so the merge looks each pair up once, not once
+ * per grade.
+ */
 export const STAGING_DDL = `CREATE TEMP TABLE gi_grade (
-  sheet int NOT NULL, row int NOT NULL, item int NOT NULL, rater int NOT NULL, set_id uuid NOT NULL, grader_id uuid NOT NULL,
+  sheet int NOT NULL, row int NOT NULL, item int NOT NULL, rater int NOT NULL, asg int NOT NULL,
   dim int NOT NULL, repetition int NOT NULL, score int, category text, na boolean NOT NULL, comment text
-) ON COMMIT DROP`;
-const COPY_STAGED = `COPY gi_grade (sheet, row, item, rater, set_id, grader_id, dim, repetition, score, category, na, comment) FROM STDIN (FORMAT csv)`;
+) ON COMMIT DROP;
+CREATE TEMP TABLE gi_asg (asg int NOT NULL, set_id uuid NOT NULL, grader_id uuid NOT NULL) ON COMMIT DROP`;
+const COPY_STAGED = `COPY gi_grade (sheet, row, item, rater, asg, dim, repetition, score, category, na, comment) FROM STDIN (FORMAT csv)`;
+const COPY_STAGED_ASSIGNMENTS = `COPY gi_asg (asg, set_id, grader_id) FROM STDIN (FORMAT csv)`;
 const COPY_GRADES = `COPY "Grade" (id, "assignmentId", rubric, dimension, repetition, criterion, score, category, na, comment, "updatedAt") FROM STDIN (FORMAT csv)`;
 
 /** Pending work is sent once this many characters of COPY data have gathered. */
@@ -102,6 +110,7 @@ export class GradeWriter {
   private newAssignments: { id: string; set: string; grader: string }[] = [];
   private readonly direct = new Pieces();
   private readonly stagedRows = new Pieces();
+  private readonly stagedAssignments = new Pieces();
   private specialtyId: string | null = null;
   readonly oldSets: string[] = [];
 
@@ -222,6 +231,7 @@ export class GradeWriter {
       this.staged = grow(this.staged, asg + 1, (n) => new Uint8Array(n));
       this.staged[asg] = staged ? 1 : 0;
       if (!staged) this.newAssignments.push({ id: this.assignmentId(asg), set: this.setIds[set], grader: graderId });
+      else if (this.writing) this.stagedAssignments.add(`${asg},${this.setIds[set]},${graderId}\n`);
       const need = (asg + 1) * this.slots;
       this.firstRow = grow(this.firstRow, need, (n) => new Int32Array(n));
       this.firstSheet = grow(this.firstSheet, need, (n) => new Uint16Array(n));
@@ -240,7 +250,7 @@ export class GradeWriter {
     if (!this.writing) return;
     const value = `${g.score ?? ""},${g.category === null ? "" : q(g.category)},${g.na ? "t" : "f"},${g.comment === null ? "" : q(g.comment)}`;
     if (this.staged[asg]) {
-      this.stagedRows.add(`${g.sheet},${g.row},${g.item},${g.rater},${this.setIds[set]},${graderId},${g.dim},${g.repetition},${value}\n`);
+      this.stagedRows.add(`${g.sheet},${g.row},${g.item},${g.rater},${asg},${g.dim},${g.repetition},${value}\n`);
       this.counts.staged++;
     } else {
       this.direct.add(`${this.gradeId(this.gradeCount++)},${this.assignmentId(asg)},${this.dimPrefix[g.dim - 1]}${g.repetition},"",${value},${this.timestamp}\n`);
@@ -261,7 +271,7 @@ export class GradeWriter {
   }
 
   get shouldFlush(): boolean {
-    return this.direct.size + this.stagedRows.size >= FLUSH_CHARS;
+    return this.direct.size + this.stagedRows.size + this.stagedAssignments.size >= FLUSH_CHARS;
   }
 
   /** The study's "Unspecified" specialty for new items, under the lock every creator of specialty names takes. */
@@ -338,6 +348,7 @@ export class GradeWriter {
         work.push(this.pipe.query(text, values));
       }
       if (this.direct.size) work.push(this.pipe.copy(COPY_GRADES, this.direct));
+      if (this.stagedAssignments.size) work.push(this.pipe.copy(COPY_STAGED_ASSIGNMENTS, this.stagedAssignments));
       if (this.stagedRows.size) work.push(this.pipe.copy(COPY_STAGED, this.stagedRows));
     }
     // Once the file has a problem nothing more is written: the transaction will be rolled back.
@@ -348,6 +359,7 @@ export class GradeWriter {
     this.newAssignments = [];
     this.direct.take();
     this.stagedRows.take();
+    this.stagedAssignments.take();
     await this.pipe.bound(work[work.length - 1]);
   }
 

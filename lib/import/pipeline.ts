@@ -29,15 +29,18 @@ export function orderedIds(): (n: number) => string {
 }
 
 /**
- * COPY data gathered as flat strings of about 32 KB. Each row's line is
- * joined into one soon after it is made, so it stops pointing into the piece
- * of file it was cut from: pieces of file then die young, and only the bytes
- * waiting to be sent stay in memory.
+ * COPY data gathered as UTF-8 buffers of about 32 KB. Each row's line is
+ * joined with the others soon after it is made, so it stops pointing into the
+ * piece of file it was cut from, and the joined text becomes bytes at once:
+ * a batch waits for PostgreSQL long enough to outlive two young-generation
+ * collections, and as strings it was promoted to V8's old generation, which
+ * is collected late (the server's heap grew by 250 MB over a 188 MB upload).
+ * Bytes live outside the heap and are freed as soon as they are sent.
  */
 export class Pieces {
   private lines: string[] = [];
   private lineChars = 0;
-  private pieces: string[] = [];
+  private pieces: Buffer[] = [];
   size = 0;
 
   add(line: string): void {
@@ -48,13 +51,13 @@ export class Pieces {
   }
 
   private seal(): void {
-    if (this.lines.length) this.pieces.push(this.lines.join(""));
+    if (this.lines.length) this.pieces.push(Buffer.from(this.lines.join(""), "utf8"));
     this.lines = [];
     this.lineChars = 0;
   }
 
   /** Everything gathered, emptied. */
-  take(): string[] {
+  take(): Buffer[] {
     this.seal();
     const out = this.pieces;
     this.pieces = [];

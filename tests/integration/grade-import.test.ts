@@ -178,6 +178,24 @@ describe("POST /api/v1/studies/{id}/grade-imports", () => {
     expect(await getDb().responseSet.count({ where: { studyId: study.id, status: "AGREED" } })).toBe(2);
   });
 
+  it("on top of stored grades: new grades of a stored assignment, and of a stored rater on a stored set graded by another, are written", async () => {
+    const lead = await makeUser("LEAD");
+    const study = await studyWith(lead.id, CHATTOGOVAR_RUBRIC);
+    const head = "item_id,model,rater,dimension,score\n";
+    expect((await post(study.id, lead.token, `${head}1,A,p,accuracy,7\n2,A,q,accuracy,4\n`, "", "text/csv")).status).toBe(200);
+    const file = `${head}1,A,p,accuracy,7\n1,A,p,completeness,5\n2,A,p,accuracy,6\n1,A,q,accuracy,3\n2,A,q,accuracy,4\n`;
+    const r = await post(study.id, lead.token, file, "", "text/csv");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ grades: 5, created: 3, unchanged: 2, new: { items: 0, models: 0, raters: 0, responseSets: 0 } });
+    expect(await counts(study.id)).toEqual({ grades: 5, items: 2, raters: 2, assignments: 4 });
+    expect(await storedMatrix(study.id)).toEqual(
+      new Map([["1|A|p|accuracy", 7], ["1|A|p|completeness", 5], ["2|A|p|accuracy", 6], ["1|A|q|accuracy", 3], ["2|A|q|accuracy", 4]]),
+    );
+    const again = await post(study.id, lead.token, file, "", "text/csv");
+    expect(again.body).toMatchObject({ grades: 5, created: 0, unchanged: 5 });
+    expect((await counts(study.id)).grades).toBe(5);
+  });
+
   it("leaves a stored set with a grader of the study at work on it awaiting grades; a new set is final at once", async () => {
     const lead = await makeUser("LEAD");
     const grader = await makeUser("GRADER");

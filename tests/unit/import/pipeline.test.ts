@@ -17,12 +17,15 @@ describe("orderedIds", () => {
 });
 
 describe("Pieces", () => {
-  it("hands back every line once, in order, and counts what waits", () => {
+  it("hands back every line once, in order, as UTF-8 bytes, and counts what waits", () => {
     const p = new Pieces();
-    const lines = Array.from({ length: 5000 }, (_, i) => `${i},${"x".repeat(i % 50)}\n`);
+    const lines = Array.from({ length: 5000 }, (_, i) => `${i},${"é€😀x".repeat(i % 50)}\n`);
     for (const l of lines) p.add(l);
     expect(p.size).toBe(lines.join("").length);
-    expect(p.take().join("")).toBe(lines.join(""));
+    const pieces = p.take();
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) expect(Buffer.isBuffer(piece)).toBe(true);
+    expect(Buffer.concat(pieces).toString("utf8")).toBe(lines.join(""));
     expect(p.size).toBe(0);
     expect(p.take()).toEqual([]);
   });
