@@ -22,6 +22,17 @@ async function download(page: Page, panel: string, kind: "SVG" | "PNG" | "CSV") 
   return bytes(d);
 }
 
+/** The graded pilot study: its charts have every model and several graders. */
+async function pilotStudyId(): Promise<string> {
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await db.connect();
+  try {
+    return (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = $1`, [PILOT_STUDY_SLUG])).rows[0].id;
+  } finally {
+    await db.end();
+  }
+}
+
 /** One CSV line's fields (quoted fields hold commas: the conventions do). */
 function csvFields(line: string): string[] {
   const out: string[] = [];
@@ -57,10 +68,7 @@ async function geometry(page: Page, svg: string) {
 
 test("every chart downloads as SVG and PNG at a chosen size and 300 dpi, names in full, nothing clipped; the dashboard prints to a multi-page PDF", async ({ page, browser }) => {
   test.setTimeout(240_000);
-  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
-  await db.connect();
-  const studyId = (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = $1`, [PILOT_STUDY_SLUG])).rows[0].id;
-  await db.end();
+  const studyId = await pilotStudyId();
   await signIn(page, demo.lead);
   await page.goto(`/studies/${studyId}/dashboard`);
   await expect(page.getByTestId("panel-radar-score").locator(".recharts-radar-polygon")).toHaveCount(3);
@@ -118,10 +126,7 @@ test("every chart downloads as SVG and PNG at a chosen size and 300 dpi, names i
 
 test("the journal statistics' kappa matrices: the API's numbers in the chart and its CSV, SVG and PNG downloads, nothing clipped", async ({ page, browser }) => {
   test.setTimeout(180_000);
-  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
-  await db.connect();
-  const studyId = (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = $1`, [PILOT_STUDY_SLUG])).rows[0].id;
-  await db.end();
+  const studyId = await pilotStudyId();
   await signIn(page, demo.lead);
   const api = await page.request.get(`/api/v1/studies/${studyId}/stats?journal=1`);
   expect(api.status()).toBe(200);
