@@ -72,7 +72,7 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
       id={domId}
       data-cell={field.key}
       onKeyDown={onKeyDown}
-      aria-describedby={[defId, error ? errId : null].filter(Boolean).join(" ")}
+      aria-describedby={[d.definition ? defId : null, error ? errId : null].filter(Boolean).join(" ") || undefined}
       className="dimension-field"
       data-error={error ? "" : undefined}
     >
@@ -87,9 +87,11 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
           {ordinal ? `${min}–${max}` : `${levels.length} choices`}
         </span>
       </legend>
-      <p id={defId} className="clear-both pt-1 text-sm leading-relaxed text-muted-foreground">
-        {d.definition}
-      </p>
+      {d.definition ? (
+        <p id={defId} className="clear-both pt-1 text-sm leading-relaxed text-muted-foreground">
+          {d.definition}
+        </p>
+      ) : null}
 
       <div
         className={cn("mt-3 grid", likert ? "grid-cols-5 gap-2" : "grid-cols-1 gap-1.5")}
@@ -97,12 +99,16 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
       >
         {levels.map((l, i) => {
           const checked = value === l.value;
+          // A level labelled by its own number ("1".."5") reads once, not "1, 1 — 1", and is drawn as the label's own text.
+          const numberOnly = likert && String(l.label).trim() === String(l.value);
+          const shown = ordinal ? l.value : i + 1;
           return (
             <label
               key={l.value}
               onMouseEnter={() => setHovered(l.value)}
               className="level-option"
               data-likert={likert ? "" : undefined}
+              data-number={numberOnly ? "" : undefined}
               data-checked={checked ? "" : undefined}
               data-readonly={readOnly ? "" : undefined}
             >
@@ -114,22 +120,18 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
                 checked={checked}
                 disabled={readOnly}
                 onChange={() => onChange(l.value)}
+                // The name the label's two parts would read as, said in one attribute rather than a hidden separator element per level.
+                aria-label={numberOnly ? undefined : `${shown} — ${l.label}`}
                 aria-describedby={l.example ? `${uid}-ex-${l.value}` : undefined}
                 onFocus={() => setFocused(l.value)}
                 onBlur={() => setFocused(null)}
               />
-              {likert && String(l.label).trim() === String(l.value) ? (
-                // A level labelled by its own number ("1".."5") reads once, not "1, 1 — 1".
-                <span className="level-value">{l.value}</span>
+              {numberOnly ? (
+                l.value
               ) : (
                 <>
-                  <span aria-hidden={!likert ? undefined : true} className="level-value">
-                    {ordinal ? l.value : i + 1}
-                  </span>
-                  <span className="level-label">
-                    <span className="sr-only">{likert ? `${l.value} — ` : " — "}</span>
-                    {l.label}
-                  </span>
+                  <span className="level-value">{shown}</span>
+                  <span className="level-label">{l.label}</span>
                 </>
               )}
             </label>
@@ -145,24 +147,25 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
               checked={value === null}
               disabled={readOnly}
               onChange={() => onChange(null)}
+              aria-label="n — Not applicable"
             />
             <span className="level-value">n</span>
-            <span className="level-label">
-              <span className="sr-only"> — </span>Not applicable
-            </span>
+            <span className="level-label">Not applicable</span>
           </label>
         ) : null}
       </div>
 
-      <div hidden>
-        {levels.map((l) =>
-          l.example ? (
-            <span key={l.value} id={`${uid}-ex-${l.value}`}>
-              {`Example: ${l.example}`}
-            </span>
-          ) : null,
-        )}
-      </div>
+      {hasExamples ? (
+        <div hidden>
+          {levels.map((l) =>
+            l.example ? (
+              <span key={l.value} id={`${uid}-ex-${l.value}`}>
+                {`Example: ${l.example}`}
+              </span>
+            ) : null,
+          )}
+        </div>
+      ) : null}
       {hasExamples ? (
         <p className="mt-2 min-h-5 text-xs leading-relaxed text-muted-foreground" aria-hidden>
           {shownLevel?.example ? (
@@ -191,10 +194,10 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
             setCommentOpen(open);
             if (open) focusSoon(() => textareaRef.current?.focus());
           }}
+          aria-label={`${comment.trim() ? "Comment" : "Add comment"} on ${d.name} (${scopeLabel})`}
           className="comment-toggle"
         >
           {comment.trim() ? "Comment" : "Add comment"}
-          <span className="sr-only">{` on ${d.name} (${scopeLabel})`}</span>
         </button>
         {/* The box exists only while open (its text lives in the form's state): the form has 17 of them, mostly unused. */}
         <div id={commentId} hidden={!commentOpen} className="mt-2">

@@ -177,11 +177,14 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
       (SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text) ORDER BY r.repetition)
          FROM "Response" r WHERE r."responseSetId" = this."responseSetId" AND r.repetition <= this.repetitions) AS answers,
       (SELECT json_agg(${gradeJsonSql}) FROM "Grade" g WHERE g."assignmentId" = this.id) AS grades,
-      (SELECT count(*)::int FROM mine) AS total,
-      (SELECT count(*)::int FROM mine WHERE mine.status = 'SUBMITTED') AS done,
-      (SELECT count(*)::int FROM mine WHERE mine.position < this.position) AS before,
+      progress.total, progress.done, progress.before,
       (${nextOpenSql(assignmentId, Prisma.sql`this.position`)}) AS "nextId"
-    FROM this`);
+    FROM this
+    -- The three counts in one pass over the queue, not one each.
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS total, (count(*) FILTER (WHERE mine.status = 'SUBMITTED'))::int AS done,
+             (count(*) FILTER (WHERE mine.position < this.position))::int AS before
+      FROM mine) progress`);
   const a = rows[0];
   if (!a) throw new ApiError(404, "assignment not found");
   const rubrics = storedRubrics(a.rubrics);
@@ -273,7 +276,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       // assignment is still the grader's, its grades, the set and its escalation).
       const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
         WITH mine AS (${mineSql(graderId)})
-        SELECT a.id IN (SELECT id FROM mine) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."responseSetId",
+        SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
           st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
           st.thresholds, st."matchSpecialty", st."assignmentSeed",

@@ -77,4 +77,25 @@ describe("the grader's place in their queue", () => {
     const gone = q.find((a) => !a.studyOpen)!;
     await expect(getAssignmentForGrader(g.id, gone.id)).rejects.toMatchObject({ status: 404 });
   });
+
+  it("a grader who left a study can no longer save to its assignments, though other studies' work is still theirs", async () => {
+    const db = getDb();
+    const left = await makeGradableStudy({ items: 1, graders: 2 });
+    await assignGraders(left.study.id, { seed: "l" }, left.lead.id);
+    const [g] = left.graders;
+    const kept = await makeGradableStudy({ items: 1, graders: 0 });
+    await db.studyMember.create({ data: { studyId: kept.study.id, userId: g.id, role: "GRADER" } });
+    await db.studyMember.create({ data: { studyId: kept.study.id, userId: left.graders[1].id, role: "GRADER" } });
+    await assignGraders(kept.study.id, { seed: "k" }, kept.lead.id);
+    const theirs = (await listMyAssignments(g.id)).map((a) => a.id);
+    const gone = (await db.assignment.findFirst({ where: { graderId: g.id, studyId: left.study.id } }))!.id;
+    const still = (await db.assignment.findFirst({ where: { graderId: g.id, studyId: kept.study.id } }))!.id;
+    expect(theirs).toContain(gone);
+
+    await db.studyMember.update({ where: { studyId_userId: { studyId: left.study.id, userId: g.id } }, data: { active: false } });
+    const body = { scores: form({ score: [4, 4, 4, 4, 4], safe: GOOD_SAFE }), submit: true };
+    await expect(saveGrades(g.id, gone, body)).rejects.toMatchObject({ status: 404 });
+    expect((await db.assignment.findUniqueOrThrow({ where: { id: gone } })).status).toBe("PENDING");
+    expect((await saveGrades(g.id, still, body)).status).toBe("SUBMITTED");
+  });
 });
