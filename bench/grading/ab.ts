@@ -7,8 +7,8 @@
  * server's own CPU (from /proc) per kind. On a machine shared with other work
  * that is the fair comparison of a change: both builds pay the same load.
  *
- *   CLINGRADE_DIST_DIR=.next-base npx next build --webpack   (the baseline, from the commit to compare with)
- *   npx next build --webpack                                 (the change)
+ *   CLINGRADE_DIST_DIR=.next-base npm run build   (the baseline, from the commit to compare with)
+ *   npm run build                                 (the change)
  *   npx tsx bench/grading/ab.ts [--builds .next-base,.next] [--rubrics score|custom] [--blocks 8] [--per 25] [--port 3356]
  *
  * `--builds .next-base,.next-base` runs the same build twice: the spread between

@@ -73,11 +73,11 @@ export function productionNodeFlags(): string[] {
 }
 
 /** The production build (`npm run build`, or CLINGRADE_DIST_DIR's) exists. */
-export const hasProductionBuild = () => existsSync(standaloneScript());
+export const hasProductionBuild = (distDir?: string) => existsSync(standaloneScript(distDir));
 
 /** The standalone folder's start script of the build (`npm run build` completes it; CLINGRADE_DIST_DIR's likewise). */
-function standaloneScript(): string {
-  return path.resolve(process.env.CLINGRADE_DIST_DIR ?? ".next", "standalone", "start.mjs");
+function standaloneScript(distDir = process.env.CLINGRADE_DIST_DIR ?? ".next"): string {
+  return path.resolve(distDir, "standalone", "start.mjs");
 }
 
 /**
@@ -91,8 +91,10 @@ export async function startServer(
   env: Record<string, string> = {},
   opts: { args?: string[] } = {},
 ): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
-  if (!hasProductionBuild()) throw new Error(`No production build (${path.relative(process.cwd(), standaloneScript())}): run \`npm run build\` first.`);
-  const proc = spawn(process.execPath, [...productionNodeFlags(), standaloneScript(), "start", ...(opts.args ?? [])], {
+  // `env` may name another build (bench/grading/ab.ts runs two).
+  const script = standaloneScript(env.CLINGRADE_DIST_DIR);
+  if (!existsSync(script)) throw new Error(`No production build (${path.relative(process.cwd(), script)}): run \`npm run build\` first.`);
+  const proc = spawn(process.execPath, [...productionNodeFlags(), script, "start", ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
