@@ -66,8 +66,9 @@ export function journalKappaMatrixCsv(rubric: JournalBlock["rubrics"][number], n
     const m = a.kappa.ranks;
     a.raters.forEach((row, i) =>
       a.raters.forEach((col, j) => {
+        // The diagonal has no pair: a rater agrees with themself, with no interval or n to report.
         const pair = m.pairs.find((p) => (p.a === row && p.b === col) || (p.a === col && p.b === row));
-        rows.push([rubric.rubric, a.target, a.key, a.label, m.convention, name(row), name(col), m.matrix[i]?.[j] ?? null, i === j ? null : (pair?.ci?.[0] ?? null), i === j ? null : (pair?.ci?.[1] ?? null), i === j ? null : (pair?.n ?? null)]);
+        rows.push([rubric.rubric, a.target, a.key, a.label, m.convention, name(row), name(col), m.matrix[i]?.[j] ?? null, pair?.ci?.[0] ?? null, pair?.ci?.[1] ?? null, pair?.n ?? null]);
       }),
     );
   }

@@ -38,6 +38,9 @@ export interface IccResult extends Degenerate {
   k: number;
 }
 
+/** Relative size below which a sum of squares or a denominator is taken for rounding residue. */
+const ROUNDING = 1e-12;
+
 const TYPES: ReadonlyArray<IccType> = ["ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k"];
 
 export function icc(rows: RatingMatrix, options: IccOptions): IccResult {
@@ -81,9 +84,13 @@ export function icc(rows: RatingMatrix, options: IccOptions): IccResult {
   data.forEach((row, i) => {
     for (const x of row) ssTotal += units[i] * (x - grand) ** 2;
   });
-  const ssRows = k * rowMeans.reduce((s, m, i) => s + units[i] * (m - grand) ** 2, 0);
-  const ssCols = n * colMeans.reduce((s, m) => s + (m - grand) ** 2, 0);
-  const ssErr = Math.max(0, ssTotal - ssRows - ssCols);
+  // A sum of squares that is zero in exact arithmetic comes out as rounding residue (means such as
+  // 7/3 are inexact); left as is, it turns an undefined ICC into a huge number that depends on the
+  // order of the sums.
+  const snap = (ss: number) => (ss <= ROUNDING * ssTotal ? 0 : ss);
+  const ssRows = snap(k * rowMeans.reduce((s, m, i) => s + units[i] * (m - grand) ** 2, 0));
+  const ssCols = snap(n * colMeans.reduce((s, m) => s + (m - grand) ** 2, 0));
+  const ssErr = snap(Math.max(0, ssTotal - ssRows - ssCols));
 
   const first = data[0][0];
   if (data.every((row) => row.every((x) => x === first))) {
@@ -102,39 +109,38 @@ export function icc(rows: RatingMatrix, options: IccOptions): IccResult {
   const F = oneWay ? BMS / WMS : BMS / EMS;
   const df2 = oneWay ? df1kd : df2kd;
 
-  let value: number;
+  let numerator: number;
+  let denominator: number;
   switch (type) {
     case "ICC1":
-      value = (BMS - WMS) / (BMS + (k - 1) * WMS);
+      [numerator, denominator] = [BMS - WMS, BMS + (k - 1) * WMS];
       break;
     case "ICC2":
-      value = (BMS - EMS) / (BMS + (k - 1) * EMS + (k * (JMS - EMS)) / n);
+      [numerator, denominator] = [BMS - EMS, BMS + (k - 1) * EMS + (k * (JMS - EMS)) / n];
       break;
     case "ICC3":
-      value = (BMS - EMS) / (BMS + (k - 1) * EMS);
+      [numerator, denominator] = [BMS - EMS, BMS + (k - 1) * EMS];
       break;
     case "ICC1k":
-      value = (BMS - WMS) / BMS;
+      [numerator, denominator] = [BMS - WMS, BMS];
       break;
     case "ICC2k":
-      value = (BMS - EMS) / (BMS + (JMS - EMS) / n);
+      [numerator, denominator] = [BMS - EMS, BMS + (JMS - EMS) / n];
       break;
     case "ICC3k":
-      value = (BMS - EMS) / BMS;
+      [numerator, denominator] = [BMS - EMS, BMS];
       break;
   }
   const Fout = Number.isFinite(F) ? F : null;
-  if (!Number.isFinite(value)) {
-    return {
-      ...base,
-      F: Fout,
-      df1,
-      df2,
-      n,
-      k,
-      reason: "the targets do not vary (between-target mean square is zero), so the ICC is undefined",
-    };
+  const undefinedIcc = (reason: string): IccResult => ({ ...base, F: Fout, df1, df2, n, k, reason });
+  if (BMS === 0 && (type === "ICC1k" || type === "ICC3k")) {
+    return undefinedIcc("the targets do not vary (between-target mean square is zero), so the ICC is undefined");
   }
+  // ICC(2,k)'s denominator is zero when the raters' differences exactly offset the targets' (JMS - EMS = -n BMS).
+  if (Math.abs(denominator) <= ROUNDING * (BMS + JMS + EMS + WMS)) {
+    return undefinedIcc(`the ICC is undefined: its denominator is zero (BMS ${BMS.toPrecision(4)}, JMS ${JMS.toPrecision(4)}, EMS ${EMS.toPrecision(4)})`);
+  }
+  const value = numerator / denominator;
 
   const a = 1 - level;
   let ci: Interval | null = null;

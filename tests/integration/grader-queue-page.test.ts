@@ -5,7 +5,7 @@ import { listMyAssignments } from "@/lib/grading/service";
 import { setLetter } from "@/lib/queue/params";
 import { listQueuePage, listQueueStudies } from "@/lib/queue/queries";
 import { useIsolatedDatabase } from "./helpers/db";
-import { makeGradableStudy, MODEL_NAMES } from "./helpers/study-fixture";
+import { makeGradableStudy, MODEL_NAMES, twoStudiesSharingGraders } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
 
@@ -62,12 +62,7 @@ describe("the grader queue, one study and one page at a time", () => {
 
   it("lists several studies, open ones with work first, a closed one never next", async () => {
     const db = getDb();
-    const a = await makeGradableStudy({ items: 1, graders: 2 });
-    await assignGraders(a.study.id, { seed: "a" }, a.lead.id);
-    const [g] = a.graders;
-    const b = await makeGradableStudy({ items: 1, graders: 0 });
-    await db.studyMember.createMany({ data: [a.graders[0], a.graders[1]].map((x) => ({ studyId: b.study.id, userId: x.id, role: "GRADER" as const })) });
-    await assignGraders(b.study.id, { seed: "b" }, b.lead.id);
+    const { first: a, second: b, graders: [g] } = await twoStudiesSharingGraders();
     await db.study.update({ where: { id: a.study.id }, data: { status: "CLOSED" } });
     const studies = await listQueueStudies(g.id);
     expect(studies.map((s) => [s.id, s.open, s.nextId !== null])).toEqual([

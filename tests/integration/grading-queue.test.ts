@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { getAssignmentForGrader, listMyAssignments, saveGrades } from "@/lib/grading/service";
 import { ApiError } from "@/lib/errors/api-error";
 import { useIsolatedDatabase } from "./helpers/db";
-import { form, GOOD_SAFE, makeGradableStudy } from "./helpers/study-fixture";
+import { form, GOOD_SAFE, makeGradableStudy, twoStudiesSharingGraders } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
 
@@ -44,13 +44,7 @@ describe("the grader's place in their queue", () => {
 
   it("a closed study's work counts in the queue but is never next; a cancelled one and a study the grader left do not count", async () => {
     const db = getDb();
-    const open = await makeGradableStudy({ items: 1, graders: 2 });
-    await assignGraders(open.study.id, { seed: "o" }, open.lead.id);
-    const [g] = open.graders;
-    const closed = await makeGradableStudy({ items: 1, graders: 0 });
-    await db.studyMember.create({ data: { studyId: closed.study.id, userId: g.id, role: "GRADER" } });
-    await db.studyMember.create({ data: { studyId: closed.study.id, userId: open.graders[1].id, role: "GRADER" } });
-    await assignGraders(closed.study.id, { seed: "c" }, closed.lead.id);
+    const { second: closed, graders: [g] } = await twoStudiesSharingGraders();
     await db.study.update({ where: { id: closed.study.id }, data: { status: "CLOSED" } });
 
     const q = await listMyAssignments(g.id);
@@ -80,13 +74,7 @@ describe("the grader's place in their queue", () => {
 
   it("a grader who left a study can no longer save to its assignments, though other studies' work is still theirs", async () => {
     const db = getDb();
-    const left = await makeGradableStudy({ items: 1, graders: 2 });
-    await assignGraders(left.study.id, { seed: "l" }, left.lead.id);
-    const [g] = left.graders;
-    const kept = await makeGradableStudy({ items: 1, graders: 0 });
-    await db.studyMember.create({ data: { studyId: kept.study.id, userId: g.id, role: "GRADER" } });
-    await db.studyMember.create({ data: { studyId: kept.study.id, userId: left.graders[1].id, role: "GRADER" } });
-    await assignGraders(kept.study.id, { seed: "k" }, kept.lead.id);
+    const { first: left, second: kept, graders: [g] } = await twoStudiesSharingGraders();
     const theirs = (await listMyAssignments(g.id)).map((a) => a.id);
     const gone = (await db.assignment.findFirst({ where: { graderId: g.id, studyId: left.study.id } }))!.id;
     const still = (await db.assignment.findFirst({ where: { graderId: g.id, studyId: kept.study.id } }))!.id;

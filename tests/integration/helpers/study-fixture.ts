@@ -3,6 +3,7 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { resolveRubrics } from "@/lib/rubrics/study-rubrics";
 import { defaultThresholds } from "@/lib/studies/thresholds";
 import { randomBytes } from "node:crypto";
+import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { copyAccountSpecialties } from "@/lib/graders/specialties";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
@@ -90,6 +91,21 @@ export async function makeGradableStudy(opts: {
     }
   }
   return { study, lead, graders, models, sets, n };
+}
+
+/**
+ * Two open studies of one item each, both graded by the same two graders,
+ * both assigned: the grader's queue spans studies. The first study's graders
+ * are the ones on the second.
+ */
+export async function twoStudiesSharingGraders() {
+  const db = getDb();
+  const first = await makeGradableStudy({ items: 1, graders: 2 });
+  await assignGraders(first.study.id, { seed: "first" }, first.lead.id);
+  const second = await makeGradableStudy({ items: 1, graders: 0 });
+  await db.studyMember.createMany({ data: first.graders.map((g) => ({ studyId: second.study.id, userId: g.id, role: "GRADER" as const })) });
+  await assignGraders(second.study.id, { seed: "second" }, second.lead.id);
+  return { first, second, graders: first.graders };
 }
 
 /** A complete form: S.C.O.R.E. with the given five values; SAFE-LLM with per-answer tuples [acc, comp, supp, flu]. */

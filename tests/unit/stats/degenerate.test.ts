@@ -155,6 +155,24 @@ describe("ICC, degenerate", () => {
   it("targets that do not differ: ICC3k undefined", () => {
     expectNullWithReason(icc([[1, 3], [3, 1]], { type: "ICC3k" }), "icc");
   });
+
+  it("an ICC undefined in exact arithmetic is undefined, not a huge number made of rounding (a property test's counterexample)", () => {
+    // BMS = JMS = 1/9, EMS = 4/9: ICC(2,k)'s denominator BMS + (JMS - EMS)/n is zero for n = 3.
+    const rows = [[2, 3, 2], [3, 2, 3], [2, 3, 2]];
+    expectNullWithReason(icc(rows, { type: "ICC2k" }), "icc");
+    expect(icc(rows, { type: "ICC2k" }).reason).toMatch(/denominator is zero/);
+    expectNullWithReason(icc([[2, 3, 2], [3, 2, 3]], { type: "ICC2k", counts: [2, 1] }), "icc");
+    // The single-rater form is defined there: (1/9 - 4/9) / (1/9 + 8/9 - 1/3) = -1/2.
+    expect(icc(rows, { type: "ICC2" }).icc).toBeCloseTo(-0.5, 12);
+    // Perfectly consistent raters on inexact values (4/3): no residual variance, so no interval,
+    // whether the repeated target is written out or counted.
+    const consistent = [[0, 0.2], [4 / 3, 4 / 3 + 0.2]];
+    const written = [consistent[0], ...Array.from({ length: 6 }, () => consistent[1])];
+    for (const r of [icc(consistent, { type: "ICC3", counts: [1, 6] }), icc(written, { type: "ICC3" })]) {
+      expect(r.icc).toBeCloseTo(1, 12);
+      expectNullWithReason(r, "ci");
+    }
+  });
 });
 
 describe("Spearman, describe and bootstrap, degenerate", () => {
