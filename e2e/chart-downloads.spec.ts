@@ -1,5 +1,6 @@
 import { expect, test, type Download, type Page } from "@playwright/test";
 import pg from "pg";
+import Papa from "papaparse";
 import { pngInfo } from "../components/dashboard/png-dpi";
 import { fmt } from "../lib/analytics/tables";
 import { DEMO_MODELS } from "../lib/demo/content";
@@ -31,21 +32,6 @@ async function pilotStudyId(): Promise<string> {
   } finally {
     await db.end();
   }
-}
-
-/** One CSV line's fields (quoted fields hold commas: the conventions do). */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted && ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
-    else if (ch === '"') quoted = !quoted;
-    else if (ch === "," && !quoted) out.push(cur), (cur = "");
-    else cur += ch;
-  }
-  return [...out, cur];
 }
 
 /** The SVG's geometry as a browser lays it out: its box, each text's box, each legend entry's box. */
@@ -140,6 +126,10 @@ test("the journal statistics' kappa matrices: the API's numbers in the chart and
   await page.getByRole("link", { name: "Compute the journal statistics" }).click();
   const panel = page.getByTestId("panel-kappa-score");
   await expect(panel).toBeVisible({ timeout: 60_000 });
+  // One panel per rubric, each with its own legend gradient: an id drawn twice would colour one legend from the other's.
+  await expect(page.locator('[data-testid^="panel-kappa-"]')).toHaveCount(rubrics.filter((r) => r.agreement.some((a) => a.kappa && a.raters.length >= 2)).length);
+  const ids = await page.locator("[id]").evaluateAll((els) => els.map((e) => e.id));
+  expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   // Each off-diagonal cell shows the API's kappa, rounded as the page rounds.
   for (const a of withKappa) {
     const shown = await panel.locator(`[data-cell^="${a.key}|"] text`).allTextContents();
@@ -147,11 +137,9 @@ test("the journal statistics' kappa matrices: the API's numbers in the chart and
     expect(shown, a.key).toEqual(expected);
   }
   // The CSV: every cell of every matrix, the diagonal included, in the API's order and precision.
-  const csv = (await download(page, "kappa-score", "CSV")).toString("utf8").replace(/^\ufeff/, "").trim().split(/\r?\n/);
-  const header = csvFields(csv[0]);
-  const at = (name: string) => header.indexOf(name);
-  const cells = csv.slice(1).map(csvFields);
-  expect(cells.map((c) => [c[at("key")], c[at("kappa")] === "" ? null : Number(c[at("kappa")])])).toEqual(withKappa.flatMap((a) => a.kappa!.ranks.matrix.flat().map((k) => [a.key, k])));
+  const csv = (await download(page, "kappa-score", "CSV")).toString("utf8").replace(/^\ufeff/, "");
+  const cells = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true }).data;
+  expect(cells.map((c) => [c.key, c.kappa === "" ? null : Number(c.kappa)])).toEqual(withKappa.flatMap((a) => a.kappa!.ranks.matrix.flat().map((k) => [a.key, k])));
 
   const svg = (await download(page, "kappa-score", "SVG")).toString("utf8");
   const png = pngInfo(new Uint8Array(await download(page, "kappa-score", "PNG")));

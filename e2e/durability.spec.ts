@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { CELLS_PER_FORM, gradeBody } from "../bench/lib/harness";
-import { productionServerArgs } from "./production-server";
+import { productionServerArgs } from "../bench/lib/production-server";
 
 /**
  * Durability: SIGKILL the server (embedded database mode) in the middle of a

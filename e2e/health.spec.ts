@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { productionServerArgs } from "./production-server";
+import { productionServerArgs } from "../bench/lib/production-server";
 
 test("the health endpoint answers 200 on the suite's database", async ({ request }) => {
   const res = await request.get("/api/health");

@@ -14,7 +14,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } fro
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { productionServerArgs, standaloneDir } from "./production-server";
+import { productionServerArgs, standaloneDir } from "../bench/lib/production-server";
 
 const port = process.env.E2E_PORT ?? "3100";
 const env: NodeJS.ProcessEnv = {

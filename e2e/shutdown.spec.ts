@@ -8,7 +8,7 @@ import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { CELLS_PER_FORM, gradeBody } from "../bench/lib/harness";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
-import { productionServerArgs } from "./production-server";
+import { productionServerArgs } from "../bench/lib/production-server";
 
 /**
  * Graceful shutdown: SIGTERM to the production server (embedded database mode)

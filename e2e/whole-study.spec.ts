@@ -7,7 +7,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import Papa from "papaparse";
 import pg from "pg";
 import { form as gradeForm, GOOD_SAFE } from "../tests/fixtures/grade-form";
-import { productionServerArgs } from "./production-server";
+import { productionServerArgs } from "../bench/lib/production-server";
 
 /**
  * The whole study in Chromium, on a fresh database (its own server, embedded

@@ -92,6 +92,12 @@ async function main() {
   if (existsSync(path.join(root, "public"))) cpSync(path.join(root, "public"), path.join(out, "public"), { recursive: true });
   for (const dir of RUNTIME_FILES) cpSync(path.join(root, dir), path.join(out, dir), { recursive: true });
 
+  // Next copies the checkout's .env files into the folder and loads them at start: secrets would travel
+  // with a copied folder, and an edited .env would be shadowed until the next build. The environment decides.
+  const envFiles = readdirSync(out).filter((f) => /^\.env(\.|$)/.test(f));
+  for (const f of envFiles) rmSync(path.join(out, f), { force: true });
+  if (envFiles.length) console.log(`[build-standalone] left out of the folder (the server reads its environment): ${envFiles.join(", ")}`);
+
   const folders = readdirSync(path.join(out, "node_modules")).length;
   console.log(`[build-standalone] ${path.relative(root, out)}: start.mjs, admin.mjs, ${packages.size} packages added, ${folders} folders in node_modules.`);
 }

@@ -6,10 +6,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { applyMigrations } from "../../lib/db/migrate";
+import { productionServerArgs, standaloneDir } from "./production-server";
 
 /** The AUTH_SECRET of every server a benchmark starts (its sessions and tokens are made with it). */
 export const AUTH_SECRET = "bench-secret-that-is-long-enough-0123456789";
@@ -56,29 +57,8 @@ export async function throwawayDatabase(prefix: string, opts: { keep?: boolean }
   };
 }
 
-/**
- * The Node flags `npm start` gives the production server (package.json), so
- * that the benchmarks measure the server as it is deployed, then any in
- * BENCH_SERVER_FLAGS (`--cpu-prof --cpu-prof-dir=DIR` profiles the server under
- * the benchmark's load; the profile is written when the server stops). The
- * flags are the words between `node` and the standalone `start.mjs` of the start script.
- */
-export function productionNodeFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-  const words = scripts.start.split(/\s+/);
-  const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
-  const script = words.findIndex((w) => w.endsWith("/start.mjs"));
-  if (words[0] !== "node" || script < 0) throw new Error(`package.json's start script is not \`node <flags> <distDir>/standalone/start.mjs\`: ${scripts.start}`);
-  return [...words.slice(1, script), ...extra];
-}
-
 /** The production build (`npm run build`, or CLINGRADE_DIST_DIR's) exists. */
-export const hasProductionBuild = (distDir?: string) => existsSync(standaloneScript(distDir));
-
-/** The standalone folder's start script of the build (`npm run build` completes it; CLINGRADE_DIST_DIR's likewise). */
-function standaloneScript(distDir = process.env.CLINGRADE_DIST_DIR ?? ".next"): string {
-  return path.resolve(distDir, "standalone", "start.mjs");
-}
+export const hasProductionBuild = () => existsSync(path.join(standaloneDir(), "start.mjs"));
 
 /**
  * The production server on `dbUrl`, started as `npm start` starts it and ready
@@ -91,10 +71,12 @@ export async function startServer(
   env: Record<string, string> = {},
   opts: { args?: string[] } = {},
 ): Promise<{ proc: ChildProcess; stop: () => Promise<void> }> {
-  // `env` may name another build (bench/grading/ab.ts runs two).
-  const script = standaloneScript(env.CLINGRADE_DIST_DIR);
-  if (!existsSync(script)) throw new Error(`No production build (${path.relative(process.cwd(), script)}): run \`npm run build\` first.`);
-  const proc = spawn(process.execPath, [...productionNodeFlags(), script, "start", ...(opts.args ?? [])], {
+  // `env` may name another build (bench/grading/ab.ts runs two). BENCH_SERVER_FLAGS adds Node flags
+  // (`--cpu-prof --cpu-prof-dir=DIR` profiles the server under the benchmark's load; written when it stops).
+  const dir = standaloneDir(env.CLINGRADE_DIST_DIR);
+  if (!existsSync(path.join(dir, "start.mjs"))) throw new Error(`No production build (${path.relative(process.cwd(), dir)}/start.mjs): run \`npm run build\` first.`);
+  const flags = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const proc = spawn(process.execPath, productionServerArgs(opts.args ?? [], dir, flags), {
     env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), AUTH_SECRET, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", DATABASE_POOL_SIZE: "20", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -1,6 +1,6 @@
 "use client";
 
-import { journalKappaMatrixCsv } from "@/lib/analytics/journal-tables";
+import { hasKappaMatrix, journalKappaMatrixCsv } from "@/lib/analytics/journal-tables";
 import { fmt, fmtCi } from "@/lib/analytics/tables";
 import type { JournalAgreement, JournalBlock } from "@/lib/analytics/types";
 import { ChartPanel } from "./chart-panel";
@@ -17,8 +17,6 @@ const SLANT = (35 * Math.PI) / 180;
 /** A label's width at 11 px, generously: labels are never cut, the panel makes room. */
 const labelWidth = (s: string, px = 11) => s.length * 0.6 * px + 4;
 
-/** A dimension or total whose kappa matrix can be drawn: an ordinal one with two or more graders. */
-const drawable = (a: JournalAgreement) => a.kappa !== null && a.raters.length >= 2;
 
 function panelSize(a: JournalAgreement, name: (id: string) => string) {
   const longest = Math.max(0, ...a.raters.map((r) => labelWidth(name(r))));
@@ -31,7 +29,7 @@ function panelSize(a: JournalAgreement, name: (id: string) => string) {
 }
 
 /** Small multiples: one graders x graders matrix of quadratic kappa per dimension and total. */
-function Matrices({ rows, names, label }: { rows: JournalAgreement[]; names: ReadonlyMap<string, string>; label: string }) {
+function Matrices({ rows, names, label, scaleId }: { rows: JournalAgreement[]; names: ReadonlyMap<string, string>; label: string; scaleId: string }) {
   const name = (id: string) => names.get(id) ?? "grader";
   const sizes = rows.map((a) => panelSize(a, name));
   // Panels flow left to right and wrap at the page's width; each row of panels is as tall as its tallest.
@@ -101,13 +99,13 @@ function Matrices({ rows, names, label }: { rows: JournalAgreement[]; names: Rea
       })}
       <g transform={`translate(${Math.max(0, width / 2 - legendW / 2)} ${height - legendH + 12})`}>
         <defs>
-          <linearGradient id="kappa-scale" x1="0" x2="1" y1="0" y2="0">
+          <linearGradient id={scaleId} x1="0" x2="1" y1="0" y2="0">
             {[-1, -0.5, 0, 0.5, 1].map((v) => (
               <stop key={v} offset={`${(v + 1) * 50}%`} stopColor={deltaFill(v)} />
             ))}
           </linearGradient>
         </defs>
-        <rect x={0} y={0} width={legendW} height={10} rx={2} fill="url(#kappa-scale)" stroke="#e2e8f0" />
+        <rect x={0} y={0} width={legendW} height={10} rx={2} fill={`url(#${scaleId})`} stroke="#e2e8f0" />
         <text x={0} y={25} fontSize={10} fill="#475569">
           −1
         </text>
@@ -129,7 +127,7 @@ function Matrices({ rows, names, label }: { rows: JournalAgreement[]; names: Rea
  */
 export function KappaMatricesPanel({ rubric, names, slug }: { rubric: JournalBlock["rubrics"][number]; names: ReadonlyMap<string, string>; slug: string }) {
   const rubricName = useRubricName();
-  const rows = rubric.agreement.filter(drawable);
+  const rows = rubric.agreement.filter(hasKappaMatrix);
   const name = rubricName(rubric.rubric);
   const convention = rows[0]?.kappa?.ranks.convention;
   const file = fileName(slug, "kappa-matrices", rubric.rubric);
@@ -149,7 +147,7 @@ export function KappaMatricesPanel({ rubric, names, slug }: { rubric: JournalBlo
       }}
       chart={
         <div className="flex justify-center overflow-x-auto">
-          <Matrices rows={rows} names={names} label={`Pairwise kappa between graders, ${name}, per dimension and total`} />
+          <Matrices rows={rows} names={names} scaleId={`kappa-scale-${rubric.rubric}`} label={`Pairwise kappa between graders, ${name}, per dimension and total`} />
         </div>
       }
     />

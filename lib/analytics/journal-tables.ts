@@ -1,5 +1,5 @@
 import type { TableData } from "./tables";
-import type { JournalBlock } from "./types";
+import type { JournalAgreement, JournalBlock } from "./types";
 
 /**
  * The journal block (GET /stats?journal=1) as flat tables: one row per
@@ -53,6 +53,9 @@ export function journalComparisonCsv(block: JournalBlock): TableData {
   return { header, rows };
 }
 
+/** A dimension or total whose kappa matrix can be drawn: an ordinal one with two or more graders. */
+export const hasKappaMatrix = (a: JournalAgreement) => a.kappa !== null && a.raters.length >= 2;
+
 /**
  * One rubric's pairwise kappa matrices (the ranks convention the page draws), one row per cell,
  * the diagonal's 1 included: the chart's numbers, for the CSV beside it.
@@ -61,9 +64,8 @@ export function journalKappaMatrixCsv(rubric: JournalBlock["rubrics"][number], n
   const header = ["rubric", "target", "key", "label", "convention", "row_rater", "column_rater", "kappa", "ci_low", "ci_high", "n"];
   const rows: TableData["rows"] = [];
   const name = (id: string) => names.get(id) ?? id;
-  for (const a of rubric.agreement) {
-    if (!a.kappa) continue;
-    const m = a.kappa.ranks;
+  for (const a of rubric.agreement.filter(hasKappaMatrix)) {
+    const m = a.kappa!.ranks;
     a.raters.forEach((row, i) =>
       a.raters.forEach((col, j) => {
         // The diagonal has no pair: a rater agrees with themself, with no interval or n to report.

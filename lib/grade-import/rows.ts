@@ -1,5 +1,6 @@
 import type { RubricDocument, RubricDimension } from "@/lib/rubrics/document";
 import { textProblem } from "@/lib/validation/text";
+import { detach } from "@/lib/import/detach";
 import { compileRewrites, rewriteItemId, type GradeImportMapping } from "./mapping";
 import type { GradeTable } from "./tables";
 
@@ -60,9 +61,7 @@ class Interned {
   get(value: string, at: { sheet: string | null; row: number; column: string }): number {
     let i = this.index.get(value);
     if (i === undefined) {
-      // A cell is a slice of the piece of file it was parsed from (V8 slices strings of 13+ characters), and
-      // a value is kept for the whole import: a copy of its own, so it does not keep its piece (48 KB) alive.
-      const own = value.length >= 13 ? Buffer.from(value, "utf8").toString("utf8") : value;
+      const own = detach(value);
       this.values.push(own);
       this.firstSeen.push(at);
       i = this.values.length;

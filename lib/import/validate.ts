@@ -2,6 +2,7 @@ import { z } from "zod";
 import { textProblem } from "@/lib/validation/text";
 import { CriteriaSchema } from "@/lib/rubrics/criteria";
 import { ALL_COLUMNS, type ColumnName, type ImportKind, type RowError } from "./columns";
+import { detach } from "./detach";
 
 /**
  * Row validation for the import. Each row is checked on its own with zod
@@ -223,15 +224,6 @@ export function rowSchema(kind: ImportKind, repetitions: number) {
 type FullRow = z.output<ReturnType<typeof rowSchema>> & Partial<Record<ColumnName, string | number | null>>;
 
 // ─────────────────────────────── across rows ───────────────────────────────
-
-/**
- * A copy that shares no memory with the chunk of file it was cut from: V8
- * keeps a whole chunk alive for as long as any substring of it lives, and the
- * maps below live for the whole file.
- */
-function detach(s: string): string {
-  return s.length < 13 ? s : Buffer.from(s, "utf8").toString("utf8");
-}
 
 /** A question as first seen in the file (files of questions only, or of both). */
 export interface FileItem {
