@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +9,7 @@ import pg from "pg";
 import { CELLS_PER_FORM, gradeBody } from "../bench/lib/harness";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { productionServerArgs } from "../bench/lib/production-server";
+import { e2eDatabaseUrl } from "./fixtures";
 
 /**
  * Graceful shutdown: SIGTERM to the production server (embedded database mode)
@@ -158,4 +159,41 @@ test("SIGTERM mid-burst: every request answered or refused, every acknowledged g
   const description = `${acknowledged.length} submissions acknowledged (${inFlightAtSignal.length} of them in flight at SIGTERM), ${outcomes.filter((o) => o.status === 503).length} answered 503, ${errors.length} refused; stopped ${Math.round(stoppedAfterMs)} ms after the signal`;
   test.info().annotations.push({ type: "shutdown", description });
   console.log(`shutdown: ${description}`);
+});
+
+/**
+ * A server whose output is gone (the pipe's reader, `head` or a supervisor,
+ * closed it) starts, serves and stops on SIGTERM. Each failed write of its own
+ * output was an unhandled error: before Next was loaded it killed the server
+ * at its first message; after, Next's handler reported it on stderr, whose
+ * failure raised the next, and the server could spin at full CPU instead of
+ * stopping. A named pipe stands in for the shell's pipe (Node's own stdio
+ * pipes are sockets).
+ */
+test("a server whose output pipe is closed starts, serves, and stops on SIGTERM", async () => {
+  test.setTimeout(90_000);
+  const port = 3650 + Math.floor(Math.random() * 150);
+  const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), "clingrade-output-")), "out");
+  execFileSync("mkfifo", [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, "w");
+  const app: ChildProcess = spawn(process.execPath, productionServerArgs([]), {
+    env: { ...process.env, DATABASE_URL: e2eDatabaseUrl(), PORT: String(port), AUTH_SECRET: SECRET, CLINGRADE_JUDGE_WORKER: "off" },
+    stdio: ["ignore", writer, writer],
+  });
+  closeSync(writer);
+  closeSync(reader); // nobody reads its output from the start
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((r) => app.once("exit", (code) => r(void (exitCode = code))));
+  try {
+    await expect
+      .poll(async () => (exitCode !== undefined ? `exited with ${exitCode}` : (await fetch(`http://127.0.0.1:${port}/api/health/live`).catch(() => null))?.status), { timeout: 60_000, intervals: [300] })
+      .toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/studies`, { method: "POST", body: "{" })).status).toBe(401);
+    app.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    expect(exitCode ?? "still running 20 s after SIGTERM").toBe(0);
+  } finally {
+    app.kill("SIGKILL");
+  }
 });

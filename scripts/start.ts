@@ -29,6 +29,7 @@ import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
 import { peerAddressStamper } from "@/lib/log/client-address";
+import { dropOutputErrors } from "@/lib/log/output";
 import { drainer, shutdownTimeoutMs } from "@/lib/server/graceful";
 import { startDraining } from "@/lib/server/lifecycle";
 import { refuseUnsupportedMethod } from "@/lib/server/methods";
@@ -38,6 +39,7 @@ const seedDemo = process.argv.includes("--seed-demo");
 const say = (m: string) => console.log(`[clingrade] ${m}`);
 
 async function main() {
+  dropOutputErrors();
   const address = listenAddress();
   const { host, port } = address;
   const stampPeerAddress = peerAddressStamper();
