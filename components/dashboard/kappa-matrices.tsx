@@ -17,7 +17,6 @@ const SLANT = (35 * Math.PI) / 180;
 /** A label's width at 11 px, generously: labels are never cut, the panel makes room. */
 const labelWidth = (s: string, px = 11) => s.length * 0.6 * px + 4;
 
-
 function panelSize(a: JournalAgreement, name: (id: string) => string) {
   const longest = Math.max(0, ...a.raters.map((r) => labelWidth(name(r))));
   const rowLabel = Math.max(80, longest + 12);
