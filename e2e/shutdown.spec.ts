@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -173,7 +173,8 @@ test("SIGTERM mid-burst: every request answered or refused, every acknowledged g
 test("a server whose output pipe is closed starts, serves, and stops on SIGTERM", async () => {
   test.setTimeout(90_000);
   const port = 3650 + Math.floor(Math.random() * 150);
-  const fifo = path.join(mkdtempSync(path.join(os.tmpdir(), "clingrade-output-")), "out");
+  const fifoDir = mkdtempSync(path.join(os.tmpdir(), "clingrade-output-"));
+  const fifo = path.join(fifoDir, "out");
   execFileSync("mkfifo", [fifo]);
   const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const writer = openSync(fifo, "w");
@@ -195,5 +196,6 @@ test("a server whose output pipe is closed starts, serves, and stops on SIGTERM"
     expect(exitCode ?? "still running 20 s after SIGTERM").toBe(0);
   } finally {
     app.kill("SIGKILL");
+    rmSync(fifoDir, { recursive: true, force: true });
   }
 });

@@ -133,12 +133,14 @@ export function icc(rows: RatingMatrix, options: IccOptions): IccResult {
   }
   const Fout = Number.isFinite(F) ? F : null;
   const undefinedIcc = (reason: string): IccResult => ({ ...base, F: Fout, df1, df2, n, k, reason });
-  if (BMS === 0 && (type === "ICC1k" || type === "ICC3k")) {
-    return undefinedIcc("the targets do not vary (between-target mean square is zero), so the ICC is undefined");
-  }
-  // ICC(2,k)'s denominator is zero when the raters' differences exactly offset the targets' (JMS - EMS = -n BMS).
+  // The average-measure forms divide by BMS; ICC(2,k) also when the raters' differences exactly
+  // offset the targets' (JMS - EMS = -n BMS).
   if (Math.abs(denominator) <= ROUNDING * (BMS + JMS + EMS + WMS)) {
-    return undefinedIcc(`the ICC is undefined: its denominator is zero (BMS ${BMS.toPrecision(4)}, JMS ${JMS.toPrecision(4)}, EMS ${EMS.toPrecision(4)})`);
+    return undefinedIcc(
+      BMS === 0
+        ? "the targets do not vary (between-target mean square is zero), so the ICC is undefined"
+        : `the ICC is undefined: its denominator is zero (BMS ${BMS.toPrecision(4)}, JMS ${JMS.toPrecision(4)}, EMS ${EMS.toPrecision(4)})`,
+    );
   }
   const value = numerator / denominator;
 
