@@ -142,6 +142,11 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await page.getByRole("textbox", { name: /Comment on Accuracy \(Answer 1\)/ }).blur();
   await expect(page.getByTestId("save-status")).toHaveText("Saved");
 
+  // A full load's HTML holds the form's frame only; the browser draws the form (bench/README.md, grading).
+  const html = await (await page.request.get(url)).text();
+  expect(html).toContain("Loading the grading form…");
+  expect(html).not.toContain('type="radio"');
+
   // reload mid-way: the draft comes back from the server
   await page.reload();
   await expect(page.getByRole("textbox", { name: /Comment on Accuracy \(Answer 1\)/ })).toHaveValue("Dosage for children missing");
@@ -202,12 +207,20 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await page.screenshot({ path: test.info().outputPath("view-harm-and-submit.png") });
   await page.screenshot({ path: test.info().outputPath("grading-complete.png"), fullPage: true });
 
-  // submit with the keyboard: on to the next answer set, with a confirmation
+  // submit with the keyboard: on to the next answer set, with a confirmation, and the form drawn at once (no frame in between)
+  await page.evaluate(() => {
+    const w = window as unknown as { frameSeen: boolean };
+    w.frameSeen = false;
+    new MutationObserver(() => {
+      if (document.body.textContent?.includes("Loading the grading form")) w.frameSeen = true;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
   await page.keyboard.press("Control+Enter");
   await expect(page).not.toHaveURL(url);
   await expect(page).toHaveURL(/\/grade\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("status").filter({ hasText: "were submitted" })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("next-after-submit.png") });
+  expect(await page.evaluate(() => (window as unknown as { frameSeen: boolean }).frameSeen)).toBe(false);
 
   // back to the queue by keyboard: the progress bar has moved
   await expect(page.getByRole("heading", { level: 1 })).toBeFocused();

@@ -30,6 +30,7 @@ import {
 } from "@/lib/grading/form-state";
 import type { BlindedAssignment } from "@/lib/grading/service";
 import { focusField, focusSoon, harmReasons } from "./form-focus";
+import { GradingFormFrame, useHydrated } from "./grading-form-frame";
 import { HarmFlag } from "./harm-flag";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
@@ -39,24 +40,29 @@ import { answerOfField, RubricIntro, type FormParts, type RenderedAnswer } from 
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
 
-/**
- * The blinded grading form: the question, the N answers labelled by repetition
- * only, and the study's rubric(s). Drafts save themselves; the server checks
- * every submission and its answer is the one that counts.
- */
-export function GradingForm({
-  assignment,
-  item,
-  answers,
-  justSubmitted,
-}: {
+export interface GradingFormProps {
   assignment: Omit<BlindedAssignment, "answers" | "item">;
   /** The question, and the reference answer already rendered (on the server). */
   item: { specialty: string; question: string; referenceAnswer: ReactNode | null; criteria?: BlindedAssignment["item"]["criteria"] };
   /** The answers by repetition, already rendered (on the server). */
   answers: RenderedAnswer[];
   justSubmitted: boolean;
-}) {
+}
+
+/**
+ * The blinded grading form: the question, the N answers labelled by repetition
+ * only, and the study's rubric(s). Drafts save themselves; the server checks
+ * every submission and its answer is the one that counts. The browser draws
+ * it; the server's HTML holds the frame (grading-form-frame.tsx).
+ */
+export function GradingForm(props: GradingFormProps) {
+  const { assignment: a, item } = props;
+  if (!useHydrated())
+    return <GradingFormFrame studyName={a.study.name} specialty={item.specialty} question={item.question} position={a.progress.position} total={a.progress.total} adjudicator={a.kind === "ADJUDICATOR"} />;
+  return <Form {...props} />;
+}
+
+function Form({ assignment, item, answers, justSubmitted }: GradingFormProps) {
   const router = useRouter();
   const study: StudyShape = useMemo(
     () => ({ rubrics: assignment.study.rubricDocuments, repetitions: assignment.study.repetitions, criteria: item.criteria ?? null }),
