@@ -1,8 +1,8 @@
 /**
  * Each grading request's own cost, without the closed loop's queue: the
  * production server on a throwaway study (bench/lib/harness.ts), then one
- * request at a time, `/login` (the page floor), the grading page, the
- * assignment JSON and a submission, with each request's latency, the server's
+ * request at a time, `/login` (the page floor), the grading page (a full load,
+ * then the client-side navigation to it), the assignment JSON and a submission, with each request's latency, the server's
  * and PostgreSQL's CPU (from /proc) and the bytes received. Where
  * bench/grading/run.ts says how the page fares under 50 graders, this says what
  * the page itself costs.
@@ -11,6 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { cpuSample, cpuSpent, generateStudy, gradeBody } from "../lib/harness";
+import { navigationRequest } from "../lib/navigation";
 import { startServer, throwawayDatabase } from "../lib/server";
 
 const { values } = parseArgs({ options: { rubrics: { type: "string", default: "custom" }, requests: { type: "string", default: "150" }, port: { type: "string", default: "3499" } } });
@@ -46,6 +47,10 @@ try {
       console.log(`pass ${pass}:`);
       await run("GET /login", () => fetch(`${base}/login`, { headers }), N);
       await run("GET /grade/[id]", (i) => fetch(`${base}/grade/${g.assignmentIds[i % 50]}`, { headers: { ...headers, cookie: g.cookie } }), N);
+      await run("GET /grade/[id] (nav.)", async (i) => {
+        const [path, init] = await navigationRequest(g.assignmentIds[(i + 49) % 50], g.assignmentIds[i % 50], g.cookie);
+        return fetch(`${base}${path}`, init);
+      }, N);
       await run("GET assignment JSON", (i) => fetch(`${base}/api/v1/assignments/${g.assignmentIds[i % 50]}`, { headers: { cookie: g.cookie } }), N);
     }
     // Submissions last: each one uses up an assignment (the warm-up's 20 included).
