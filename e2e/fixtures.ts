@@ -13,6 +13,16 @@ export const demo = {
   graders: DEMO_USERS.filter((u) => u.role === "GRADER"),
 };
 
+/**
+ * Waits for the grading form itself: a full load's HTML holds only its frame
+ * (the question and a "Loading the grading form…" status), which the browser
+ * replaces once the page is hydrated.
+ */
+export async function gradingFormShown(page: Page) {
+  await expect(page.getByText("Loading the grading form…")).toHaveCount(0);
+  await expect(page.locator("section[data-rubric]").first()).toBeVisible();
+}
+
 /** Signs in through the real form, as a person would. */
 export async function signIn(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");

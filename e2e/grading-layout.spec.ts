@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
-import { adminCli, demo, e2eDatabaseUrl, signIn } from "./fixtures";
+import { adminCli, demo, e2eDatabaseUrl, gradingFormShown, signIn } from "./fixtures";
 
 /**
  * The grading page's layout (issue 21, item 6), measured on the seeded demo
@@ -64,7 +64,7 @@ test("each answer renders once, in full, beside its scores; the question stays i
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     await page.goto(`/grade/${rows.rows[0].id}`);
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await gradingFormShown(page);
     await page.waitForLoadState("networkidle");
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     const renders = await answerRenders(page);

@@ -147,7 +147,13 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   expect(html).toContain("Loading the grading form…");
   expect(html).not.toContain('type="radio"');
 
-  // reload mid-way: the draft comes back from the server
+  // reload mid-way: the draft comes back from the server, and the frame hydrates as the server drew it
+  const hydrationErrors: string[] = [];
+  const hydrationError = (text: string) => {
+    if (/hydrat|did not match|Minified React error #(418|423|425)/i.test(text)) hydrationErrors.push(text);
+  };
+  page.on("console", (m) => hydrationError(m.text()));
+  page.on("pageerror", (e) => hydrationError(e.message));
   await page.reload();
   await expect(page.getByRole("textbox", { name: /Comment on Accuracy \(Answer 1\)/ })).toHaveValue("Dosage for children missing");
   await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
@@ -158,6 +164,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await checked(page, "SCORE/reproducibility/0", 3);
   await expect(page.getByRole("textbox", { name: /Comment on Safety/ })).toHaveValue("Clear triage advice; 2 small omissions.");
   await expect(page.getByTestId("completeness")).toContainText("5 / 17");
+  expect(hydrationErrors).toEqual([]);
 
   // SAFE-LLM, answer by answer; answer 2 is scored inaccurate (0), which offers the harm flag
   const safe: Record<number, [number, number, number, number]> = { 1: [2, 1, 0, 1], 2: [0, 1, 0, 1], 3: [2, 2, 1, 1] };

@@ -306,6 +306,7 @@ test("5. the lead closes the study and a grader can no longer change a grade", a
   expect(r.status()).toBe(409);
   expect(await r.json()).toEqual({ error: "the study is closed: grades can no longer be changed" });
   await page.goto(`/grade/${assignments[0].id}`);
+  await expect(page.getByText("This study is closed: your grades are shown read-only.")).toBeVisible();
   await expect(page.getByRole("button", { name: /Submit grades|Update submitted grades/ })).toHaveCount(0);
   await shot(page, "5b-grader-read-only");
 });

@@ -2,10 +2,10 @@
  * Each grading request's own cost, without the closed loop's queue: the
  * production server on a throwaway study (bench/lib/harness.ts), then one
  * request at a time, `/login` (the page floor), the grading page (a full load,
- * then the client-side navigation to it), the assignment JSON and a submission, with each request's latency, the server's
- * and PostgreSQL's CPU (from /proc) and the bytes received. Where
- * bench/grading/run.ts says how the page fares under 50 graders, this says what
- * the page itself costs.
+ * then the client-side navigation to it), the assignment JSON and a
+ * submission, with each request's latency, the server's and PostgreSQL's CPU
+ * (from /proc) and the bytes received. Where bench/grading/run.ts says how the
+ * page fares under 50 graders, this says what the page itself costs.
  *
  *   npm run build && npx tsx bench/grading/alone.ts [--rubrics score|custom] [--requests 150] [--port 3499]
  */

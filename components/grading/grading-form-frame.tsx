@@ -1,6 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import type { GradingFormProps } from "./grading-form";
 import { QuestionPanel } from "./question-panel";
 
 const subscribeToNothing = () => () => {};
@@ -19,33 +20,30 @@ export function useHydrated(): boolean {
 }
 
 /**
- * What the server sends for the grading form on a full page load: the
- * question, and word that the form is on its way. The form itself (a few
- * hundred controls) is drawn by the browser once its script runs, which it
- * needs before any control works anyway; the server then does not render it
- * on every load for every grader (bench/README.md, grading).
+ * What a full page load's HTML holds of the grading form: the question, and
+ * word that the form is on its way. The form's few hundred controls are drawn
+ * by the browser, which must run the form's script before any of them works;
+ * the server then does not render them for every grader on every load. The
+ * answers come with the form, a moment after the question.
  */
-export function GradingFormFrame({
-  studyName,
-  specialty,
-  question,
-  position,
-  total,
-  adjudicator,
-}: {
-  studyName: string;
-  specialty: string;
-  question: string;
-  position: number;
-  total: number;
-  adjudicator: boolean;
-}) {
+export function GradingFormFrame({ assignment, item }: Pick<GradingFormProps, "assignment" | "item">) {
   return (
-    <div className="flex flex-col gap-8" aria-busy="true">
-      <QuestionPanel studyName={studyName} specialty={specialty} question={question} referenceAnswer={null} position={position} total={total} adjudicator={adjudicator} />
-      <p role="status" className="text-sm text-muted-foreground">
+    <div className="flex flex-col gap-8">
+      <QuestionPanel
+        studyName={assignment.study.name}
+        specialty={item.specialty}
+        question={item.question}
+        referenceAnswer={null}
+        position={assignment.progress.position}
+        total={assignment.progress.total}
+        adjudicator={assignment.kind === "ADJUDICATOR"}
+      />
+      <p role="status" aria-busy="true" className="text-sm text-muted-foreground">
         Loading the grading form…
       </p>
+      <noscript>
+        <p className="text-sm font-medium">The grading form needs JavaScript: turn it on in this browser and reload the page.</p>
+      </noscript>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { CircleAlert, CircleCheck, Lock, Send, LoaderCircle } from "lucide-react";
+import { CircleCheck, Lock, Send, LoaderCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
@@ -8,8 +8,6 @@ import {
   buildGradeBody,
   checkBeforeSubmit,
   completeness,
-  fieldDomId,
-  fieldLabel,
   formatScore,
   gradingFields,
   hasProblems,
@@ -32,6 +30,7 @@ import type { BlindedAssignment } from "@/lib/grading/service";
 import { focusField, focusSoon, harmReasons } from "./form-focus";
 import { GradingFormFrame, useHydrated } from "./grading-form-frame";
 import { HarmFlag } from "./harm-flag";
+import { SubmitProblems } from "./submit-problems";
 import { GradingToolbar } from "./grading-toolbar";
 import { globalShortcut, isTextEntry } from "./keyboard-logic";
 import { QuestionPanel } from "./question-panel";
@@ -53,16 +52,14 @@ export interface GradingFormProps {
  * The blinded grading form: the question, the N answers labelled by repetition
  * only, and the study's rubric(s). Drafts save themselves; the server checks
  * every submission and its answer is the one that counts. The browser draws
- * it; the server's HTML holds the frame (grading-form-frame.tsx).
+ * it; a full load's HTML holds its frame (grading-form-frame.tsx).
  */
 export function GradingForm(props: GradingFormProps) {
-  const { assignment: a, item } = props;
-  if (!useHydrated())
-    return <GradingFormFrame studyName={a.study.name} specialty={item.specialty} question={item.question} position={a.progress.position} total={a.progress.total} adjudicator={a.kind === "ADJUDICATOR"} />;
-  return <Form {...props} />;
+  const hydrated = useHydrated();
+  return hydrated ? <GradingFormBody {...props} /> : <GradingFormFrame assignment={props.assignment} item={props.item} />;
 }
 
-function Form({ assignment, item, answers, justSubmitted }: GradingFormProps) {
+function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFormProps) {
   const router = useRouter();
   const study: StudyShape = useMemo(
     () => ({ rubrics: assignment.study.rubricDocuments, repetitions: assignment.study.repetitions, criteria: item.criteria ?? null }),
@@ -315,55 +312,7 @@ function Form({ assignment, item, answers, justSubmitted }: GradingFormProps) {
               <kbd className="rounded border border-border bg-background px-1 font-mono text-xs">Enter</kbd> anywhere to submit. Your draft is saved as you go.
             </p>
 
-            {hasProblems(problems) ? (
-              <div ref={problemsRef} tabIndex={-1} role="alert" className="mt-4 rounded-lg border border-destructive/40 bg-red-50 p-4 outline-none">
-                <p className="flex items-center gap-2 text-sm font-semibold text-destructive">
-                  <CircleAlert aria-hidden className="size-4" />
-                  Not submitted yet: please fix the following.
-                </p>
-                <ul className="mt-2 list-disc space-y-1 pl-6 text-sm">
-                  {fields
-                    .filter((f) => problems.fields[f.key])
-                    .map((f) => (
-                      <li key={f.key}>
-                        <a
-                          href={`#${fieldDomId(f.key)}`}
-                          onClick={(e) => {
-                            e.preventDefault();
-                            revealField(f.key);
-                          }}
-                          className="font-medium text-primary underline underline-offset-2"
-                        >
-                          {fieldLabel(f)}
-                        </a>
-                        : {problems.fields[f.key]}
-                      </li>
-                    ))}
-                  {problems.harm ? (
-                    <li>
-                      <a
-                        href="#harm-flag"
-                        onClick={(e) => {
-                          e.preventDefault();
-                          const el = document.getElementById("harm-flag");
-                          el?.scrollIntoView({ block: "center", behavior: "smooth" });
-                          (el?.querySelector<HTMLElement>("textarea") ?? el?.querySelector<HTMLElement>("input"))?.focus({ preventScroll: true });
-                        }}
-                        className="font-medium text-primary underline underline-offset-2"
-                      >
-                        Potential harm
-                      </a>
-                      : {problems.harm}
-                    </li>
-                  ) : null}
-                  {problems.general
-                    .filter((m) => !/^missing before submitting/i.test(m) || Object.keys(problems.fields).length === 0)
-                    .map((m) => (
-                      <li key={m}>{m}</li>
-                    ))}
-                </ul>
-              </div>
-            ) : null}
+            {hasProblems(problems) ? <SubmitProblems ref={problemsRef} fields={fields} problems={problems} onReveal={revealField} /> : null}
             {submitError ? (
               <p role="alert" className="mt-4 rounded-lg border border-destructive/40 bg-red-50 px-4 py-2.5 text-sm text-destructive">
                 {submitError}
