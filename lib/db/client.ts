@@ -20,11 +20,27 @@ export function databaseUrl(): string {
   return url;
 }
 
+/** How long an unused connection stays open. */
+export const POOL_IDLE_MS = 10 * 60_000;
+
 function connect(): { db: PrismaClient; pool: pg.Pool } {
   const url = databaseUrl();
   if (!globalForDb.clingradeDb || !globalForDb.clingradePool || globalForDb.clingradeDbUrl !== url) {
-    // A request waiting this long for a connection fails with a clear error rather than hanging.
-    const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), connectionTimeoutMillis: 10_000 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      // A request waiting this long for a connection fails with a clear error rather than hanging.
+      connectionTimeoutMillis: 10_000,
+      // A grader reads an answer for minutes between two requests. With pg's default of 10 s
+      // nearly every request of a quiet study would open a connection: a new backend with cold
+      // caches that parses and plans every statement again.
+      idleTimeoutMillis: POOL_IDLE_MS,
+      // TCP keep-alive, so that a firewall does not drop a connection that waits this long.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 60_000,
+      // Idle connections alone do not keep a script or a test worker alive.
+      allowExitOnIdle: true,
+    });
     // An idle connection that PostgreSQL closes (restart, failover) must not crash the process; the pool replaces it.
     pool.on("error", (err) => logger.warn({ err: err.message }, "an idle database connection failed; the pool replaces it"));
     globalForDb.clingradePool = pool;
