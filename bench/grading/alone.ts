@@ -6,15 +6,18 @@
  * submission, with each request's latency, the server's and PostgreSQL's CPU
  * (from /proc) and the bytes received. Where bench/grading/run.ts says how the
  * page fares under 50 graders, this says what the page itself costs.
+ * With --pauses K, it then times K page loads each after --pause seconds of
+ * quiet, as a grader's next request comes after reading an answer.
  *
- *   npm run build && npx tsx bench/grading/alone.ts [--rubrics score|custom] [--requests 150] [--port 3499]
+ *   npm run build && npx tsx bench/grading/alone.ts [--rubrics score|custom] [--requests 150] [--pauses 0] [--pause 15] [--port 3499]
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { cpuSample, cpuSpent, generateStudy, gradeBody } from "../lib/harness";
 import { navigationRequest } from "../lib/navigation";
 import { startServer, throwawayDatabase } from "../lib/server";
 
-const { values } = parseArgs({ options: { rubrics: { type: "string", default: "custom" }, requests: { type: "string", default: "150" }, port: { type: "string", default: "3499" } } });
+const { values } = parseArgs({ options: { rubrics: { type: "string", default: "custom" }, requests: { type: "string", default: "150" }, pauses: { type: "string", default: "0" }, pause: { type: "string", default: "15" }, port: { type: "string", default: "3499" } } });
 if (values.rubrics !== "score" && values.rubrics !== "custom") throw new Error("--rubrics is score or custom");
 const RUBRICS = values.rubrics;
 const N = Number(values.requests);
@@ -52,6 +55,30 @@ try {
         return fetch(`${base}${path}`, init);
       }, N);
       await run("GET assignment JSON", (i) => fetch(`${base}/api/v1/assignments/${g.assignmentIds[i % 50]}`, { headers: { cookie: g.cookie } }), N);
+    }
+    const pauses = Number(values.pauses);
+    if (pauses > 0) {
+      const ms: number[] = [];
+      let server_ = 0;
+      let postgres = 0;
+      for (let i = 0; i < pauses; i++) {
+        await sleep(Number(values.pause) * 1000);
+        const before = cpuSample(server.proc.pid!);
+        const t0 = performance.now();
+        const r = await fetch(`${base}/grade/${g.assignmentIds[i % 50]}`, { headers: { ...headers, cookie: g.cookie } });
+        await r.arrayBuffer();
+        if (!r.ok) throw new Error(`after a pause: HTTP ${r.status}`);
+        ms.push(performance.now() - t0);
+        const after = cpuSample(server.proc.pid!);
+        const cpu = before && after ? cpuSpent(before, after) : null;
+        server_ += cpu?.server ?? 0;
+        postgres += cpu?.postgres ?? 0;
+      }
+      const sorted = [...ms].sort((a, b) => a - b);
+      console.log(
+        `GET /grade/[id] after ${values.pause} s of quiet, ${pauses} times: median ${sorted[Math.floor(pauses / 2)].toFixed(1)} ms (${ms.map((m) => m.toFixed(1)).join(", ")}), ` +
+          `server CPU ${(server_ / pauses).toFixed(1)} ms, PostgreSQL ${(postgres / pauses).toFixed(1)} ms`,
+      );
     }
     // Submissions last: each one uses up an assignment (the warm-up's 20 included).
     let next = 50;
