@@ -46,24 +46,32 @@ async function ensureAssigned(db: pg.Client, request: import("@playwright/test")
   expect(run.status(), await run.text()).toBe(200);
 }
 
-test("each answer renders once, in full, beside its scores; the question stays in view; a phone shows one answer at a time", async ({ page, request }) => {
-  test.setTimeout(120_000);
+/** The demo grader's first set of the open study (assigned first if need be). */
+async function firstSetOfDemoGrader(request: import("@playwright/test").APIRequestContext): Promise<string> {
   const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
   await db.connect();
-  await ensureAssigned(db, request);
-  // The demo grader's first set of the open study.
-  const rows = await db.query<{ id: string }>(
-    `SELECT a.id FROM "Assignment" a JOIN "User" u ON u.id = a."graderId" JOIN "Study" s ON s.id = a."studyId"
-     WHERE u.email = $1 AND s.slug = 'demo-clinical-qa' ORDER BY a.position LIMIT 1`,
-    [demo.graders[0].email],
-  );
-  await db.end();
-  expect(rows.rows).toHaveLength(1);
+  try {
+    await ensureAssigned(db, request);
+    const rows = await db.query<{ id: string }>(
+      `SELECT a.id FROM "Assignment" a JOIN "User" u ON u.id = a."graderId" JOIN "Study" s ON s.id = a."studyId"
+       WHERE u.email = $1 AND s.slug = 'demo-clinical-qa' ORDER BY a.position LIMIT 1`,
+      [demo.graders[0].email],
+    );
+    expect(rows.rows).toHaveLength(1);
+    return rows.rows[0].id;
+  } finally {
+    await db.end();
+  }
+}
+
+test("each answer renders once, in full, beside its scores; the question stays in view; a phone shows one answer at a time", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const id = await firstSetOfDemoGrader(request);
   await signIn(page, demo.graders[0]);
   const out: Record<string, unknown> = {};
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    await page.goto(`/grade/${rows.rows[0].id}`);
+    await page.goto(`/grade/${id}`);
     await gradingFormShown(page);
     await page.waitForLoadState("networkidle");
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -106,4 +114,31 @@ test("each answer renders once, in full, beside its scores; the question stays i
   await expect.poll(visibleAnswers).toBe(3);
   writeFileSync(test.info().outputPath("layout.json"), JSON.stringify(out, null, 1));
   console.log("grading layout:", JSON.stringify(out));
+});
+
+test("the question does not move when the form replaces the frame of a full load", async ({ page, browser, request }) => {
+  const id = await firstSetOfDemoGrader(request);
+  await signIn(page, demo.graders[0]);
+  // Without JavaScript the page stays at its frame: that is what a full load shows first.
+  const frameOnly = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+  try {
+    const framePage = await frameOnly.newPage();
+    const questionTop = (p: Page) => p.getByRole("heading", { level: 1 }).evaluate((h) => h.getBoundingClientRect().top + window.scrollY);
+    for (const size of SIZES) {
+      await framePage.setViewportSize({ width: size.width, height: size.height });
+      await framePage.goto(`/grade/${id}`);
+      await expect(framePage.getByText("Loading the grading form…")).toBeVisible();
+      const inFrame = await questionTop(framePage);
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.goto(`/grade/${id}`);
+      await gradingFormShown(page);
+      const inForm = await questionTop(page);
+      expect(Math.abs(inForm - inFrame), `${size.name}: the question at ${inFrame}px in the frame, ${inForm}px in the form`).toBeLessThanOrEqual(1);
+      // The frame's toolbar shows where the grader is, and offers nothing that does not work yet.
+      await expect(framePage.getByText(/^Set \d+ of \d+$/)).toBeVisible();
+      await expect(framePage.getByRole("main").getByRole("button")).toHaveCount(0);
+    }
+  } finally {
+    await frameOnly.close();
+  }
 });

@@ -8,6 +8,7 @@ import Papa from "papaparse";
 import pg from "pg";
 import { form as gradeForm, GOOD_SAFE } from "../tests/fixtures/grade-form";
 import { productionServerArgs } from "../bench/lib/production-server";
+import { gradingFormShown } from "./fixtures";
 
 /**
  * The whole study in Chromium, on a fresh database (its own server, embedded
@@ -306,6 +307,8 @@ test("5. the lead closes the study and a grader can no longer change a grade", a
   expect(r.status()).toBe(409);
   expect(await r.json()).toEqual({ error: "the study is closed: grades can no longer be changed" });
   await page.goto(`/grade/${assignments[0].id}`);
+  // The frame of a full load shows the same line: wait for the form itself.
+  await gradingFormShown(page);
   await expect(page.getByText("This study is closed: your grades are shown read-only.")).toBeVisible();
   await expect(page.getByRole("button", { name: /Submit grades|Update submitted grades/ })).toHaveCount(0);
   await shot(page, "5b-grader-read-only");

@@ -1,6 +1,6 @@
 "use client";
 
-import { CircleCheck, Lock, Send, LoaderCircle } from "lucide-react";
+import { CircleCheck, Send, LoaderCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
@@ -27,8 +27,9 @@ import {
   type StudyShape,
 } from "@/lib/grading/form-state";
 import type { BlindedAssignment } from "@/lib/grading/service";
+import { FormBanners, submitLabelFor } from "./form-banners";
 import { focusField, focusSoon, harmReasons } from "./form-focus";
-import { GradingFormFrame, useHydrated } from "./grading-form-frame";
+import { GradingFormFrame, studyShapeOf, useHydrated } from "./grading-form-frame";
 import { HarmFlag } from "./harm-flag";
 import { SubmitProblems } from "./submit-problems";
 import { GradingToolbar } from "./grading-toolbar";
@@ -56,15 +57,12 @@ export interface GradingFormProps {
  */
 export function GradingForm(props: GradingFormProps) {
   const hydrated = useHydrated();
-  return hydrated ? <GradingFormBody {...props} /> : <GradingFormFrame assignment={props.assignment} item={props.item} />;
+  return hydrated ? <GradingFormBody {...props} /> : <GradingFormFrame assignment={props.assignment} item={props.item} justSubmitted={props.justSubmitted} />;
 }
 
 function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFormProps) {
   const router = useRouter();
-  const study: StudyShape = useMemo(
-    () => ({ rubrics: assignment.study.rubricDocuments, repetitions: assignment.study.repetitions, criteria: item.criteria ?? null }),
-    [assignment.study.rubricDocuments, assignment.study.repetitions, item.criteria],
-  );
+  const study: StudyShape = useMemo(() => studyShapeOf(assignment.study, item.criteria), [assignment.study, item.criteria]);
   const fields = useMemo(() => gradingFields(study), [study]);
   const [state, setState] = useState<FormState>(() => initialFormState(assignment, study));
   const stateRef = useRef(state);
@@ -222,7 +220,7 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
     onComment,
     onCommentBlur: flush,
   };
-  const submitLabel = wasSubmitted ? "Update submitted grades" : "Submit grades";
+  const submitLabel = submitLabelFor(wasSubmitted);
   const missingFirst = done.missing[0];
 
   return (
@@ -245,23 +243,7 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
       />
 
       <div className="flex flex-col gap-8">
-        {justSubmitted ? (
-          <p role="status" className="flex items-center gap-2 rounded-lg border border-green-200 bg-green-50 px-4 py-2.5 text-sm text-green-900">
-            <CircleCheck aria-hidden className="size-4" />
-            Your grades for the previous answer set were submitted. This is the next one in your queue.
-          </p>
-        ) : null}
-        {readOnly ? (
-          <p className="flex items-center gap-2 rounded-lg border border-border bg-muted px-4 py-2.5 text-sm">
-            <Lock aria-hidden className="size-4 text-muted-foreground" />
-            {conflict ? `${conflict.charAt(0).toUpperCase()}${conflict.slice(1)}. Reload the page to see what is stored.` : "This study is closed: your grades are shown read-only."}
-          </p>
-        ) : wasSubmitted ? (
-          <p className="flex items-center gap-2 rounded-lg border border-border bg-muted/60 px-4 py-2.5 text-sm">
-            <CircleCheck aria-hidden className="size-4 text-success" />
-            You submitted this answer set. You can revise your grades while the study is open: changes are stored when you press “{submitLabel}”.
-          </p>
-        ) : null}
+        <FormBanners justSubmitted={justSubmitted} readOnly={readOnly} conflict={conflict} wasSubmitted={wasSubmitted} />
 
         <QuestionPanel
           ref={headingRef}

@@ -64,6 +64,7 @@ export function GradingToolbar({
   submitLabel,
   submitting,
   readOnly,
+  pending = false,
 }: {
   position: number;
   total: number;
@@ -80,6 +81,12 @@ export function GradingToolbar({
   submitLabel: string;
   submitting: boolean;
   readOnly: boolean;
+  /**
+   * The frame of a full page load, before the browser has drawn the form: the
+   * controls keep their place (nothing moves when the form appears) but are
+   * hidden, inert and disabled, as they would do nothing yet.
+   */
+  pending?: boolean;
 }) {
   const complete = scored === toScore;
   return (
@@ -112,21 +119,26 @@ export function GradingToolbar({
             <button
               type="button"
               onClick={onNextMissing}
-              className="rounded text-xs font-medium text-primary underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+              disabled={pending}
+              inert={pending}
+              className={cn(
+                "rounded text-xs font-medium text-primary underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-ring",
+                pending && "invisible",
+              )}
             >
               Next missing
             </button>
           ) : null}
         </div>
-        <div className="ml-auto flex items-center gap-3">
+        <div className={cn("ml-auto flex items-center gap-3", pending && "invisible")} inert={pending}>
           <SaveIndicator status={status} onRetry={onRetry} />
-          <Button type="button" variant="ghost" size="sm" onClick={onShortcuts} aria-keyshortcuts="?">
+          <Button type="button" variant="ghost" size="sm" onClick={onShortcuts} aria-keyshortcuts="?" disabled={pending}>
             <Keyboard aria-hidden className="size-4" />
             <span className="hidden sm:inline">Shortcuts</span>
             <kbd className="rounded border border-border bg-muted px-1 font-mono text-[0.7rem] text-muted-foreground">?</kbd>
           </Button>
           {readOnly ? null : (
-            <Button type="button" size="sm" onClick={onSubmit} disabled={submitting} aria-keyshortcuts="Control+Enter Meta+Enter">
+            <Button type="button" size="sm" onClick={onSubmit} disabled={submitting || pending} aria-keyshortcuts="Control+Enter Meta+Enter">
               {submitting ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : <Send aria-hidden className="size-4" />}
               {submitLabel}
             </Button>

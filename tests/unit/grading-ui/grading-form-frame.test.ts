@@ -40,9 +40,21 @@ describe("the grading form as the server renders it", () => {
     expect(html).toContain('aria-busy="true"');
   });
 
-  it("draws no control and no answer: the browser draws the form", () => {
-    expect(html).not.toMatch(/<(fieldset|input|textarea|button)\b/);
+  it("draws no control a grader could use, and no answer: the browser draws the form", () => {
+    expect(html).not.toMatch(/<(fieldset|input|textarea)\b/);
+    const buttons = html.match(/<button\b[^>]*>/g) ?? [];
+    // The toolbar's buttons hold their place, hidden and disabled, so that nothing moves when the form appears.
+    expect(buttons.length).toBeGreaterThan(0);
+    for (const b of buttons) expect(b).toMatch(/\bdisabled=""/);
+    expect(html).toMatch(/<div class="[^"]*\binvisible\b[^"]*" inert="">/);
     expect(html).not.toContain("Answer text");
-    expect(html.length).toBeLessThan(2_000);
+    expect(html.length).toBeLessThan(6_000);
+  });
+
+  it("holds the toolbar as the form will show it: the queue's progress and the scores still to give", () => {
+    expect(html).toMatch(/Set 3 of 9<\/span> · 2 submitted/);
+    // S.C.O.R.E. (5 for the set) and SAFE-LLM (4 per answer, 3 answers; consistency is derived): 17, none given.
+    expect(html).toMatch(/>0 \/ 17<\/span> scores/);
+    expect(html).toContain('href="/queue"');
   });
 });
