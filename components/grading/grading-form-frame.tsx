@@ -32,11 +32,12 @@ export function useHydrated(): boolean {
 }
 
 /**
- * What a full page load's HTML holds of the grading form: the question, and
- * word that the form is on its way. The form's few hundred controls are drawn
- * by the browser, which must run the form's script before any of them works;
- * the server then does not render them for every grader on every load. The
- * answers come with the form, a moment after the question.
+ * What a full page load's HTML holds of the grading form: the toolbar (its
+ * controls held in place, hidden), the question, and word that the form is
+ * on its way. The form's few hundred controls are drawn by the browser,
+ * which must run the form's script before any of them works; the server then
+ * does not render them for every grader on every load. The answers come with
+ * the form, a moment after the question.
  */
 export function GradingFormFrame({ assignment, item, justSubmitted }: Pick<GradingFormProps, "assignment" | "item" | "justSubmitted">) {
   const study = studyShapeOf(assignment.study, item.criteria);
