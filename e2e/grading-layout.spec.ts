@@ -142,3 +142,24 @@ test("the question does not move when the form replaces the frame of a full load
     await frameOnly.close();
   }
 });
+
+test("a reload keeps the grader where they were on the page, once the form is back", async ({ page, request }) => {
+  const id = await firstSetOfDemoGrader(request);
+  await signIn(page, demo.graders[0]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/grade/${id}`);
+  await gradingFormShown(page);
+  const target = await page.evaluate(() => Math.round(document.documentElement.scrollHeight / 2));
+  await page.evaluate((y) => window.scrollTo(0, y), target);
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(target);
+  await page.reload();
+  await gradingFormShown(page);
+  await page.waitForLoadState("load");
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY)), { message: `back at ${target}px after the reload` }).toBe(target);
+  // A new visit of the same set (not a reload) starts at the top.
+  await page.goto(`/queue`);
+  await page.goto(`/grade/${id}`);
+  await gradingFormShown(page);
+  await page.waitForLoadState("load");
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+});
