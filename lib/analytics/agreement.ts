@@ -22,7 +22,9 @@
  */
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
-import { findDisagreements, type GraderRubricValues, type Thresholds } from "@/lib/scoring/escalation";
+import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
+import { dimensionDisagrees } from "@/lib/scoring/rubric-final";
+import type { DimensionValue } from "@/lib/scoring/rubric-values";
 import { fleissKappa, gwetAC1, gwetAC2, icc, krippendorffAlpha, ratingPatterns, type IccType, type Rating } from "@/lib/stats";
 import { rowCategory, scoreAtSlot, slotIndex, type GraderRow } from "./grader-cells";
 import type { AgreementBlock, AgreementRow, Estimate } from "./types";
@@ -224,25 +226,30 @@ export function nominalAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, k: 
 
 /**
  * How often each dimension triggered escalation: per set, the study's rule
- * (`findDisagreements`) on the primaries' values. Counted over the sets where
+ * (`dimensionDisagrees`, as `findDisagreements` applies it) on the primaries' values. Counted over the sets where
  * the dimension has at least two values.
  */
 export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocument[], thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
   const out = new Map<string, { triggered: number; sets: number }>();
-  for (const r of rubrics) for (const d of r.dimensions) out.set(`${r.key}.${d.key}`, { triggered: 0, sets: 0 });
-  for (const s of sets) {
-    const byGrader: Record<string, GraderRubricValues> = {};
-    s.graderIds.forEach((g, i) => {
-      byGrader[g] = s.values[i];
-    });
-    for (const r of rubrics) {
-      for (const d of r.dimensions) {
-        let present = 0;
-        for (const v of s.values) if (v[r.key]?.[d.key] !== undefined) present++;
-        if (present >= 2) out.get(`${r.key}.${d.key}`)!.sets++;
+  // Dimension by dimension over the sets, with escalation's own rule (dimensionDisagrees): one reused list, no record per set.
+  const xs: DimensionValue[] = [];
+  for (const r of rubrics) {
+    for (const d of r.dimensions) {
+      const rate = { triggered: 0, sets: 0 };
+      out.set(`${r.key}.${d.key}`, rate);
+      const kind = d.scale.kind;
+      const threshold = thresholds[r.key]?.[d.key] ?? d.threshold;
+      for (const s of sets) {
+        xs.length = 0;
+        for (const v of s.values) {
+          const x = v[r.key]?.[d.key];
+          if (x !== undefined) xs.push(x);
+        }
+        if (xs.length < 2) continue;
+        rate.sets++;
+        if (kind !== "criteria" && dimensionDisagrees(kind, xs, threshold)) rate.triggered++;
       }
     }
-    for (const dis of findDisagreements(byGrader, rubrics, thresholds)) out.get(`${dis.rubric}.${dis.dimension}`)!.triggered++;
   }
   return out;
 }

@@ -42,19 +42,38 @@ export function rubricDisagreements(
       if (v !== undefined) values[id] = v;
     }
     const xs = Object.values(values);
-    if (xs.length < 2) continue;
-    if (d.scale.kind === "nominal") {
-      if (xs.some((x) => x !== xs[0])) out.push({ dimension: d.key, values, spread: null, threshold: null });
-      continue;
-    }
     const threshold = thresholds[d.key] ?? d.threshold;
-    if (threshold === undefined) continue;
-    const numbers = xs.filter((x): x is number => typeof x === "number");
-    const mixed = numbers.length > 0 && numbers.length < xs.length;
-    const spread = numbers.length ? Math.max(...numbers) - Math.min(...numbers) : 0;
-    if (mixed || spread + EPS >= threshold) out.push({ dimension: d.key, values, spread, threshold });
+    if (!dimensionDisagrees(d.scale.kind, xs, threshold)) continue;
+    out.push(d.scale.kind === "nominal" ? { dimension: d.key, values, spread: null, threshold: null } : { dimension: d.key, values, spread: numericSpread(xs), threshold: threshold! });
   }
   return out;
+}
+
+/** max - min of the numeric values (0 without any). */
+function numericSpread(xs: readonly DimensionValue[]): number {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const x of xs) {
+    if (typeof x !== "number") continue;
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  return max >= min ? max - min : 0;
+}
+
+/**
+ * The rule of rubricDisagreements for one dimension, on the values its graders
+ * gave (missing ones left out): for callers that apply it to many sets at once
+ * (the dashboard's trigger rates) without building the per-grader records.
+ */
+export function dimensionDisagrees(kind: "ordinal" | "nominal", xs: readonly DimensionValue[], threshold: number | undefined): boolean {
+  if (xs.length < 2) return false;
+  if (kind === "nominal") return xs.some((x) => x !== xs[0]);
+  if (threshold === undefined) return false;
+  let numbers = 0;
+  for (const x of xs) if (typeof x === "number") numbers++;
+  const mixed = numbers > 0 && numbers < xs.length;
+  return mixed || numericSpread(xs) + EPS >= threshold;
 }
 
 /** The value most graders gave, or undefined when the most-given values tie. */

@@ -1,5 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { agreementParadox, agreementRows, designOf, dimensionMatrix, escalationRate, matrixAgreement, type PrimarySet } from "@/lib/analytics/agreement";
+import { agreementParadox, agreementRows, designOf, dimensionMatrix, escalationRate, matrixAgreement, triggerRates, type PrimarySet } from "@/lib/analytics/agreement";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { findDisagreements, type GraderRubricValues, type Thresholds } from "@/lib/scoring/escalation";
+import type { DimensionValue } from "@/lib/scoring/rubric-values";
 import { cellLayout, decodeCells, decodeRow, encodeCell } from "@/lib/analytics/grader-cells";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
@@ -209,5 +213,46 @@ describe("agreement on a skewed scale (the kappa paradox)", () => {
   it("says nothing when the coefficients agree", () => {
     const spread: (number | null)[][] = [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5], [1, 2], [4, 5], [3, 3]];
     expect(agreementParadox(matrixAgreement(spread, [1, 5], "pool"))).toBeNull();
+  });
+});
+
+describe("trigger rates", () => {
+  const levels = [1, 2, 3, 4, 5].map((value) => ({ value, label: `${value}` }));
+  const doc: RubricDocument = {
+    key: "mixed",
+    name: "Mixed",
+    version: 1,
+    dimensions: [
+      { key: "clarity", name: "Clarity", scope: "first_answer", threshold: 2, scale: { kind: "ordinal", allowNA: true, levels } },
+      { key: "depth", name: "Depth", scope: "each_answer", scale: { kind: "ordinal", levels } },
+      { key: "axis", name: "Axis", scope: "first_answer", scale: { kind: "nominal", levels: ["a", "b", "c"].map((value) => ({ value, label: value })) } },
+      { key: "met", name: "Met", scope: "first_answer", scale: { kind: "criteria" } },
+    ],
+    totals: [],
+  };
+  const value = (key: string): fc.Arbitrary<DimensionValue> =>
+    key === "axis"
+      ? fc.constantFrom<DimensionValue>(undefined, "a", "b", "c")
+      : key === "met"
+        ? fc.constantFrom<DimensionValue>(undefined, 0, 0.5, 1)
+        : fc.oneof(fc.constant<DimensionValue>(undefined), fc.constant<DimensionValue>("N/A"), fc.integer({ min: 1, max: 5 }), fc.double({ min: 1, max: 5, noNaN: true }));
+  const grader = fc.record({ clarity: value("clarity"), depth: value("depth"), axis: value("axis"), met: value("met") }).map((v): GraderRubricValues => ({ mixed: v }));
+  const sets = fc.array(fc.array(grader, { minLength: 2, maxLength: 4 }), { maxLength: 30 });
+
+  it("count, per dimension, the sets the escalation rule (findDisagreements) escalates on it, over the sets it has two values in", () => {
+    fc.assert(
+      fc.property(sets, fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (panels, depthThreshold) => {
+        const thresholds: Thresholds = depthThreshold === undefined ? {} : { mixed: { depth: depthThreshold } };
+        const primary: PrimarySet[] = panels.map((values, i) => ({ setId: `s${i}`, graderIds: values.map((_, g) => `g${g}`), tables: [], values }));
+        const expected = new Map(doc.dimensions.map((d) => [`mixed.${d.key}`, { triggered: 0, sets: 0 }]));
+        for (const values of panels) {
+          for (const d of doc.dimensions) if (values.filter((v) => v.mixed[d.key] !== undefined).length >= 2) expected.get(`mixed.${d.key}`)!.sets++;
+          const byGrader = Object.fromEntries(values.map((v, g) => [`g${g}`, v]));
+          for (const dis of findDisagreements(byGrader, [doc], thresholds)) expected.get(`${dis.rubric}.${dis.dimension}`)!.triggered++;
+        }
+        expect(triggerRates(primary, [doc], thresholds)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
