@@ -34,7 +34,9 @@ export interface LoadedAssignment {
   kind: "PRIMARY" | "ADJUDICATOR";
   status: "PENDING" | "IN_PROGRESS" | "SUBMITTED";
   /** Packed grade codes (grader-cells.ts) of a submitted assignment; null otherwise. */
-  cells: number[] | null;
+  cells: ArrayLike<number> | null;
+  /** A submitted assignment's record (graderRecordOf), when the reader made it already (load.ts does, as the rows arrive). */
+  record?: GraderRecord;
 }
 
 export interface LoadedStudy {
@@ -85,6 +87,11 @@ export interface GraderRecord {
   table: GraderRow;
   values: GraderRubricValues;
   totals: GraderTotals;
+}
+
+/** A submitted assignment's record from its decoded cells: its value per dimension and its totals, over every rubric of the study. */
+export function graderRecordOf(study: Pick<LoadedStudy["study"], "rubrics" | "repetitions">, table: GraderRow): GraderRecord {
+  return { table, ...graderRubricScoresFrom(study.rubrics, (rubric) => ({ source: rowSource(table, rubric), cells: NO_CELLS }), study.repetitions) };
 }
 
 /** SetResult rows (computeSetResults' shape) from the loaded rows: the graders' values from their packed cells, the final scores as everywhere. */
@@ -145,11 +152,10 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     if (a.status === "SUBMITTED") submitted.push(a);
   }
   const records = new Map<LoadedAssignment, GraderRecord>();
-  const tables = decodeRows(loaded.layout, submitted.map((a) => a.cells ?? NO_CELLS));
-  submitted.forEach((a, i) => {
-    const table = tables[i];
-    records.set(a, { table, ...graderRubricScoresFrom(study.rubrics, (rubric) => ({ source: rowSource(table, rubric), cells: NO_CELLS }), n) });
-  });
+  const unread = submitted.filter((a) => !a.record);
+  const tables = decodeRows(loaded.layout, unread.map((a) => a.cells ?? NO_CELLS));
+  unread.forEach((a, i) => records.set(a, graderRecordOf(study, tables[i])));
+  for (const a of submitted) if (a.record) records.set(a, a.record);
 
   const results = setResultsOf(loaded, sets, bySet, records);
   const finals = finalOnly(results);

@@ -9,6 +9,7 @@
  * score, its nominal level's place, or "not applicable". Criteria marks and a
  * draft's comment-only cells are not packed (the dashboard does not read them).
  */
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
 import type { CellSource } from "@/lib/scoring/rubric-values";
 import type { StoredCell } from "@/lib/scoring/study-values";
@@ -50,17 +51,31 @@ export function cellLayout(rubrics: readonly RubricDocument[]): CellLayout {
 
 /**
  * SQL expression packing a Grade row (alias) into one integer, given the
- * layout's keys as $keys and nominal levels as $levels (text[] parameters);
- * null for a row the layout does not hold.
+ * layout's keys and nominal levels as text[] parameters; null for a row the
+ * layout does not hold.
  */
-export const cellCodeSql = (alias: string, keys: string, levels: string) => `
-  ((array_position(${keys}::text[], ${alias}.rubric || '/' || ${alias}.dimension) - 1) * ${REPETITIONS} + ${alias}.repetition) * ${VALUE_SPAN}
-  + CASE WHEN ${alias}.na THEN ${NA}
-         WHEN ${alias}.category IS NOT NULL THEN ${NOMINAL} + coalesce(array_position(${levels}::text[], ${alias}.rubric || '/' || ${alias}.dimension || '/' || ${alias}.category), 0)
-         ELSE ${alias}.score + ${ORDINAL} END`;
+export const cellCodeSql = (alias: string, keys: Prisma.Sql, levels: Prisma.Sql) => {
+  const g = Prisma.raw(alias);
+  return Prisma.sql`
+  ((array_position(${keys}, ${g}.rubric || '/' || ${g}.dimension) - 1) * ${Prisma.raw(String(REPETITIONS))} + ${g}.repetition) * ${Prisma.raw(String(VALUE_SPAN))}
+  + CASE WHEN ${g}.na THEN ${Prisma.raw(String(NA))}
+         WHEN ${g}.category IS NOT NULL THEN ${Prisma.raw(String(NOMINAL))} + coalesce(array_position(${levels}, ${g}.rubric || '/' || ${g}.dimension || '/' || ${g}.category), 0)
+         ELSE ${g}.score + ${Prisma.raw(String(ORDINAL))} END`;
+};
 
 /** The rows cellCodeSql packs: a value, not a criterion's mark. */
-export const packedCellsWhere = (alias: string) => `${alias}.criterion = '' AND (${alias}.score IS NOT NULL OR ${alias}.category IS NOT NULL OR ${alias}.na)`;
+export const packedCellsWhere = (alias: string) => {
+  const g = Prisma.raw(alias);
+  return Prisma.sql`${g}.criterion = '' AND (${g}.score IS NOT NULL OR ${g}.category IS NOT NULL OR ${g}.na)`;
+};
+
+/** Packed codes as the database sends them (int4send, one after another: 4 bytes each, big-endian) back to integers. */
+export function codesFromBytes(bytes: Uint8Array): Int32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Int32Array(bytes.byteLength >> 2);
+  for (let i = 0; i < out.length; i++) out[i] = view.getInt32(i * 4);
+  return out;
+}
 
 /** The same packing in TypeScript (tests build packed rows with it). */
 export function encodeCell(layout: CellLayout, c: StoredCell): number {

@@ -45,21 +45,56 @@ function run<T>(client: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise
   return client.query<T & pg.QueryResultRow>({ name: statementName(statement.text), text: statement.text, values: statement.values as unknown[], types }).then((r) => r.rows);
 }
 
+/**
+ * Hands each row to `onRow` as it arrives, while the database still produces
+ * the rest (the rows are not collected): work per row then overlaps the
+ * query's own time. A throw in `onRow` fails the statement once it has ended.
+ */
+function each<T>(client: pg.PoolClient, statement: Prisma.Sql, onRow: (row: T) => void): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let count = 0;
+    let failed: unknown = null;
+    const query = new pg.Query({ name: statementName(statement.text), text: statement.text, values: statement.values as unknown[], types });
+    query.on("row", (row: T) => {
+      if (failed) return;
+      try {
+        onRow(row);
+        count++;
+      } catch (e) {
+        failed = e;
+      }
+    });
+    query.on("error", reject);
+    query.on("end", () => (failed ? reject(failed) : resolve(count)));
+    client.query(query);
+  });
+}
+
+/** A transaction's statements; `each` streams a statement's rows. */
+export interface SqlTx extends Sql {
+  each<T>(statement: Prisma.Sql, onRow: (row: T) => void): Promise<number>;
+}
+
 /** One statement on the pool (its own implicit transaction). */
 export const sql: Sql = { rows: (statement) => run(getPool(), statement) };
+
+export interface TransactionOptions {
+  /** A read of several statements that must agree: one snapshot for all of them (REPEATABLE READ), and no writes. */
+  snapshot?: boolean;
+}
 
 /**
  * Runs `fn` in one transaction on one connection: committed if it returns,
  * rolled back if it throws. A connection whose transaction failed to end
  * cleanly is closed rather than returned to the pool.
  */
-export async function sqlTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+export async function sqlTransaction<T>(fn: (tx: SqlTx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const client = await getPool().connect();
   let broken: Error | undefined;
   try {
     // A transaction abandoned by a stuck request must not hold its locks for ever.
-    await client.query("BEGIN; SET LOCAL idle_in_transaction_session_timeout = '20s'");
-    const result = await fn({ rows: (statement) => run(client, statement) });
+    await client.query(`BEGIN${options.snapshot ? " ISOLATION LEVEL REPEATABLE READ READ ONLY" : ""}; SET LOCAL idle_in_transaction_session_timeout = '20s'`);
+    const result = await fn({ rows: (statement) => run(client, statement), each: (statement, onRow) => each(client, statement, onRow) });
     await client.query("COMMIT");
     return result;
   } catch (e) {

@@ -61,4 +61,49 @@ describe("hand-written SQL beside Prisma", () => {
     expect(prepared).toHaveLength(1);
     expect(prepared[0].name).toMatch(/^cg_[0-9a-f]{24}$/);
   });
+
+  it("reads one snapshot in a snapshot transaction, whatever commits meanwhile, and writes nothing", async () => {
+    const a = await user("s@x.org");
+    const names = await sqlTransaction(
+      async (tx) => {
+        const name = async () => (await tx.rows<{ name: string }>(Prisma.sql`SELECT name FROM "User" WHERE id = ${a.id}::uuid`))[0].name;
+        const before = await name();
+        // Committed on another connection between the transaction's two reads.
+        await getDb().user.update({ where: { id: a.id }, data: { name: "Renamed meanwhile" } });
+        return [before, await name()];
+      },
+      { snapshot: true },
+    );
+    expect(names).toEqual(["U", "U"]);
+    expect((await getDb().user.findUniqueOrThrow({ where: { id: a.id } })).name).toBe("Renamed meanwhile");
+    await expect(
+      sqlTransaction(async (tx) => tx.rows(Prisma.sql`UPDATE "User" SET name = 'Written' WHERE id = ${a.id}::uuid`), { snapshot: true }),
+    ).rejects.toThrow(/read-only transaction/);
+    // Without the option each statement sees what has committed before it (READ COMMITTED).
+    const seen = await sqlTransaction(async (tx) => {
+      await getDb().user.update({ where: { id: a.id }, data: { name: "Again" } });
+      return (await tx.rows<{ name: string }>(Prisma.sql`SELECT name FROM "User" WHERE id = ${a.id}::uuid`))[0].name;
+    });
+    expect(seen).toBe("Again");
+  });
+
+  it("streams a statement's rows to a function, and a throw there fails the transaction once the statement has ended", async () => {
+    const seen: number[] = [];
+    const count = await sqlTransaction((tx) => tx.each<{ v: number }>(Prisma.sql`SELECT generate_series(1, ${5000}::int) AS v`, (r) => seen.push(r.v)));
+    expect(count).toBe(5000);
+    expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    const a = await user("e@x.org");
+    await expect(
+      sqlTransaction(async (tx) => {
+        await tx.rows(Prisma.sql`UPDATE "User" SET name = 'Half-written' WHERE id = ${a.id}::uuid`);
+        await tx.each<{ v: number }>(Prisma.sql`SELECT generate_series(1, ${100}::int) AS v`, (r) => {
+          if (r.v === 50) throw new Error("row 50 is bad");
+        });
+      }),
+    ).rejects.toThrow("row 50 is bad");
+    expect((await getDb().user.findUniqueOrThrow({ where: { id: a.id } })).name).toBe("U");
+    // A statement that fails in the database rejects too, and the connection goes back clean.
+    await expect(sqlTransaction((tx) => tx.each(Prisma.sql`SELECT 1 / (generate_series(1, 3) - 2) AS v`, () => {}))).rejects.toThrow(/division by zero/);
+    expect(getPool().totalCount - getPool().idleCount).toBe(0);
+  });
 });

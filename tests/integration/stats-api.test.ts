@@ -7,7 +7,9 @@
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as stats } from "@/app/api/v1/studies/[id]/stats/route";
+import { assembleStudyStats } from "@/lib/analytics/assemble";
 import { StudyStatsSchema } from "@/lib/analytics/contract";
+import { loadStudy } from "@/lib/analytics/load";
 import type { StudyStats } from "@/lib/analytics/types";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
@@ -104,6 +106,15 @@ describe("GET /api/v1/studies/{id}/stats", () => {
       const mine = assignments.filter((a) => a.graderId === g.id);
       expect(g).toMatchObject({ done: mine.filter((a) => a.status === "SUBMITTED").length, assigned: mine.length, adjudications: mine.filter((a) => a.kind === "ADJUDICATOR").length });
     }
+  });
+
+  it("the reader's graders scored as their rows arrive give the figures assemble scores itself from the packed cells", async () => {
+    const loaded = (await loadStudy(f.study.id))!;
+    const submitted = loaded.assignments.filter((a) => a.status === "SUBMITTED");
+    expect(submitted.length).toBeGreaterThan(0);
+    expect(submitted.every((a) => a.record !== undefined)).toBe(true);
+    const unscored = { ...loaded, assignments: loaded.assignments.map(({ record: _record, ...a }) => a) };
+    expect(assembleStudyStats(loaded)).toEqual(assembleStudyStats(unscored));
   });
 
   it("radar, ranking and alpha equal lib/results' summaries of computeSetResults", async () => {
