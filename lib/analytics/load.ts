@@ -13,7 +13,7 @@ import { cellCodeSql, cellLayout, codesFromBytes, decodeRow, packedCellsWhere } 
  * every non-cancelled assignment with its grades packed into integers
  * (grader-cells.ts), and the study's graders. A 10,000-set study is ~40,000 small
  * rows instead of half a million Grade objects. The read goes through pg
- * directly (lib/db/sql.ts): Prisma's raw queries cost about a fifth more here.
+ * directly (lib/db/sql.ts), without Prisma's conversion of every value.
  */
 
 type StudyRow = Omit<LoadedStudy["study"], "rubrics" | "thresholds"> & { rubrics: unknown; thresholds: unknown };
