@@ -143,7 +143,7 @@ test("the question does not move when the form replaces the frame of a full load
   }
 });
 
-test("a reload keeps the grader where they were on the page, once the form is back", async ({ page, request }) => {
+test("a reload keeps the grader where they were on the page, in the answer they had open, once the form is back", async ({ page, request }) => {
   const id = await firstSetOfDemoGrader(request);
   await signIn(page, demo.graders[0]);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -162,4 +162,21 @@ test("a reload keeps the grader where they were on the page, once the form is ba
   await gradingFormShown(page);
   await page.waitForLoadState("load");
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+  // On a phone one answer shows at a time: the reload opens the answer the place is in.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const tabs = page.getByRole("tablist", { name: "Answers" });
+  await tabs.getByRole("tab", { name: "Answer 3" }).click();
+  await expect(page.getByRole("heading", { name: "Answer 3", exact: true })).toBeVisible();
+  const inAnswer3 = await page.locator('input[name="SAFE_LLM/accuracy/3"]').first().evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY - 200));
+  await page.evaluate((y) => window.scrollTo(0, y), inAnswer3);
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(inAnswer3);
+  await page.reload();
+  await gradingFormShown(page);
+  await page.waitForLoadState("load");
+  await expect(tabs.getByRole("tab", { name: "Answer 3" })).toHaveAttribute("aria-selected", "true");
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(inAnswer3);
+  // Answer 3's field is where it was on the screen (its radios are visually hidden: their box is measured).
+  const top = await page.locator('input[name="SAFE_LLM/accuracy/3"]').first().evaluate((el) => Math.round(el.getBoundingClientRect().top));
+  expect(Math.abs(top - 200), `Answer 3's first field at ${top}px from the top of the screen`).toBeLessThanOrEqual(1);
 });

@@ -38,7 +38,7 @@ import { QuestionPanel } from "./question-panel";
 import { AnswerLayout, type AnswerPart } from "./answer-layout";
 import { answerOfField, RubricIntro, type FormParts, type RenderedAnswer } from "./rubric-sections";
 import { ShortcutsDialog } from "./shortcuts-dialog";
-import { useScrollMemory } from "./scroll-memory";
+import { placeToRestore, useScrollMemory } from "./scroll-memory";
 import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
 
 export interface GradingFormProps {
@@ -74,8 +74,8 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
   const [conflict, setConflict] = useState<string | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   // On a phone one answer shows at a time: the part (answer, or 0 for the whole set) on screen.
-  const [activePart, setActivePart] = useState<AnswerPart>(1);
-  useScrollMemory(assignment.id);
+  const [activePart, setActivePart] = useState<AnswerPart>(() => placeToRestore(assignment.id)?.part ?? 1);
+  useScrollMemory(assignment.id, activePart);
   const fieldByKey = useMemo(() => new Map(fields.map((f) => [f.key, f])), [fields]);
   /** Shows the part that holds a field, then focuses it. */
   const revealField = useCallback(
