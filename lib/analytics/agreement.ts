@@ -226,8 +226,8 @@ export function nominalAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, k: 
 
 /**
  * How often each dimension triggered escalation: per set, the study's rule
- * (`dimensionDisagrees`, as `findDisagreements` applies it) on the primaries' values. Counted over the sets where
- * the dimension has at least two values.
+ * (`dimensionDisagrees`, as `findDisagreements` applies it) on the primaries'
+ * values. Counted over the sets where the dimension has at least two values.
  */
 export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocument[], thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
   const out = new Map<string, { triggered: number; sets: number }>();

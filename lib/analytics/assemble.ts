@@ -152,10 +152,11 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     if (a.status === "SUBMITTED") submitted.push(a);
   }
   const records = new Map<LoadedAssignment, GraderRecord>();
+  // The reader scores each grader as its row arrives (load.ts); rows made by hand (tests) are scored here.
   const unread = submitted.filter((a) => !a.record);
   const tables = decodeRows(loaded.layout, unread.map((a) => a.cells ?? NO_CELLS));
-  unread.forEach((a, i) => records.set(a, graderRecordOf(study, tables[i])));
-  for (const a of submitted) if (a.record) records.set(a, a.record);
+  const made = new Map(unread.map((a, i) => [a, graderRecordOf(study, tables[i])]));
+  for (const a of submitted) records.set(a, a.record ?? made.get(a)!);
 
   const results = setResultsOf(loaded, sets, bySet, records);
   const finals = finalOnly(results);

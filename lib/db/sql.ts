@@ -41,8 +41,11 @@ function statementName(text: string): string {
   return name;
 }
 
+/** A statement as pg runs it: named (prepared once per connection), its values as parameters, our type parsers. */
+const queryConfig = (statement: Prisma.Sql) => ({ name: statementName(statement.text), text: statement.text, values: statement.values as unknown[], types });
+
 function run<T>(client: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<T[]> {
-  return client.query<T & pg.QueryResultRow>({ name: statementName(statement.text), text: statement.text, values: statement.values as unknown[], types }).then((r) => r.rows);
+  return client.query<T & pg.QueryResultRow>(queryConfig(statement)).then((r) => r.rows);
 }
 
 /**
@@ -54,7 +57,7 @@ function each<T>(client: pg.PoolClient, statement: Prisma.Sql, onRow: (row: T) =
   return new Promise((resolve, reject) => {
     let count = 0;
     let failed: unknown = null;
-    const query = new pg.Query({ name: statementName(statement.text), text: statement.text, values: statement.values as unknown[], types });
+    const query = new pg.Query(queryConfig(statement));
     query.on("row", (row: T) => {
       if (failed) return;
       try {
