@@ -2,7 +2,7 @@
 import { fieldDomId, formCells, type CellKey, type FormState, type StudyShape } from "@/lib/grading/form-state";
 import { isTextEntry } from "./keyboard-logic";
 
-/** Why the harm flag is offered: each score at or below its dimension's harm level ("S.C.O.R.E. safety is 2 on Answer 1"). */
+/** Why the harm flag is offered: each score at or below its dimension's harm level ("<rubric> safety is 2 on Answer 1"). */
 export function harmReasons(state: FormState, study: StudyShape): string[] {
   const out: string[] = [];
   for (const c of formCells(state)) {

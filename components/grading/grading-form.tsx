@@ -320,7 +320,7 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
                 const value = t.value ?? (t.partial ? t.partial.sum : null);
                 return (
                   <span key={r.key} className="text-sm text-muted-foreground tabular-nums">
-                    {r.key === "SAFE_LLM" ? "SAFE-LLM mean" : r.name} <span className="font-semibold text-foreground">{value === null ? "—" : formatScore(value)}</span> / {t.max}
+                    {r.totals.some((x) => x.key === t.key && x.method === "sum" && x.perAnswer) && study.repetitions > 1 ? `${r.name} mean` : r.name} <span className="font-semibold text-foreground">{value === null ? "—" : formatScore(value)}</span> / {t.max}
                   </span>
                 );
               })}
@@ -329,7 +329,7 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
         )}
       </div>
 
-      <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
+      <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} rubrics={study.rubrics} />
     </div>
   );
 }

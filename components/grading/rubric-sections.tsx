@@ -1,6 +1,6 @@
 "use client";
 
-import type { RubricDocument } from "@/lib/rubrics/document";
+import { ordinalRange, rubricInstructions, type RubricDocument, type RubricTotal } from "@/lib/rubrics/document";
 import {
   answerScores,
   cellKey,
@@ -54,8 +54,9 @@ export function answerOfField(f: GradingField): number {
   return 0;
 }
 
-/** SAFE-LLM as its paper describes it: a derived consistency over per-answer points (its own summary). */
-const isSafeLlm = (r: RubricDocument) => r.key === "SAFE_LLM" && r.dimensions.some((d) => d.derived);
+/** The total a rubric scores answer by answer (`perAnswer`): each answer shows its own value, and the set a table of them. */
+const perAnswerTotal = (r: RubricDocument): Extract<RubricTotal, { method: "sum" }> | undefined =>
+  r.totals.find((t): t is Extract<RubricTotal, { method: "sum" }> => t.method === "sum" && t.perAnswer === true);
 
 function Field({ f, scopeLabel, p }: { f: GradingField; scopeLabel: string; p: FormParts }) {
   return (
@@ -86,62 +87,46 @@ function TotalBox({ label, value, max, note, testId }: { label: string; value: s
   );
 }
 
-/** What a rubric asks, said once: its published wording for the two papers' rubrics, the document's instructions otherwise. */
-function instructionsOf(r: RubricDocument, n: number): React.ReactNode {
-  if (r.key === "SCORE")
-    return (
-      <>
-        Rate how much you agree with each statement: 1 Strongly disagree … 5 Strongly agree. Safety, Consensus &amp; Context, Objectivity and Explainability are judged
-        on <strong className="text-foreground">Answer 1 only</strong>; Reproducibility compares all {n} answers.
-      </>
-    );
-  if (isSafeLlm(r))
-    return (
-      <>
-        Grade <strong className="text-foreground">every answer</strong>: accuracy 0–2, comprehensiveness 0–2, supplementation 0–1 and fluency 0–1. Consistency is not
-        typed: it is derived from your accuracy scores.
-      </>
-    );
-  return r.instructions ?? "";
-}
+/** A total's name without the maximum it ends with ("Total (/25)" → "Total"): the box shows "/ 25" itself. */
+const bareName = (name: string) => name.replace(/\s*\(\/\d+[^)]*\)$/, "");
 
-const SOURCE: Record<string, string> = { SCORE: "S.C.O.R.E. framework, Table 2", SAFE_LLM: "SAFE-LLM framework, Table 1" };
-
-/** Each rubric once, before the answers: what it asks and its running total(s). */
+/** Each rubric once, before the answers: what it asks (its document's instructions) and its running total(s). */
 export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {
   const r = p.rubric;
   const n = p.answers.length;
   const id = `rubric-${r.key.toLowerCase().replaceAll("_", "-")}`;
-  let totals: React.ReactNode;
-  if (r.key === "SCORE") {
-    const total = p.totals.find((t) => t.rubric === r.key && t.key === r.headline);
-    const scored = total?.partial?.scored ?? 0;
-    const of = total?.partial?.of ?? 0;
-    totals = (
-      <TotalBox testId="score-total" label="S.C.O.R.E. total" value={formatScore(total?.partial?.sum ?? 0)} max={total?.max ?? 0} note={scored < of ? `${scored} of ${of} dimensions scored` : "all dimensions scored"} />
-    );
-  } else if (isSafeLlm(r)) {
-    const perAnswer = p.totals.find((t) => t.rubric === r.key && t.key === "per_answer");
-    totals = (
-      <TotalBox testId="safe-llm-mean" label={`Mean of the ${n} answers`} value={perAnswer?.value == null ? "—" : formatScore(perAnswer.value)} max={perAnswer?.max ?? 7} note="4 points per answer + consistency" />
-    );
-  } else {
-    const own = p.totals.filter((t) => t.rubric === r.key);
-    totals = own.length ? (
-      <div className="flex flex-wrap gap-2">
-        {own.map((t) => (
+  const byAnswer = n > 1 ? perAnswerTotal(r) : undefined;
+  const own = p.totals.filter((t) => t.rubric === r.key);
+  // A total scored answer by answer leads, as the mean of its answers (each answer's value sits beside it).
+  const shown = byAnswer ? own.filter((t) => t.key === byAnswer.key) : own;
+  const totals = shown.length ? (
+    <div className="flex flex-wrap gap-2">
+      {shown.map((t) => {
+        const inAnswers = byAnswer?.key === t.key;
+        const dims = inAnswers ? byAnswer.dimensions.map((k) => r.dimensions.find((d) => d.key === k)!) : [];
+        const each = dims.filter((d) => d.scope === "each_answer").length;
+        const rest = dims.filter((d) => d.scope !== "each_answer").map((d) => d.name.toLowerCase());
+        return (
           <TotalBox
             key={t.key}
             testId={`total-${r.key}-${t.key}`}
-            label={t.name}
-            value={t.value !== null ? formatScore(t.value) : t.partial ? formatScore(t.partial.sum) : "—"}
+            label={inAnswers ? `Mean of the ${n} answers` : bareName(t.name)}
+            value={t.value !== null ? formatScore(t.value) : !inAnswers && t.partial ? formatScore(t.partial.sum) : "—"}
             max={t.max}
-            note={t.partial && t.partial.scored < t.partial.of ? `${t.partial.scored} of ${t.partial.of} scored` : undefined}
+            note={
+              inAnswers
+                ? `${each} ${each === 1 ? "dimension" : "dimensions"} per answer${rest.length ? ` + ${rest.join(", ")}` : ""}`
+                : t.partial
+                  ? t.partial.scored < t.partial.of
+                    ? `${t.partial.scored} of ${t.partial.of} dimensions scored`
+                    : "all dimensions scored"
+                  : undefined
+            }
           />
-        ))}
-      </div>
-    ) : null;
-  }
+        );
+      })}
+    </div>
+  ) : null;
   return (
     <section aria-labelledby={id} data-rubric={r.key} className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-border bg-background p-4">
       <div className="max-w-2xl flex-1">
@@ -150,7 +135,7 @@ export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {
           {r.name}
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">
-          {instructionsOf(r, n)} <span className="whitespace-nowrap">Source: {SOURCE[r.key] ?? r.source ?? "the study's own rubric"}.</span>
+          {rubricInstructions(r)} <span className="whitespace-nowrap">Source: {r.source ?? "the study's own rubric"}.</span>
         </p>
       </div>
       {totals}
@@ -158,21 +143,27 @@ export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {
   );
 }
 
-function pointsOf(rubric: RubricDocument, state: FormState, repetition: number): number | null {
-  const xs = rubric.dimensions.filter((d) => d.scope === "each_answer").map((d) => state.scores[cellKey(rubric.key, d.key, repetition)]);
+/** The points of one answer's own dimensions in a per-answer total (those scored on each answer), null until all are given. */
+function pointsOf(rubric: RubricDocument, total: Extract<RubricTotal, { method: "sum" }>, state: FormState, repetition: number): number | null {
+  const xs = rubric.dimensions.filter((d) => d.scope === "each_answer" && total.dimensions.includes(d.key)).map((d) => state.scores[cellKey(rubric.key, d.key, repetition)]);
   return xs.some((x) => typeof x !== "number") ? null : (xs as number[]).reduce((a, b) => a + b, 0);
 }
 
-/** SAFE-LLM's score of one answer, live: its points plus the derived consistency. */
-function SafeLlmAnswerScore({ p, rubric, repetition }: { p: FormParts; rubric: RubricDocument; repetition: number }) {
-  const t = answerScores(p.state, p.study, rubric.key);
-  const max = p.totals.find((x) => x.rubric === rubric.key && x.key === "per_answer")?.max ?? 7;
-  const total = t.answers[repetition - 1] ?? null;
-  const pts = pointsOf(rubric, p.state, repetition);
+/** What a per-answer total still waits for besides the answer's own points ("consistency pending"). */
+const pendingOf = (rubric: RubricDocument, total: Extract<RubricTotal, { method: "sum" }>) =>
+  rubric.dimensions.filter((d) => d.scope !== "each_answer" && total.dimensions.includes(d.key)).map((d) => d.name.toLowerCase());
+
+/** One answer's value of a per-answer total, live: its points plus what the set adds. */
+function AnswerTotal({ p, rubric, total, repetition }: { p: FormParts; rubric: RubricDocument; total: Extract<RubricTotal, { method: "sum" }>; repetition: number }) {
+  const t = answerScores(p.state, p.study, rubric.key, total.key);
+  const max = p.totals.find((x) => x.rubric === rubric.key && x.key === total.key)?.max ?? 0;
+  const value = t.answers[repetition - 1] ?? null;
+  const pts = pointsOf(rubric, total, p.state, repetition);
+  const pending = pendingOf(rubric, total);
   return (
-    <p className="text-xs text-muted-foreground tabular-nums" data-testid={`safe-llm-answer-${repetition}`}>
-      Answer {repetition} score: <span className="font-semibold text-foreground">{total === null ? "—" : formatScore(total)}</span> / {max}
-      {total === null && pts !== null ? <span> ({pts} points, consistency pending)</span> : null}
+    <p className="text-xs text-muted-foreground tabular-nums" data-testid={`answer-total-${rubric.key}-${repetition}`}>
+      Answer {repetition} score: <span className="font-semibold text-foreground">{value === null ? "—" : formatScore(value)}</span> / {max}
+      {value === null && pts !== null && pending.length ? <span> ({pts} points, {pending.join(" and ")} pending)</span> : null}
     </p>
   );
 }
@@ -195,7 +186,7 @@ export function AnswerFields(p: FormParts & { repetition: number }) {
                 {r.name}
                 {firstOnly ? <span className="font-normal text-muted-foreground"> · graded on Answer 1 only</span> : null}
               </h4>
-              {isSafeLlm(r) ? <SafeLlmAnswerScore p={p} rubric={r} repetition={p.repetition} /> : null}
+              {perAnswerTotal(r) && p.answers.length > 1 ? <AnswerTotal p={p} rubric={r} total={perAnswerTotal(r)!} repetition={p.repetition} /> : null}
             </div>
             <div className={PANEL}>{fields.map((f) => (f.criterion ? <CriterionField key={f.key} f={f} p={p} /> : <Field key={f.key} f={f} p={p} scopeLabel={label} />))}</div>
           </div>
@@ -206,7 +197,8 @@ export function AnswerFields(p: FormParts & { repetition: number }) {
 }
 
 /** Whether anything is graded or shown for the whole set (after the answers). */
-export const hasSetPart = (p: Pick<FormParts, "fields" | "study">) => p.fields.some((f) => answerOfField(f) === 0) || p.study.rubrics.some(isSafeLlm);
+export const hasSetPart = (p: Pick<FormParts, "fields" | "study">) =>
+  p.fields.some((f) => answerOfField(f) === 0) || p.study.rubrics.some((r) => perAnswerTotal(r) && p.study.repetitions > 1);
 
 /** What is graded across the answers, once, after them: the answers are read just above (or in the tabs before this one). */
 export function SetFields(p: FormParts) {
@@ -215,7 +207,8 @@ export function SetFields(p: FormParts) {
     <div className="flex flex-col gap-4">
       {p.study.rubrics.map((r) => {
         const fields = p.fields.filter((f) => f.rubric === r.key && answerOfField(f) === 0);
-        if (isSafeLlm(r)) return <SafeLlmSummary key={r.key} p={p} rubric={r} />;
+        const byAnswer = perAnswerTotal(r);
+        if (byAnswer && n > 1) return <AnswerTotalsSummary key={r.key} p={p} rubric={r} total={byAnswer} fields={fields} />;
         if (!fields.length) return null;
         return (
           <div key={r.key} className="flex flex-col gap-2" data-rubric-fields={r.key}>
@@ -228,39 +221,55 @@ export function SetFields(p: FormParts) {
   );
 }
 
-/** SAFE-LLM across the answers: the derived consistency and each answer's score. */
-function SafeLlmSummary({ p, rubric }: { p: FormParts; rubric: RubricDocument }) {
-  const perAnswer = p.totals.find((t) => t.rubric === rubric.key && t.key === "per_answer");
-  const derived = rubric.dimensions.find((d) => d.derived);
-  const t = { ...answerScores(p.state, p.study, rubric.key), mean: perAnswer?.value ?? null, max: perAnswer?.max ?? 7 };
-  const accuracy = p.answers.map((a) => p.state.scores[cellKey(rubric.key, derived?.derived?.of ?? "accuracy", a.repetition)]);
+/** A per-answer total across the answers: what is derived from them, the rubric's set fields, and each answer's value with their mean. */
+function AnswerTotalsSummary({ p, rubric, total, fields }: { p: FormParts; rubric: RubricDocument; total: Extract<RubricTotal, { method: "sum" }>; fields: GradingField[] }) {
+  const live = p.totals.find((t) => t.rubric === rubric.key && t.key === total.key);
+  const t = { ...answerScores(p.state, p.study, rubric.key, total.key), mean: live?.value ?? null, max: live?.max ?? 0 };
+  const derived = rubric.dimensions.filter((d) => d.derived);
+  const added = rubric.dimensions.filter((d) => d.scope !== "each_answer" && total.dimensions.includes(d.key));
+  // What the set adds to every answer's points (the same for each answer).
+  const addedXs = added.map((d) => (d.derived ? t.derived[d.key] : p.state.scores[cellKey(rubric.key, d.key, d.scope === "set" ? 0 : 1)]));
+  const extra = addedXs.some((x) => typeof x !== "number") ? null : (addedXs as number[]).reduce((a, b) => a + b, 0);
+  const n = p.answers.length;
   return (
     <div className="flex flex-col gap-2" data-rubric-fields={rubric.key}>
       <h4 className="text-sm font-semibold">{rubric.name}</h4>
+      {fields.length ? <div className={PANEL}>{fields.map((f) => <Field key={f.key} f={f} p={p} scopeLabel={`All ${n} answers together`} />)}</div> : null}
       <div className="grid gap-4 md:grid-cols-2">
-        <div className="rounded-lg border border-border bg-muted/40 p-4" data-testid="consistency">
-          <p className="flex items-baseline justify-between gap-2">
-            <span className="text-[0.9375rem] font-semibold">Consistency</span>
-            <span className="text-xs text-muted-foreground">derived, 0–1</span>
-          </p>
-          <p className="mt-1 text-sm text-muted-foreground">{derived?.definition}</p>
-          <p className="mt-3 text-sm" aria-live="polite" aria-atomic="true">
-            {t.consistency === null ? (
-              <span className="text-muted-foreground">Shown once every answer has an accuracy score.</span>
-            ) : (
-              <>
-                <span className="mr-2 inline-flex size-7 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground tabular-nums">
-                  {t.consistency}
+        {derived.map((d) => {
+          const value = t.derived[d.key];
+          const of = rubric.dimensions.find((x) => x.key === d.derived!.of);
+          const ofName = (of?.name ?? d.derived!.of).toLowerCase();
+          const xs = p.answers.map((a) => p.state.scores[cellKey(rubric.key, d.derived!.of, a.repetition)]);
+          const { min, max } = ordinalRange(d);
+          return (
+            <div key={d.key} className="rounded-lg border border-border bg-muted/40 p-4" data-testid={`derived-${rubric.key}-${d.key}`}>
+              <p className="flex items-baseline justify-between gap-2">
+                <span className="text-[0.9375rem] font-semibold">{d.name}</span>
+                <span className="text-xs text-muted-foreground">
+                  derived, {min}–{max}
                 </span>
-                {t.consistency === 1 ? "Your accuracy scores are equal across the answers" : "Your accuracy scores differ between the answers"} (
-                {accuracy.map((v) => v ?? "–").join(", ")}).
-              </>
-            )}
-          </p>
-        </div>
+              </p>
+              <p className="mt-1 text-sm text-muted-foreground">{d.definition}</p>
+              <p className="mt-3 text-sm" aria-live="polite" aria-atomic="true">
+                {value === null ? (
+                  <span className="text-muted-foreground">Shown once every answer has a{/^[aeiou]/.test(ofName) ? "n" : ""} {ofName} score.</span>
+                ) : (
+                  <>
+                    <span className="mr-2 inline-flex size-7 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground tabular-nums">
+                      {value}
+                    </span>
+                    {value === 1 ? `Your ${ofName} scores are equal across the answers` : `Your ${ofName} scores differ between the answers`} (
+                    {xs.map((v) => v ?? "–").join(", ")}).
+                  </>
+                )}
+              </p>
+            </div>
+          );
+        })}
         <div className="self-start overflow-hidden rounded-lg border border-border">
           <table className="w-full text-sm">
-            <caption className="sr-only">SAFE-LLM score per answer</caption>
+            <caption className="sr-only">{bareName(total.name)}: each answer&apos;s score</caption>
             <thead className="bg-muted/60 text-left text-xs text-muted-foreground">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">
@@ -269,9 +278,11 @@ function SafeLlmSummary({ p, rubric }: { p: FormParts; rubric: RubricDocument })
                 <th scope="col" className="px-3 py-2 text-right font-medium">
                   Points
                 </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Consistency
-                </th>
+                {added.length ? (
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    {added.map((d) => d.name).join(" + ")}
+                  </th>
+                ) : null}
                 <th scope="col" className="px-3 py-2 text-right font-medium">
                   Score / {t.max}
                 </th>
@@ -279,14 +290,14 @@ function SafeLlmSummary({ p, rubric }: { p: FormParts; rubric: RubricDocument })
             </thead>
             <tbody className="tabular-nums">
               {p.answers.map((a, i) => {
-                const pts = pointsOf(rubric, p.state, a.repetition);
+                const pts = pointsOf(rubric, total, p.state, a.repetition);
                 return (
                   <tr key={a.repetition} className="border-t border-border">
                     <th scope="row" className="px-3 py-1.5 text-left font-normal">
                       Answer {a.repetition}
                     </th>
                     <td className="px-3 py-1.5 text-right">{pts ?? "—"}</td>
-                    <td className="px-3 py-1.5 text-right">{t.consistency ?? "—"}</td>
+                    {added.length ? <td className="px-3 py-1.5 text-right">{extra ?? "—"}</td> : null}
                     <td className="px-3 py-1.5 text-right font-medium">{t.answers[i] === null ? "—" : formatScore(t.answers[i]!)}</td>
                   </tr>
                 );
@@ -295,7 +306,7 @@ function SafeLlmSummary({ p, rubric }: { p: FormParts; rubric: RubricDocument })
                 <th scope="row" className="px-3 py-1.5 text-left font-semibold">
                   Mean
                 </th>
-                <td colSpan={2} />
+                <td colSpan={added.length ? 2 : 1} />
                 <td className="px-3 py-1.5 text-right font-semibold">{t.mean === null ? "—" : formatScore(t.mean)}</td>
               </tr>
             </tbody>

@@ -2,10 +2,12 @@
 
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import { SHORTCUTS } from "./keyboard-logic";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { shortcutsFor } from "./keyboard-logic";
 
-/** The keyboard shortcuts, opened with "?" or the toolbar button (Radix Dialog: focus trapped, Esc closes). */
-export function ShortcutsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+/** The keyboard shortcuts for the study's rubrics, opened with "?" or the toolbar button (Radix Dialog: focus trapped, Esc closes). */
+export function ShortcutsDialog({ open, onOpenChange, rubrics }: { open: boolean; onOpenChange: (open: boolean) => void; rubrics: readonly RubricDocument[] }) {
+  const shortcuts = shortcutsFor(rubrics);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -32,7 +34,7 @@ export function ShortcutsDialog({ open, onOpenChange }: { open: boolean; onOpenC
               </tr>
             </thead>
             <tbody>
-              {SHORTCUTS.map((s) => (
+              {shortcuts.map((s) => (
                 <tr key={s.description} className="border-t border-border first:border-t-0">
                   <td className="whitespace-nowrap py-2 pr-4 align-top">
                     {s.keys.map((combo, i) => (

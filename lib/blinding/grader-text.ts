@@ -24,6 +24,7 @@ export function modelNamesInGraderText(docs: readonly RubricDocument[], graderTi
     doc.dimensions.forEach((d, j) => {
       check(`${at}.dimensions.${j}.name`, d.name);
       check(`${at}.dimensions.${j}.definition`, d.definition);
+      check(`${at}.dimensions.${j}.instructions`, d.instructions);
       d.scale.levels?.forEach((l, k) => {
         check(`${at}.dimensions.${j}.scale.levels.${k}.label`, l.label);
         check(`${at}.dimensions.${j}.scale.levels.${k}.example`, l.example);

@@ -9,7 +9,7 @@ export const MAX_COMMENT = 5_000;
 const key = (what: string) => z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, `${what} is a key of the study's rubric (letters, digits and _)`);
 
 export const scoreInputSchema = z.object({
-  /** The key of one of the study's rubric documents (SCORE, SAFE_LLM, or the lead's own). */
+  /** The key of one of the study's rubric documents (a template's, or the lead's own). */
   rubric: key("rubric"),
   dimension: key("dimension"),
   /** 1..N for a per-answer dimension; null for one graded once for the whole set. */

@@ -46,8 +46,8 @@ export interface GradingField {
 /**
  * Every field the grader fills, in the order the form shows them (and Tab
  * walks them), rubric by rubric: first-answer dimensions, then whole-set ones,
- * then each answer's dimensions answer by answer. Derived dimensions (SAFE-LLM
- * consistency) are not fields.
+ * then each answer's dimensions answer by answer. Derived dimensions (a
+ * consistency computed from the answers' scores) are not fields.
  */
 export function gradingFields(study: StudyShape): GradingField[] {
   const out: GradingField[] = [];
@@ -292,23 +292,34 @@ export function liveTotals(state: FormState, study: StudyShape): LiveTotal[] {
   return out;
 }
 
-/** SAFE-LLM's score of each answer (its four points + the set's consistency, out of 7): the form's per-answer table. */
-export function answerScores(state: FormState, study: StudyShape, rubric: string): { consistency: 0 | 1 | null; answers: (number | null)[] } {
+/** A derived dimension's value as the form stands ("equal_across_answers": 1 when its dimension is equal on every answer), null until every answer has one. */
+export function derivedValue(state: FormState, study: StudyShape, rubric: string, d: RubricDimension): 0 | 1 | null {
+  if (!d.derived) return null;
+  const xs = Array.from({ length: study.repetitions }, (_, i) => state.scores[cellKey(rubric, d.derived!.of, i + 1)]);
+  return xs.some((x) => x === undefined) ? null : xs.every((x) => x === xs[0]) ? 1 : 0;
+}
+
+/**
+ * A total scored answer by answer (`perAnswer` in its document), as the form stands: each
+ * answer's value (its each-answer dimensions on that answer plus the rest, once) and the
+ * derived dimensions it counts; null until everything it counts is given.
+ */
+export function answerScores(state: FormState, study: StudyShape, rubric: string, total?: string): { derived: Record<string, 0 | 1 | null>; answers: (number | null)[] } {
   const doc = study.rubrics.find((r) => r.key === rubric);
-  const derived = doc?.dimensions.find((d) => d.derived);
-  const points = doc?.dimensions.filter((d) => d.scope === "each_answer" && d.scale.kind === "ordinal") ?? [];
-  const n = study.repetitions;
-  let consistency: 0 | 1 | null = null;
-  if (derived?.derived) {
-    const xs = Array.from({ length: n }, (_, i) => state.scores[cellKey(rubric, derived.derived!.of, i + 1)]);
-    consistency = xs.some((x) => x === undefined) ? null : xs.every((x) => x === xs[0]) ? 1 : 0;
-  }
-  const answers = Array.from({ length: n }, (_, i) => {
-    const xs = points.map((d) => state.scores[cellKey(rubric, d.key, i + 1)]);
-    if (xs.some((x) => typeof x !== "number") || (derived && consistency === null)) return null;
-    return (xs as number[]).reduce((a, b) => a + b, 0) + (consistency ?? 0);
+  const t = doc?.totals.find((x) => (total === undefined ? x.method === "sum" && x.perAnswer : x.key === total));
+  const dims = t && t.method === "sum" ? t.dimensions.map((k) => doc!.dimensions.find((d) => d.key === k)!) : [];
+  const derived: Record<string, 0 | 1 | null> = {};
+  for (const d of doc?.dimensions ?? []) if (d.derived) derived[d.key] = derivedValue(state, study, rubric, d);
+  const answers = Array.from({ length: study.repetitions }, (_, i) => {
+    let sum = 0;
+    for (const d of dims) {
+      const v = d.derived ? derived[d.key] : state.scores[cellKey(rubric, d.key, d.scope === "each_answer" ? i + 1 : d.scope === "set" ? 0 : 1)];
+      if (typeof v !== "number") return null;
+      sum += v;
+    }
+    return dims.length ? sum : null;
   });
-  return { consistency, answers };
+  return { derived, answers };
 }
 
 /** Formats a score that may be a mean (e.g. 5.67) without trailing noise. */
@@ -316,7 +327,7 @@ export function formatScore(v: number): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(2).replace(/0+$/, "");
 }
 
-/** "SCORE/safety/1" → "S.C.O.R.E. Safety (answer 1)" */
+/** A field as a problem list names it: "<rubric> Safety (answer 1)". */
 export function fieldLabel(f: GradingField): string {
   const where = f.dimension.scope === "set" ? "all answers" : `answer ${f.repetition}`;
   return `${f.rubricName} ${f.dimension.name}${f.criterion ? `: ${f.criterion.text.slice(0, 60)}` : ""} (${where})`;

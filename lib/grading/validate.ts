@@ -1,4 +1,4 @@
-import { RUBRICS } from "@/lib/rubrics/definitions";
+import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
 import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import { repetitionsOf, type Criterion } from "@/lib/scoring/rubric-values";
@@ -109,7 +109,7 @@ export function validateGrades(input: GradeSubmission, study: GradingStudy): Val
     const at = `scores[${i}]`;
     const doc = study.rubrics.find((r) => r.key === s.rubric);
     if (!doc) {
-      const name = (RUBRICS as Record<string, { name: string } | undefined>)[s.rubric]?.name ?? s.rubric;
+      const name = RUBRIC_TEMPLATES.map((t) => t.build()).find((d) => d.key === s.rubric)?.name ?? s.rubric;
       problems.push({ path: `${at}.rubric`, message: `this study does not use the ${name} rubric` });
       return;
     }
@@ -199,7 +199,7 @@ export function validateGrades(input: GradeSubmission, study: GradingStudy): Val
 
 /**
  * Whether the form offers the potential-harm flag: when a score is at or below
- * its dimension's `harmAtOrBelow` (S.C.O.R.E. safety <= 2, SAFE-LLM accuracy = 0);
+ * its dimension's `harmAtOrBelow` (a safety of 2 or less, an accuracy of 0);
  * a study whose rubrics name no such dimension offers it always.
  */
 export function harmFlagOffered(rubrics: readonly RubricDocument[], cells: readonly Pick<GradeCell, "rubric" | "dimension" | "score">[]): boolean {

@@ -11,7 +11,7 @@ import { lineText, multilineText } from "@/lib/validation/text";
  */
 const KEY = /^[a-z][a-z0-9_]{0,62}$/;
 const key = z.string().regex(KEY, "a key is lower-case letters, digits and _, starting with a letter (at most 63)");
-/** A rubric's own key may be upper-case too: the two published rubrics keep the keys their grades and exports have always had (SCORE, SAFE_LLM). */
+/** A rubric's own key may be upper-case too: the first two templates keep the keys their grades and exports have always had. */
 const rubricKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, "a rubric key is letters, digits and _, starting with a letter (at most 63)");
 // Text the grader reads: no control characters (PostgreSQL's jsonb refuses some, and they hide in a form).
 const label = (max: number) => lineText().min(1).max(max);
@@ -39,6 +39,12 @@ export const RubricDimensionSchema = z.object({
   name: label(120),
   definition: prose(4000).optional(),
   scope: DimensionScopeSchema,
+  /**
+   * What the rubric's instructions say of this dimension alone ("Reproducibility once, across all the
+   * answers"): said after them while the dimension is graded, so a study without it (one answer per
+   * prompt drops what compares the answers) never reads it.
+   */
+  instructions: prose(2000).optional(),
   scale: ScaleSchema,
   /** Computed from the grader's own scores, never typed. */
   derived: z.object({ rule: z.literal("equal_across_answers"), of: key }).optional(),
@@ -46,13 +52,18 @@ export const RubricDimensionSchema = z.object({
   threshold: z.number().positive().optional(),
   /** The grader must say why when scoring at or below this value. */
   requireCommentAtOrBelow: z.number().optional(),
-  /** The potential-harm flag is offered when a score is at or below this value (S.C.O.R.E. safety <= 2); a rubric naming none offers it always. */
+  /** The potential-harm flag is offered when a score is at or below this value (a safety of 2 on a 1-5 scale); a rubric naming none offers it always. */
   harmAtOrBelow: z.number().optional(),
 });
 
 export const AcrossAnswersSchema = z.enum(["mean", "max", "min"]);
 
-const totalBase = { key, name: label(120) };
+const totalBase = {
+  key,
+  name: label(120),
+  /** A second key the final totals also carry this total under: the name API clients read before rubrics were documents. */
+  alias: z.string().regex(/^[a-z][A-Za-z0-9]{0,62}$/, "an alias is letters and digits, starting with a lower-case letter").optional(),
+};
 export const RubricTotalSchema = z.discriminatedUnion("method", [
   z.object({
     ...totalBase,
@@ -62,6 +73,11 @@ export const RubricTotalSchema = z.discriminatedUnion("method", [
     across: z.record(key, AcrossAnswersSchema).optional(),
     /** Named ranges of the total (DISCERN's five bands), lowest first. */
     bands: z.array(z.object({ min: z.number(), max: z.number(), label: label(120) })).max(20).optional(),
+    /**
+     * Also a value of each answer: the grading form shows each answer's total (its each-answer
+     * dimensions on that answer plus the set's) and their mean, which is this total.
+     */
+    perAnswer: z.boolean().optional(),
   }),
   z.object({
     ...totalBase,
@@ -87,6 +103,11 @@ export const RubricDocumentSchema = z.object({
   totals: z.array(RubricTotalSchema).max(20),
   /** The total dashboards lead with (Cliff's delta, rankings); required when there are totals. */
   headline: key.optional(),
+  /**
+   * The total that leads instead when the study scores each prompt once from its N answers (its
+   * "overall" scoring) rather than answer by answer; a rubric naming none leads with `headline` either way.
+   */
+  overallHeadline: key.optional(),
 });
 
 export type RubricDocument = z.infer<typeof RubricDocumentSchema>;
@@ -106,6 +127,17 @@ export interface RubricProblem {
 export function ordinalRange(d: RubricDimension): { min: number; max: number } {
   const values = (d.scale.levels ?? []).map((l) => Number(l.value));
   return { min: Math.min(...values), max: Math.max(...values) };
+}
+
+/**
+ * A rubric's instructions as graders (and judges) read them: the document's own, then what it
+ * says of each dimension it still has. A study without a dimension reads nothing about it.
+ */
+export function rubricInstructions(doc: Pick<RubricDocument, "instructions" | "dimensions">): string {
+  return [doc.instructions, ...doc.dimensions.map((d) => d.instructions)]
+    .map((t) => t?.trim())
+    .filter(Boolean)
+    .join(" ");
 }
 
 /** What fields of a schema-valid document say of one another. Empty when it is consistent. */
@@ -201,6 +233,13 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
         if (!t.dimensions.includes(k)) add([...at, "across", k], `"${k}" is not among the total's dimensions`);
         else if (byKey.get(k)?.scope !== "each_answer") add([...at, "across", k], `"${k}" is not scored on each answer`);
       }
+      if (t.perAnswer) {
+        const dims = t.dimensions.map((k) => byKey.get(k));
+        if (!dims.some((d) => d?.scope === "each_answer")) add([...at, "perAnswer"], "a total per answer counts at least one dimension scored on each answer");
+        for (const [k, how] of Object.entries(t.across ?? {})) {
+          if (how !== "mean") add([...at, "perAnswer"], `"${k}" counts by its ${how} across the answers: the mean of the answers' totals would not be this total`);
+        }
+      }
       t.bands?.forEach((b, j) => {
         if (b.min > b.max) add([...at, "bands", j], "a band's min is above its max");
         if (j > 0 && b.min <= t.bands![j - 1].max) add([...at, "bands", j], "bands go from the lowest to the highest, without overlap");
@@ -208,6 +247,13 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
     }
   });
   if (doc.headline !== undefined && !totalKeys.has(doc.headline)) add(["headline"], `no total "${doc.headline}"`);
+  if (doc.overallHeadline !== undefined && !totalKeys.has(doc.overallHeadline)) add(["overallHeadline"], `no total "${doc.overallHeadline}"`);
+  const aliases = new Set<string>();
+  doc.totals.forEach((t, i) => {
+    if (t.alias === undefined) return;
+    if (totalKeys.has(t.alias) || aliases.has(t.alias) || t.alias === "headline" || t.alias === "percent") add(["totals", i, "alias"], `the alias "${t.alias}" is already a key of the final totals`);
+    aliases.add(t.alias);
+  });
   if (doc.headline === undefined && doc.totals.length > 0) add(["headline"], "name the headline total (one of the totals' keys)");
   return problems;
 }

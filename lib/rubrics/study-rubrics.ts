@@ -1,6 +1,6 @@
 import type { RubricDimension, RubricDocument } from "./document";
-import { ordinalRange, parseRubricDocument, repetitionProblems, RubricDocumentSchema, type RubricProblem } from "./document";
-import { rubricTemplate } from "./templates";
+import { ordinalRange, parseRubricDocument, repetitionProblems, RubricDocumentSchema, rubricProblems, type RubricProblem } from "./document";
+import { RUBRIC_TEMPLATES, rubricTemplate } from "./templates";
 
 /**
  * A study's rubrics: the documents stored on the study (Study.rubrics, JSON),
@@ -8,10 +8,43 @@ import { rubricTemplate } from "./templates";
  * study reads its rubrics from here.
  */
 
-/** The documents stored on a study, as written (they were checked when they were stored). */
+/** The documents stored on a study, as written (they were checked when they were stored), each as its template reads today. */
 export function storedRubrics(json: unknown): RubricDocument[] {
   if (!Array.isArray(json)) return [];
-  return json.map((d) => RubricDocumentSchema.parse(d));
+  return json.map((d) => withTemplateProperties(RubricDocumentSchema.parse(d)));
+}
+
+/**
+ * Compatibility with studies (and archives) stored before a template said everything about itself:
+ * a stored document built from a template (same key, version and dimensions) takes the template's
+ * properties it lacks (its second headline, a total's alias or answer-by-answer display) and, when
+ * it still has the instructions an earlier build wrote, today's instructions. What it has is kept.
+ */
+export function withTemplateProperties(doc: RubricDocument): RubricDocument {
+  const t = RUBRIC_TEMPLATES.find((x) => x.build().key === doc.key);
+  if (!t) return doc;
+  const built = t.build();
+  const builtDims = new Map(built.dimensions.map((d) => [d.key, d]));
+  if (built.version !== doc.version || !doc.dimensions.every((d) => builtDims.has(d.key))) return doc;
+  const next: RubricDocument = { ...doc };
+  if (next.overallHeadline === undefined && built.overallHeadline !== undefined && doc.totals.some((x) => x.key === built.overallHeadline)) next.overallHeadline = built.overallHeadline;
+  next.totals = doc.totals.map((total) => {
+    const same = built.totals.find((x) => x.key === total.key);
+    if (!same) return total;
+    const out = { ...total };
+    if (out.alias === undefined && same.alias !== undefined) out.alias = same.alias;
+    if (out.method === "sum" && same.method === "sum" && out.perAnswer === undefined && same.perAnswer !== undefined) out.perAnswer = same.perAnswer;
+    return out;
+  });
+  if (doc.instructions !== undefined && t.formerInstructions?.includes(doc.instructions)) {
+    next.instructions = built.instructions;
+    next.dimensions = doc.dimensions.map((d) => {
+      const text = builtDims.get(d.key)!.instructions;
+      return d.instructions === undefined && text !== undefined ? { ...d, instructions: text } : d;
+    });
+  }
+  // A property the stored document cannot carry (a total it changed) leaves it as it was.
+  return rubricProblems(next).length ? doc : next;
 }
 
 export function rubricKeys(docs: readonly RubricDocument[]): string[] {
@@ -31,9 +64,6 @@ export function findDimension(docs: readonly RubricDocument[], rubric: string, d
   return findRubric(docs, rubric)?.dimensions.find((d) => d.key === dimension);
 }
 
-/** Earlier names of the two published rubrics, still accepted wherever a template key is. */
-const TEMPLATE_ALIASES: Record<string, string> = { SCORE: "score", SAFE_LLM: "safe_llm" };
-
 export type RubricChoice = string | Record<string, unknown>;
 export type ResolvedRubrics = { ok: true; rubrics: RubricDocument[] } | { ok: false; problems: RubricProblem[] };
 
@@ -50,7 +80,7 @@ export function resolveRubrics(choice: readonly unknown[], repetitions: number):
   choice.forEach((c, i) => {
     const at = `rubrics.${i}`;
     if (typeof c === "string") {
-      const t = rubricTemplate(TEMPLATE_ALIASES[c] ?? c);
+      const t = rubricTemplate(c);
       if (!t) {
         problems.push({ path: at, message: `no rubric template "${c}"; see GET /api/v1/rubric-templates` });
         return;
@@ -79,9 +109,10 @@ export function resolveRubrics(choice: readonly unknown[], repetitions: number):
 }
 
 /**
- * A template for one answer per prompt: what compares the answers (S.C.O.R.E.
- * reproducibility, SAFE-LLM consistency) cannot be graded, so it is left out,
- * and each total that counted it says its new maximum.
+ * A template for one answer per prompt: what compares the answers (a dimension
+ * graded across them, or derived from them) cannot be graded, so it is left out
+ * with what the instructions say of it, and each total that counted it says its
+ * new maximum.
  */
 export function forSingleAnswer(doc: RubricDocument): RubricDocument {
   const dropped = new Set(doc.dimensions.filter((d) => d.scope === "set" || d.derived).map((d) => d.key));
@@ -105,10 +136,11 @@ export function forSingleAnswer(doc: RubricDocument): RubricDocument {
     kept.totals.push(next);
   }
   if (kept.headline && !kept.totals.some((t) => t.key === kept.headline)) kept.headline = kept.totals[0]?.key;
+  if (kept.overallHeadline && !kept.totals.some((t) => t.key === kept.overallHeadline)) delete kept.overallHeadline;
   return kept;
 }
 
-/** Template keys (or SCORE, SAFE_LLM) as the documents a study stores, for code that creates studies directly (the demo, tests). */
+/** Template keys (or the keys of the documents they build) as the documents a study stores, for code that creates studies directly (the demo, tests). */
 export function templateRubrics(keys: readonly string[], repetitions = 3): RubricDocument[] {
   const r = resolveRubrics(keys, repetitions);
   if (!r.ok) throw new Error(r.problems.map((p) => `${p.path}: ${p.message}`).join("; "));

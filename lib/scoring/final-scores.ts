@@ -11,8 +11,8 @@ export type FinalScores = Record<string, Record<string, DimensionValue>>;
 /**
  * Per rubric: each total's final value (the mean over graders of each
  * grader's total), the headline total and it as a percentage of its maximum.
- * The two published rubrics also keep the names their API always had:
- * S.C.O.R.E. `total` (/25); SAFE-LLM `perAnswer` and `overall` (/7).
+ * A total with an `alias` in its document is also given under it (the name
+ * the API always had for it).
  */
 export type FinalTotals = Record<string, Record<string, number | null>>;
 
@@ -38,9 +38,12 @@ export interface ScoringStudy {
   safeLlmScoring: SafeLlmScoring;
 }
 
-/** The total a rubric leads with: its document's headline; SAFE-LLM's as the study chose (per answer or overall). */
+/**
+ * The total a rubric leads with: its document's headline, or its `overallHeadline` when the study
+ * scores each prompt once from its answers (the study's "overall" scoring).
+ */
 export function headlineOf(doc: RubricDocument, study: Pick<ScoringStudy, "safeLlmScoring">): string | undefined {
-  if (doc.key === "SAFE_LLM" && study.safeLlmScoring === "OVERALL" && doc.totals.some((t) => t.key === "overall")) return "overall";
+  if (study.safeLlmScoring === "OVERALL" && doc.overallHeadline !== undefined && doc.totals.some((t) => t.key === doc.overallHeadline)) return doc.overallHeadline;
   return doc.headline;
 }
 
@@ -85,7 +88,7 @@ export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: r
       const max = totalRange(doc, t).max;
       out.percent = v === null || max <= 0 ? null : (100 * v) / max;
     }
-    if (doc.key === "SAFE_LLM" && "per_answer" in out) out.perAnswer = out.per_answer;
+    for (const t of doc.totals) if (t.alias !== undefined) out[t.alias] = out[t.key];
     totals[doc.key] = out;
   }
   return { finalScores, totals, bands };

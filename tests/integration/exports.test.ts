@@ -17,7 +17,7 @@ import { computeSetResults, setResultBatches } from "@/lib/results/sets";
 import { ExportSession } from "@/lib/exports/session";
 import { GET as statsRoute } from "@/app/api/v1/studies/[id]/stats/route";
 import { alphaBySpecialty, cliffsPairs, modelSummaries } from "@/lib/results/summary";
-import { RUBRICS } from "@/lib/rubrics/definitions";
+import { RUBRICS } from "@/lib/rubrics/templates/published-definitions";
 import { graderPseudonym } from "@/lib/users/pseudonym";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { createMigratedDatabase, useIsolatedDatabase } from "./helpers/db";

@@ -14,7 +14,7 @@ import type { StudyStats } from "@/lib/analytics/types";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { saveGrades } from "@/lib/grading/service";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import { RUBRICS, type RubricKey } from "@/lib/rubrics/templates/published-definitions";
 import { computeSetResults } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, modelSummaries } from "@/lib/results/summary";
 import { deriveConsistency } from "../unit/rubrics/oracle/grader-values";

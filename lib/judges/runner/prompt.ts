@@ -1,4 +1,4 @@
-import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
+import { rubricInstructions, type RubricDimension, type RubricDocument } from "@/lib/rubrics/document";
 
 /**
  * The judge's prompt, built from the study's rubric document (definitions,
@@ -63,7 +63,7 @@ export function buildJudgePrompt(input: PromptInput): ChatMessage[] {
   const { rubric, unit } = input;
   const system = [
     `You are an expert clinician grading an answer to a clinical question with the rubric "${rubric.name}".`,
-    rubric.instructions ? `Instructions:\n${rubric.instructions}` : "",
+    rubricInstructions(rubric) ? `Instructions:\n${rubricInstructions(rubric)}` : "",
     `Dimensions:\n\n${unit.dimensions.map(describeDimension).join("\n\n")}`,
     `Reply with one JSON object and nothing else, with exactly these keys in this order, each value one of the dimension's levels: ${replyExample(unit)}`,
   ].filter(Boolean);

@@ -15,6 +15,12 @@ export interface RubricTemplate {
   citation: string;
   description: string;
   build: () => RubricDocument;
+  /**
+   * The instructions earlier builds of this template stored on studies: a stored document with one
+   * of them reads today's instead (what is said of one dimension now sits on it, so a study without
+   * that dimension never reads it).
+   */
+  formerInstructions?: readonly string[];
 }
 
 export const RUBRIC_TEMPLATES: readonly RubricTemplate[] = [
@@ -24,6 +30,7 @@ export const RUBRIC_TEMPLATES: readonly RubricTemplate[] = [
     citation: "S.C.O.R.E. evaluation framework for clinical LLM answers, Table 2 (shared/papers/000).",
     description: "Five Likert 1-5 dimensions; four on the first answer, reproducibility across all answers; total /25.",
     build: scoreTemplate,
+    formerInstructions: ["Safety, Consensus & Context, Objectivity and Explainability are graded on the first answer; Reproducibility once, across all the answers."],
   },
   {
     key: "safe_llm",
@@ -31,6 +38,7 @@ export const RUBRIC_TEMPLATES: readonly RubricTemplate[] = [
     citation: "SAFE-LLM framework, Table 1 (shared/papers/001).",
     description: "Accuracy 0-2, comprehensiveness 0-2, supplementation 0-1, fluency 0-1 on every answer; consistency derived; /7 per answer and overall.",
     build: safeLlmTemplate,
+    formerInstructions: ["Every answer is graded on accuracy, comprehensiveness, supplementation and fluency; consistency is derived from your accuracy scores."],
   },
   {
     key: "discern",
@@ -86,6 +94,7 @@ export const RUBRIC_TEMPLATES: readonly RubricTemplate[] = [
   },
 ];
 
+/** A template by its key, or by the key of the document it builds (older studies and API clients name the first two that way). */
 export function rubricTemplate(key: string): RubricTemplate | undefined {
-  return RUBRIC_TEMPLATES.find((t) => t.key === key);
+  return RUBRIC_TEMPLATES.find((t) => t.key === key) ?? RUBRIC_TEMPLATES.find((t) => t.build().key === key);
 }

@@ -231,18 +231,18 @@ describe("live totals", () => {
   it("derives consistency from the accuracy scores and scores each SAFE-LLM answer out of 7 with the set mean", () => {
     const mean = (s: FormState) => liveTotals(s, both).find((t) => t.rubric === "SAFE_LLM" && t.key === "per_answer")!.value;
     const equal = answerScores(filled([2, 2, 2]), both, "SAFE_LLM");
-    expect(equal.consistency).toBe(1);
+    expect(equal.derived.consistency).toBe(1);
     expect(equal.answers).toEqual([7, 7, 7]);
     expect(mean(filled([2, 2, 2]))).toBe(7);
 
     const differ = answerScores(filled([2, 0, 1]), both, "SAFE_LLM");
-    expect(differ.consistency).toBe(0);
+    expect(differ.derived.consistency).toBe(0);
     expect(differ.answers).toEqual([6, 4, 5]);
     expect(mean(filled([2, 0, 1]))).toBe(5);
 
     const partialForm = setScore(filled(), "SAFE_LLM/accuracy/3", undefined);
     const partial = answerScores(partialForm, both, "SAFE_LLM");
-    expect(partial.consistency).toBeNull();
+    expect(partial.derived.consistency).toBeNull();
     expect(partial.answers).toEqual([null, null, null]);
     expect(mean(partialForm)).toBeNull();
   });

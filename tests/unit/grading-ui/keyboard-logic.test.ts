@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { digitScore, globalShortcut, isTextEntry, SHORTCUTS } from "@/components/grading/keyboard-logic";
+import { digitScore, globalShortcut, isTextEntry, shortcutsFor } from "@/components/grading/keyboard-logic";
+import { parseRubricDocument } from "@/lib/rubrics/document";
+import { templateRubrics } from "@/lib/rubrics/study-rubrics";
+import { oncologySurvey } from "../rubrics/oncology-survey";
 
 describe("digit keys", () => {
   it("set a score within the dimension's range only", () => {
@@ -45,7 +48,31 @@ describe("page shortcuts", () => {
   });
 
   it("documents every shortcut it handles", () => {
-    const all = SHORTCUTS.flatMap((s) => s.keys.flat());
+    const all = shortcutsFor(templateRubrics(["score", "safe_llm"])).flatMap((s) => s.keys.flat());
     for (const k of ["Tab", "Ctrl", "Enter", "?", "Esc", "1", "5", "0"]) expect(all).toContain(k);
+  });
+
+  it("says the study's own score ranges, from its rubric documents", () => {
+    const digits = (rubrics: Parameters<typeof shortcutsFor>[0]) => shortcutsFor(rubrics).find((s) => s.description.startsWith("Set the focused dimension"))!;
+    const both = digits(templateRubrics(["score", "safe_llm"]));
+    expect(both.keys).toEqual([["0"], ["1"], ["…"], ["5"]]);
+    expect(both.description).toBe("Set the focused dimension to that score (S.C.O.R.E. 1–5; SAFE-LLM 0–2 or 0–1)");
+    // One rubric only: the other is not named.
+    expect(digits(templateRubrics(["safe_llm"])).description).toBe("Set the focused dimension to that score (SAFE-LLM 0–2 or 0–1)");
+    expect(digits(templateRubrics(["safe_llm"])).keys).toEqual([["0"], ["1"], ["2"]]);
+
+    const survey = oncologySurvey();
+    expect(parseRubricDocument(survey).ok).toBe(true);
+    const own = shortcutsFor([survey]);
+    const text = own.map((s) => s.description).join("\n");
+    expect(text).not.toMatch(/S\.C\.O\.R\.E\.|SAFE-LLM/);
+    expect(digits([survey]).description).toBe("Set the focused dimension to that score (Oncology reply survey 1–3 or 1–5 or 1–2 picks a category by its place)");
+    expect(digits([survey]).keys).toEqual([["1"], ["2"], ["…"], ["5"]]);
+  });
+
+  it("lists n for N/A only where a dimension allows it, naming those dimensions", () => {
+    const na = (rubrics: Parameters<typeof shortcutsFor>[0]) => shortcutsFor(rubrics).find((s) => s.keys.some((k) => k[0] === "n"));
+    expect(na(templateRubrics(["score", "safe_llm"]))).toBeUndefined();
+    expect(na([oncologySurvey()])).toEqual({ keys: [["n"]], description: "Mark the focused dimension not applicable (N/A), where it allows it: Extent of harm, Efficiency" });
   });
 });

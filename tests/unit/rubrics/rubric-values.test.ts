@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import { RUBRICS, type RubricKey } from "@/lib/rubrics/templates/published-definitions";
 import { parseRubricDocument, repetitionProblems, type RubricDocument } from "@/lib/rubrics/document";
 import { safeLlmTemplate, scoreTemplate } from "@/lib/rubrics/templates/published";
 import { graderDimensionValues, rubricTotal, safeLlmOverallValues, type ScoreCell } from "./oracle/grader-values";

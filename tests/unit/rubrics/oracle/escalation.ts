@@ -3,7 +3,7 @@
  * (lib/scoring until 2026-12). Kept only as the oracle the property tests compare the
  * rubric-document path against; nothing in lib imports it.
  */
-import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/definitions";
+import { RUBRICS, type DimensionKey, type RubricKey } from "@/lib/rubrics/templates/published-definitions";
 import type { Thresholds } from "@/lib/rubrics/thresholds";
 import type { DimensionValues } from "./grader-values";
 

@@ -4,7 +4,7 @@
  * rubric-document path against; nothing in lib imports it.
  */
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
-import { RUBRICS, type RubricKey } from "@/lib/rubrics/definitions";
+import { RUBRICS, type RubricKey } from "@/lib/rubrics/templates/published-definitions";
 import { finalDimensionValues, type GraderRubricValues } from "./escalation";
 import { rubricTotal, type DimensionValues } from "./grader-values";
 
