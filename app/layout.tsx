@@ -4,7 +4,7 @@ import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "Clingrade", template: "%s · Clingrade" },
-  description: "Blinded expert grading of LLM answers to clinical questions (S.C.O.R.E. and SAFE-LLM).",
+  description: "Blinded expert grading of LLM answers to clinical questions, with published rubrics or the study's own.",
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {

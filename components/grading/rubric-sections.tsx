@@ -1,6 +1,6 @@
 "use client";
 
-import { ordinalRange, rubricInstructions, type RubricDocument, type RubricTotal } from "@/lib/rubrics/document";
+import { bareTotalName, ordinalRange, rubricInstructions, type RubricDocument, type RubricTotal } from "@/lib/rubrics/document";
 import {
   answerScores,
   cellKey,
@@ -87,8 +87,8 @@ function TotalBox({ label, value, max, note, testId }: { label: string; value: s
   );
 }
 
-/** A total's name without the maximum it ends with ("Total (/25)" → "Total"): the box shows "/ 25" itself. */
-const bareName = (name: string) => name.replace(/\s*\(\/\d+[^)]*\)$/, "");
+// The box shows "/ 25" itself.
+const bareName = bareTotalName;
 
 /** Each rubric once, before the answers: what it asks (its document's instructions) and its running total(s). */
 export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {

@@ -32,7 +32,8 @@ const FIELD: Record<string, string> = {
   gradersPerSet: "graders per set",
   showReferenceAnswer: "reference answer shown",
   matchSpecialty: "match specialty",
-  safeLlmScoring: "SAFE-LLM scoring",
+  // The study's choice between a rubric's headline and its overallHeadline (the column keeps its first name).
+  safeLlmScoring: "scoring per answer or overall",
   graderTitle: "grader-facing title",
 };
 

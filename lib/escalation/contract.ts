@@ -69,7 +69,7 @@ const SetResult = registry.register(
       .nullable()
       .meta({
         description:
-          "Per rubric key: each total of the rubric document (the mean of the graders' totals), `headline` and `percent` (the headline as % of its maximum). S.C.O.R.E. `total` is out of 25; SAFE-LLM keeps `perAnswer` and `overall` (out of 7)",
+          "Per rubric key: each total of the rubric document (the mean of the graders' totals), `headline` and `percent` (the headline as % of its maximum); a total with an `alias` in its document also under that key",
       }),
     bands: z
       .record(z.string(), z.record(z.string(), z.string().nullable()))

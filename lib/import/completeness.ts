@@ -3,7 +3,7 @@ import type { Db, Tx } from "@/lib/db/client";
 /**
  * A response set (item x model) is complete when it holds all N answers of
  * the study, repetitions 1..N: graders compare the N answers with each other
- * (S.C.O.R.E. reproducibility, SAFE-LLM consistency), so an incomplete set is
+ * (a dimension graded across them, or derived from them), so an incomplete set is
  * not offered for grading.
  *
  * `responseCount` counts the set's answers with repetition in 1..N (the

@@ -140,6 +140,11 @@ export function rubricInstructions(doc: Pick<RubricDocument, "instructions" | "d
     .join(" ");
 }
 
+/** A total's name without the maximum it may end with ("Total (/25)" → "Total"), for places that show the range themselves. */
+export function bareTotalName(name: string): string {
+  return name.replace(/\s*\(\/\d+[^)]*\)$/, "");
+}
+
 /** What fields of a schema-valid document say of one another. Empty when it is consistent. */
 export function rubricProblems(doc: RubricDocument): RubricProblem[] {
   const problems: RubricProblem[] = [];

@@ -1,5 +1,5 @@
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
-import type { RubricDocument } from "@/lib/rubrics/document";
+import { bareTotalName, type RubricDocument } from "@/lib/rubrics/document";
 import { bandOf, totalRange } from "./rubric-values";
 import type { GraderRubricValues } from "./escalation";
 import { finalDimensionValue } from "./rubric-final";
@@ -45,6 +45,24 @@ export interface ScoringStudy {
 export function headlineOf(doc: RubricDocument, study: Pick<ScoringStudy, "safeLlmScoring">): string | undefined {
   if (study.safeLlmScoring === "OVERALL" && doc.overallHeadline !== undefined && doc.totals.some((t) => t.key === doc.overallHeadline)) return doc.overallHeadline;
   return doc.headline;
+}
+
+/**
+ * The study's totals in words, from its documents ("CLEAR: Total 5–25 (the headline)"), for
+ * pages that explain final scores; a rubric without totals says so.
+ */
+export function describeTotals(study: Pick<ScoringStudy, "rubrics" | "safeLlmScoring">): string {
+  return study.rubrics
+    .map((doc) => {
+      if (!doc.totals.length) return `${doc.name} has no total: each dimension stands alone`;
+      const headline = headlineOf(doc, study);
+      const totals = doc.totals.map((t) => {
+        const { min, max } = totalRange(doc, t);
+        return `${bareTotalName(t.name)} ${min}–${max}${t.method === "percent_applicable" ? "%" : ""}${t.key === headline && doc.totals.length > 1 ? " (the headline)" : ""}`;
+      });
+      return `${doc.name}: ${totals.join(", ")}`;
+    })
+    .join("; ");
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -4,7 +4,7 @@
  *
  * The data are strata (specialties), each holding one group of units
  * (response sets) per model, with one or more measures per unit (the
- * S.C.O.R.E. total and the SAFE-LLM total of the same set). Each replicate
+ * totals of two rubrics on the same set). Each replicate
  * resamples, stratum by stratum and model by model in the given order, the
  * group's units with replacement at the group's own size: n indices
  * `floor(u * n)` from mulberry32(seed) (lib/stats' generator, inlined), as

@@ -3,7 +3,7 @@
  * positive when x tends to be larger (the sign convention of R effsize::cliff.delta and the
  * Python cliffs_delta package).
  *
- * Magnitude labels follow Romano et al. (2006) as used by effsize and the S.C.O.R.E. paper:
+ * Magnitude labels follow Romano et al. (2006) as used by effsize and paper 000 (shared/papers):
  * |delta| < 0.147 negligible, < 0.33 small, < 0.474 medium, otherwise large; a value exactly
  * on a threshold takes the higher class (effsize uses findInterval on the thresholds).
  */

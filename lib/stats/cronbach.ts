@@ -39,7 +39,7 @@ export interface CronbachResult extends Degenerate {
 
 /**
  * Feldt's interval for coefficient alpha from `n` subjects and `k` items
- * (pingouin's formula; the S.C.O.R.E. paper's per-specialty intervals use it with n = 15, k = 5).
+ * (pingouin's formula; paper 000's per-specialty intervals use it with n = 15, k = 5).
  * Returns null when the inputs cannot define an interval (n < 2, k < 2, non-finite alpha, bad level).
  */
 export function feldtInterval(alpha: number, n: number, k: number, level = 0.95): Interval | null {

@@ -1,5 +1,5 @@
 /**
- * Per-model summaries (the S.C.O.R.E. paper reports mean and SD of total scores): count, mean and
+ * Per-model summaries (paper 000 in shared/papers reports mean and SD of total scores): count, mean and
  * sample standard deviation (ddof = 1, as pandas `Series.std`). Missing values are skipped.
  */
 import type { Degenerate, Rating } from "./types";

@@ -4,7 +4,9 @@ import { addGraderSchema, setGraderSpecialtiesSchema } from "@/lib/graders/schem
 import { itemListQuerySchema, studyListQuerySchema } from "./list-params";
 import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { RubricDocument } from "@/lib/rubrics/contract";
-import { createStudySchema, SAFE_LLM_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
+import type { RubricDocument as RubricDoc } from "@/lib/rubrics/document";
+import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
+import { createStudySchema, STUDY_STATUSES, updateStudySchema } from "./settings";
 
 /**
  * The /api/v1/studies contract: request schemas are the ones the handlers
@@ -37,15 +39,20 @@ const GraderParams = z.object({
 });
 
 const dateTime = () => z.iso.datetime();
-const rubric = z.string().meta({ description: "A rubric's key (SCORE, SAFE_LLM or the study's own)" });
+const rubric = z.string().meta({ description: "A rubric's key (a template's document key, or the study's own)" });
 const status = z.enum(STUDY_STATUSES);
 const pageFields = { total: z.int().min(0), page: z.int().min(1), pageSize: z.int().min(1) };
+
+/** A template's default thresholds, as the example of the thresholds object. */
+function templateThresholds(doc: RubricDoc): Record<string, Record<string, number>> {
+  return { [doc.key]: Object.fromEntries(doc.dimensions.flatMap((d) => (d.threshold !== undefined ? [[d.key, d.threshold]] : []))) };
+}
 
 export const Thresholds = registry.register(
   "Thresholds",
   z.record(z.string(), z.record(z.string(), z.number())).meta({
     description: "Per rubric key and ordinal dimension key, the spread between primary graders at or above which a third grader is called",
-    example: { SCORE: { safety: 2, consensus_context: 2, objectivity: 2, reproducibility: 2, explainability: 2 } },
+    example: templateThresholds(RUBRIC_TEMPLATES[0].build()),
   }),
 );
 
@@ -85,7 +92,8 @@ export const StudyDetail = registry.register(
     thresholds: Thresholds,
     showReferenceAnswer: z.boolean(),
     matchSpecialty: z.boolean(),
-    safeLlmScoring: z.enum(SAFE_LLM_SCORING),
+    // Which total leads for a rubric with an overallHeadline: its headline (per answer) or that one (overall).
+    safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
     createdAt: dateTime(),
     updatedAt: dateTime(),
     openedAt: dateTime().nullable(),

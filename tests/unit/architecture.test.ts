@@ -73,4 +73,85 @@ describe("architecture", () => {
     for (const n of edges.keys()) if (!state.has(n)) visit(n);
     expect(cycles).toEqual([]);
   });
+
+  it("names an instrument only in its template (lib/rubrics/templates) and lib/demo", () => {
+    const hits = instrumentNameHits();
+    const allowed = new Set([...Object.keys(COMPATIBILITY_SHIMS), ...Object.keys(PARALLEL_WORK)]);
+    expect(hits.filter((h) => !allowed.has(h.split(":")[0]))).toEqual([]);
+  });
+
+  it("allows no file that no longer names an instrument (tighten the lists)", () => {
+    const named = new Set(instrumentNameHits().map((h) => h.split(":")[0]));
+    const stale = [...Object.keys(COMPATIBILITY_SHIMS), ...Object.keys(PARALLEL_WORK)].filter((f) => !named.has(f));
+    expect(stale).toEqual([]);
+  });
 });
+
+/**
+ * An instrument's name in code: the rubric document is the one source of truth, so code reads a
+ * document's properties, never which instrument it is. Stored data keeps the keys the templates
+ * define (Grade.rubric "SCORE"); code compares them nowhere.
+ */
+const INSTRUMENT_NAME = /S\.C\.O\.R\.E\.|SAFE-LLM|SAFE_LLM|["'`]SCORE["'`]|\bSCORE\s*:/;
+
+/** Where instruments are defined, or data written with them: the templates, the demo study, and Prisma's generated client (from the schema). */
+const INSTRUMENT_HOMES = ["lib/rubrics/templates/", "lib/demo/", "lib/generated/"];
+
+/** Compatibility with what was stored before rubrics were documents: each file, and why it must name an instrument. */
+const COMPATIBILITY_SHIMS: Record<string, string> = {
+  "lib/exports/archive-rubrics.ts": "archives written before rubrics were data name the two published rubrics by key, each standing for its template",
+};
+
+/**
+ * TEMPORARY: owned by parallel work (issue 31's other slices); to be emptied. Each file here
+ * still names an instrument while its owner replaces the name with a document's property.
+ */
+const PARALLEL_WORK: Record<string, string> = {
+  "components/dashboard/cliffs-panel.tsx": "dashboard captions",
+  "components/dashboard/radar-panel.tsx": "dashboard captions",
+  "components/dashboard/ranking-panel.tsx": "dashboard captions",
+  "components/dashboard/rubric-names.tsx": "dashboard colours per rubric",
+  "components/grading/harm-flag.tsx": "harm decision",
+  "components/results/results-table.tsx": "Results columns per dimension",
+  "components/studies/labels.ts": "SAFE_LLM_SCORING_LABEL alias until study-settings-form.tsx imports PROMPT_SCORING_LABEL",
+  "components/studies/study-settings-form.tsx": "settings",
+  "lib/analytics/agreement.ts": "dashboard per dimension",
+  "lib/analytics/assemble.ts": "dashboard per dimension",
+  "lib/analytics/blocks.ts": "dashboard per dimension",
+  "lib/analytics/contract.ts": "dashboard per dimension",
+  "lib/analytics/tables.ts": "dashboard per dimension",
+  "lib/analytics/types.ts": "dashboard per dimension",
+  "lib/exports/catalog.ts": "grades export",
+  "lib/exports/contract.ts": "grades export (and the archive's earlier rubric keys)",
+  "lib/exports/results.ts": "grades export",
+  "lib/results/summary.ts": "Results per dimension",
+  "lib/results/table.ts": "Results per dimension",
+  "lib/rubrics/thresholds.ts": "settings: thresholds per dimension",
+  "lib/studies/settings.ts": "settings",
+  "lib/studies/thresholds.ts": "settings: thresholds per dimension",
+};
+
+function textFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (name === "node_modules" || name.startsWith(".next")) continue;
+    if (statSync(p).isDirectory()) out.push(...textFiles(p));
+    else if (/\.(ts|tsx|js|mjs|cjs|json|md|css|sql|sh)$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+/** "file:line" for each line of app, components, lib and scripts that names an instrument outside its homes. */
+function instrumentNameHits(): string[] {
+  return ["app", "components", "lib", "scripts"]
+    .flatMap((d) => textFiles(path.join(root, d)))
+    .map((f) => path.relative(root, f).split(path.sep).join("/"))
+    .filter((f) => !INSTRUMENT_HOMES.some((home) => f.startsWith(home)))
+    .flatMap((f) =>
+      readFileSync(path.join(root, f), "utf8")
+        .split("\n")
+        .flatMap((line, i) => (INSTRUMENT_NAME.test(line) ? [`${f}:${i + 1}: ${line.trim().slice(0, 120)}`] : [])),
+    );
+}
+

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { allAnswers, formatDate, SAFE_LLM_SCORING_LABEL } from "@/components/studies/labels";
+import { allAnswers, formatDate, PROMPT_SCORING_LABEL } from "@/components/studies/labels";
 import { SetupChecklist } from "@/components/studies/setup-checklist";
 import { StudyStatusActions } from "@/components/studies/study-status-actions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -124,7 +124,13 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
               <Setting label="Primary graders per set (k)">{detail.gradersPerSet}</Setting>
               <Setting label="Reference answer">{detail.showReferenceAnswer ? "Shown to graders" : "Hidden from graders"}</Setting>
               <Setting label="Specialty matching">{detail.matchSpecialty ? "Graders get only questions of their specialty" : "Any grader may get any question"}</Setting>
-              {detail.rubrics.includes("SAFE_LLM") ? <Setting label="SAFE-LLM scoring">{SAFE_LLM_SCORING_LABEL[detail.safeLlmScoring]}</Setting> : null}
+              {detail.rubricDocuments
+                .filter((r) => r.overallHeadline !== undefined)
+                .map((r) => (
+                  <Setting key={r.key} label={`${r.name} scoring`}>
+                    {PROMPT_SCORING_LABEL[detail.safeLlmScoring]}
+                  </Setting>
+                ))}
               {detail.rubricDocuments
                 .filter((r) => Object.keys(detail.thresholds[r.key] ?? {}).length > 0)
                 .map((rubric) => (

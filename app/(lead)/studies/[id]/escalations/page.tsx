@@ -29,8 +29,8 @@ export default async function EscalationsPage({ params, searchParams }: Props) {
   return (
     <div className="flex flex-col gap-4">
       <p className="max-w-3xl text-sm text-muted-foreground">
-        A set escalates when its primary graders differ by at least the study&apos;s threshold on any dimension (S.C.O.R.E.: the scores;
-        SAFE-LLM: each grader&apos;s mean over the {study.repetitions} answers). A third grader, chosen automatically among eligible graders with
+        A set escalates when its primary graders differ by at least the study&apos;s threshold on any dimension (on a dimension
+        graded on each answer, each grader&apos;s mean over the {study.repetitions} answers). A third grader, chosen automatically among eligible graders with
         the least open work, grades the whole set blind; the final score is then the mean of all three. Graders appear under pseudonyms.
       </p>
       <EscalationsTable page={page} sort={q.sort} specialties={specialties} graders={graders.map((g) => g.user)} />

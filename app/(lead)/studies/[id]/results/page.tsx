@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { describeTotals } from "@/lib/scoring/final-scores";
 import { parseTableParams } from "@/lib/tables/search-params";
 import { ResultsTable } from "@/components/results/results-table";
 import { resultPageQuerySchema } from "@/lib/escalation/list-params";
@@ -15,16 +16,15 @@ export default async function ResultsPage({ params, searchParams }: Props) {
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
   const { data: q } = parseTableParams(resultPageQuerySchema, await searchParams);
+  const rubrics = storedRubrics(study.rubrics);
   const [page, specialties] = await Promise.all([resultsTablePage(study.id, q), itemSpecialties(study.id)]);
   return (
     <div className="flex flex-col gap-4">
       <p className="max-w-3xl text-sm text-muted-foreground">
         Final scores exist once a set is agreed (its primary graders within the thresholds) or adjudicated (a third grader has graded it): per
-        dimension, the mean over all its graders. S.C.O.R.E. totals are out of 25; SAFE-LLM out of 7, both per answer (mean over the{" "}
-        {study.repetitions} answers) and overall (best answer); the study&apos;s headline is {study.safeLlmScoring === "OVERALL" ? "overall" : "per answer"}.
-        Hover a S.C.O.R.E. total for its dimensions.
+        dimension, the mean over all its graders; a total, the mean of the graders&apos; totals ({describeTotals({ rubrics, safeLlmScoring: study.safeLlmScoring })}).
       </p>
-      <ResultsTable studyId={study.id} page={page} sort={q.sort} specialties={specialties} rubrics={storedRubrics(study.rubrics)} />
+      <ResultsTable studyId={study.id} page={page} sort={q.sort} specialties={specialties} rubrics={rubrics} />
     </div>
   );
 }
