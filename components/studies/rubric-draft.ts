@@ -44,6 +44,8 @@ export interface Draft {
   /** The lead's own totals (an imported rubric's, advanced fields such as `across` included), after the automatic one. */
   totals?: RubricTotal[];
   headline?: string;
+  /** The total that leads under the study's overall scoring (an imported rubric's), kept while that total is. */
+  overallHeadline?: string;
 }
 
 /** The sum of the ordinal dimensions that always have a value (each-answer ones averaged over the answers), or none. */
@@ -69,6 +71,7 @@ export function documentOf(d: Draft): RubricDocument {
     dimensions: d.dimensions,
     totals,
     ...(headline !== undefined ? { headline } : {}),
+    ...(d.overallHeadline !== undefined && totals.some((t) => t.key === d.overallHeadline) ? { overallHeadline: d.overallHeadline } : {}),
   };
 }
 
@@ -83,6 +86,7 @@ export function draftOf(doc: RubricDocument | undefined): Draft {
     sum: false,
     totals: doc.totals,
     ...(doc.headline !== undefined ? { headline: doc.headline } : {}),
+    ...(doc.overallHeadline !== undefined ? { overallHeadline: doc.overallHeadline } : {}),
   };
 }
 

@@ -140,9 +140,9 @@ export function rubricInstructions(doc: Pick<RubricDocument, "instructions" | "d
     .join(" ");
 }
 
-/** A total's name without the maximum it may end with ("Total (/25)" → "Total"), for places that show the range themselves. */
+/** A total's name without the range it may end with ("Total (/25)", "Score (5-25)" → "Total", "Score"), for places that show the range themselves. */
 export function bareTotalName(name: string): string {
-  return name.replace(/\s*\(\/\d+[^)]*\)$/, "");
+  return name.replace(/\s*\((?:\/\d+|-?\d+\s*[-–]\s*\d+\b)[^)]*\)$/, "");
 }
 
 /** What fields of a schema-valid document say of one another. Empty when it is consistent. */
