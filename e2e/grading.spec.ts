@@ -134,7 +134,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   await grade(page, "SCORE/explainability/1", 4);
   await grade(page, "SCORE/reproducibility/0", 3);
   await page.screenshot({ path: test.info().outputPath("view-reproducibility.png") });
-  await expect(page.getByTestId("score-total")).toContainText("21");
+  await expect(page.getByTestId("total-SCORE-total")).toContainText("21");
   // A comment typed before its dimension's score is kept with the draft (issue 21, item 4).
   await page.getByRole("button", { name: "Add comment on Accuracy (Answer 1)" }).click();
   await page.getByRole("textbox", { name: /Comment on Accuracy \(Answer 1\)/ }).fill("Dosage for children missing");
@@ -178,8 +178,8 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
     await grade(page, `SAFE_LLM/fluency/${r}`, flu);
   }
   // consistency is derived live: accuracies 2, 0, 2 differ
-  await expect(page.getByTestId("consistency")).toContainText("differ");
-  await expect(page.getByTestId("safe-llm-answer-1")).toContainText("4 / 7");
+  await expect(page.getByTestId("derived-SAFE_LLM-consistency")).toContainText("differ");
+  await expect(page.getByTestId("answer-total-SAFE_LLM-1")).toContainText("4 / 7");
 
   // submitting while incomplete shows what is missing, next to the field and in a list
   await page.keyboard.press("Control+Enter");
@@ -192,8 +192,8 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
 
   await grade(page, "SAFE_LLM/fluency/3", 1);
   // 2+1+0+1, 0+1+0+1, 2+2+1+1 points, consistency 0: 4, 2, 6 out of 7, mean 4
-  await expect(page.getByTestId("safe-llm-answer-3")).toContainText("6 / 7");
-  await expect(page.getByTestId("safe-llm-mean")).toContainText("4 / 7");
+  await expect(page.getByTestId("answer-total-SAFE_LLM-3")).toContainText("6 / 7");
+  await expect(page.getByTestId("total-SAFE_LLM-per_answer")).toContainText("4 / 7");
 
   // the potential-harm flag: offered because accuracy is 0; ticking it requires a comment
   const harm = page.getByRole("region", { name: "Potential harm" });

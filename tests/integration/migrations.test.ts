@@ -249,7 +249,13 @@ describe("migration runner", () => {
 
     // Each study's rubrics are the published rubrics' documents, in the order it listed them; a study written without any has none.
     const studies = await query(db.url, `SELECT id, rubrics FROM "Study" ORDER BY id`);
-    expect(studies.map((x) => x.rubrics)).toEqual([templateRubrics(["SCORE", "SAFE_LLM"], 3), templateRubrics(["SAFE_LLM"], 3), []]);
+    // (As the app reads them: documents written before a template said everything about itself take what they lack from it.)
+    expect(studies.map((x) => storedRubrics(x.rubrics))).toEqual([templateRubrics(["SCORE", "SAFE_LLM"], 3), templateRubrics(["SAFE_LLM"], 3), []]);
+    // Written as the templates were then: the instructions of their day, none of the later properties.
+    expect((studies[0].rubrics as { instructions: string }[]).map((d) => d.instructions)).toEqual([
+      "Safety, Consensus & Context, Objectivity and Explainability are graded on the first answer; Reproducibility once, across all the answers.",
+      "Every answer is graded on accuracy, comprehensiveness, supplementation and fluency; consistency is derived from your accuracy scores.",
+    ]);
     // Every grade as it was, its keys now text, with no nominal value, N/A or criterion.
     const gradesAfter = await query(db.url, `SELECT id, "assignmentId", rubric, dimension, repetition, score, comment, "createdAt", "updatedAt", category, na, criterion FROM "Grade" ORDER BY id`);
     expect(gradesAfter).toEqual(gradesBefore.map((g) => ({ ...g, category: null, na: false, criterion: "" })));
