@@ -87,9 +87,6 @@ function TotalBox({ label, value, max, note, testId }: { label: string; value: s
   );
 }
 
-// The box shows "/ 25" itself.
-const bareName = bareTotalName;
-
 /** Each rubric once, before the answers: what it asks (its document's instructions) and its running total(s). */
 export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {
   const r = p.rubric;
@@ -110,7 +107,7 @@ export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {
           <TotalBox
             key={t.key}
             testId={`total-${r.key}-${t.key}`}
-            label={inAnswers ? `Mean of the ${n} answers` : bareName(t.name)}
+            label={inAnswers ? `Mean of the ${n} answers` : bareTotalName(t.name) /* the box says "/ 25" itself */}
             value={t.value !== null ? formatScore(t.value) : !inAnswers && t.partial ? formatScore(t.partial.sum) : "—"}
             max={t.max}
             note={
@@ -269,7 +266,7 @@ function AnswerTotalsSummary({ p, rubric, total, fields }: { p: FormParts; rubri
         })}
         <div className="self-start overflow-hidden rounded-lg border border-border">
           <table className="w-full text-sm">
-            <caption className="sr-only">{bareName(total.name)}: each answer&apos;s score</caption>
+            <caption className="sr-only">{bareTotalName(total.name)}: each answer&apos;s score</caption>
             <thead className="bg-muted/60 text-left text-xs text-muted-foreground">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">

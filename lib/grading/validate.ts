@@ -1,4 +1,4 @@
-import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
+import { templateOfDocument } from "@/lib/rubrics/templates";
 import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import { repetitionsOf, type Criterion } from "@/lib/scoring/rubric-values";
@@ -109,7 +109,7 @@ export function validateGrades(input: GradeSubmission, study: GradingStudy): Val
     const at = `scores[${i}]`;
     const doc = study.rubrics.find((r) => r.key === s.rubric);
     if (!doc) {
-      const name = RUBRIC_TEMPLATES.map((t) => t.build()).find((d) => d.key === s.rubric)?.name ?? s.rubric;
+      const name = templateOfDocument(s.rubric)?.name ?? s.rubric;
       problems.push({ path: `${at}.rubric`, message: `this study does not use the ${name} rubric` });
       return;
     }

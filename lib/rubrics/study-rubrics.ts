@@ -1,6 +1,6 @@
 import type { RubricDimension, RubricDocument } from "./document";
 import { ordinalRange, parseRubricDocument, repetitionProblems, RubricDocumentSchema, rubricProblems, type RubricProblem } from "./document";
-import { RUBRIC_TEMPLATES, rubricTemplate } from "./templates";
+import { rubricTemplate, templateOfDocument } from "./templates";
 
 /**
  * A study's rubrics: the documents stored on the study (Study.rubrics, JSON),
@@ -21,9 +21,17 @@ export function storedRubrics(json: unknown): RubricDocument[] {
  * it still has the instructions an earlier build wrote, today's instructions. What it has is kept.
  */
 export function withTemplateProperties(doc: RubricDocument): RubricDocument {
-  const t = RUBRIC_TEMPLATES.find((x) => x.build().key === doc.key);
+  const t = templateOfDocument(doc.key);
   if (!t) return doc;
-  const built = t.build();
+  const built = t.built;
+  const former = doc.instructions !== undefined && t.formerInstructions?.includes(doc.instructions);
+  const lacks =
+    former ||
+    (built.overallHeadline !== undefined && doc.overallHeadline === undefined) ||
+    built.totals.some((b) =>
+      doc.totals.some((x) => x.key === b.key && ((b.alias !== undefined && x.alias === undefined) || (b.method === "sum" && b.perAnswer !== undefined && x.method === "sum" && x.perAnswer === undefined))),
+    );
+  if (!lacks) return doc;
   const builtDims = new Map(built.dimensions.map((d) => [d.key, d]));
   if (built.version !== doc.version || !doc.dimensions.every((d) => builtDims.has(d.key))) return doc;
   const next: RubricDocument = { ...doc };
@@ -36,7 +44,7 @@ export function withTemplateProperties(doc: RubricDocument): RubricDocument {
     if (out.method === "sum" && same.method === "sum" && out.perAnswer === undefined && same.perAnswer !== undefined) out.perAnswer = same.perAnswer;
     return out;
   });
-  if (doc.instructions !== undefined && t.formerInstructions?.includes(doc.instructions)) {
+  if (former) {
     next.instructions = built.instructions;
     next.dimensions = doc.dimensions.map((d) => {
       const text = builtDims.get(d.key)!.instructions;

@@ -94,7 +94,16 @@ export const RUBRIC_TEMPLATES: readonly RubricTemplate[] = [
   },
 ];
 
+let byDocumentKey: Map<string, { template: RubricTemplate; built: RubricDocument }> | undefined;
+
+/** The template that builds a document with this key (the first two build upper-case keys), and that document, built once: read it, never change it. */
+export function templateOfDocument(key: string): (RubricTemplate & { built: RubricDocument }) | undefined {
+  byDocumentKey ??= new Map(RUBRIC_TEMPLATES.map((t) => [t.build().key, { template: t, built: t.build() }]));
+  const hit = byDocumentKey.get(key);
+  return hit && { ...hit.template, built: hit.built };
+}
+
 /** A template by its key, or by the key of the document it builds (older studies and API clients name the first two that way). */
 export function rubricTemplate(key: string): RubricTemplate | undefined {
-  return RUBRIC_TEMPLATES.find((t) => t.key === key) ?? RUBRIC_TEMPLATES.find((t) => t.build().key === key);
+  return RUBRIC_TEMPLATES.find((t) => t.key === key) ?? templateOfDocument(key);
 }
