@@ -43,6 +43,7 @@ import { closeExportPools } from "../../lib/exports/pool";
 import { exportStream } from "../../lib/exports/service";
 import { copyCsv } from "../../lib/exports/sql";
 import { computeSetResults, setResultsAfter, setResultsPage, type SetCursor } from "../../lib/results/sets";
+import { templateRubrics } from "../../lib/rubrics/study-rubrics";
 import { itemsFor, seedExportStudy } from "./seed";
 import { mb, measure } from "../lib/measure";
 import { throwawayDatabase } from "../lib/server";
@@ -161,7 +162,7 @@ async function main() {
     step("seeding");
     const people = await loadPeople((sql, params) => client.query(sql, params).then((r) => r.rows), seeded.studyId);
     await client.end();
-    const study = { id: seeded.studyId, slug: seeded.slug, rubrics: ["SCORE", "SAFE_LLM"] as const };
+    const study = { id: seeded.studyId, slug: seeded.slug, rubrics: templateRubrics(["SCORE", "SAFE_LLM"]) };
 
     // Warm-up: the first query of a process pays for connections and plan caches; psql does not.
     await digest((await exportStream(study, { dataset: "grades", format: "csv" })) as unknown as AsyncIterable<Uint8Array>);
@@ -216,7 +217,7 @@ async function main() {
     const httpBaseline = process.memoryUsage.rss();
     const overHttp = await measure(() => download(`${server!.url}/api/v1/studies/${study.id}/export?dataset=grades&format=csv`, token));
     const psqlStart = performance.now();
-    const psql = await psqlCopy(url, gradesSelect(study.id, people, false, "csv"));
+    const psql = await psqlCopy(url, gradesSelect(study.id, people, false, "csv", study.rubrics));
     const psqlMs = performance.now() - psqlStart;
     const remoteLine = await remote();
 

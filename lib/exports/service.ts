@@ -7,6 +7,7 @@ import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
 import { resultsStudy, scoreLongChunks, setsChunks, summaryChunks } from "./results";
 import { ExportSession } from "./session";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { openWebStream, type ChunkSource, type WebStreamOptions } from "./web-stream";
 
 /**
@@ -69,7 +70,7 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
     case "grades":
       return withSession(async function* (session) {
         const people = await loadPeople(session.rawQuery, study.id);
-        yield* gradesChunks(session, study.id, people, identities, format);
+        yield* gradesChunks(session, study.id, people, identities, format, storedRubrics(study.rubrics));
       });
     case "audit":
       return withSession(async function* (session) {

@@ -1,6 +1,6 @@
 import { escapeLiteral } from "pg";
 import { isUuid } from "@/lib/db/uuid";
-import { FORMULA_TRIGGERS } from "./csv";
+import { FORMULA_LEADING_SPACE, FORMULA_QUOTES, FORMULA_TRIGGERS } from "./csv";
 
 /**
  * SQL for the datasets PostgreSQL writes itself (COPY ... TO STDOUT): each
@@ -24,13 +24,23 @@ export interface SqlColumn {
   name: string;
   kind: ColumnKind;
   sql: string;
+  /** The JSON format's expression when it differs (a value that is a number or a text). */
+  jsonSql?: string;
 }
 
-const TRIGGERS_SQL = FORMULA_TRIGGERS.map((c) => (c === "\t" ? "E'\\t'" : c === "\r" ? "E'\\r'" : escapeLiteral(c))).join(", ");
+/** A bracket expression of PostgreSQL's regular expressions: every character as a \uXXXX escape, a hyphen last (literal there). */
+const bracket = (chars: readonly string[]) =>
+  `[${chars
+    .filter((c) => c !== "-")
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .join("")}${chars.includes("-") ? "-" : ""}]`;
+const space = bracket(FORMULA_LEADING_SPACE);
+/** guardFormula()'s rule (lib/exports/csv.ts) as a PostgreSQL regular expression, built from the same character lists. */
+export const FORMULA_START_SQL = escapeLiteral(`^${space}*(${bracket(FORMULA_QUOTES)}${space}*)?${bracket(FORMULA_TRIGGERS)}`);
 
-/** The formula guard in SQL: a leading = + - @ tab or CR gets an apostrophe. */
+/** The formula guard in SQL: a text whose first non-space character is a trigger (or a quote, then a trigger) gets an apostrophe. */
 export function sqlGuard(expr: string): string {
-  return `CASE WHEN left(${expr}, 1) IN (${TRIGGERS_SQL}) THEN '''' || ${expr} ELSE ${expr} END`;
+  return `CASE WHEN ${expr} ~ ${FORMULA_START_SQL} THEN '''' || ${expr} ELSE ${expr} END`;
 }
 
 /** A timestamptz as 2026-01-31T12:00:00.000Z (the columns hold milliseconds). */
@@ -52,7 +62,7 @@ export function csvExpr(c: SqlColumn): string {
 }
 
 export function jsonExpr(c: SqlColumn): string {
-  return c.kind === "time" ? sqlIso(c.sql) : c.sql;
+  return c.kind === "time" ? sqlIso(c.sql) : (c.jsonSql ?? c.sql);
 }
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

@@ -95,6 +95,8 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("grades", () => {
+  const labelOf = (rubric: string, dimension: string, value: number) =>
+    storedRubrics(f.study.rubrics).find((r) => r.key === rubric)!.dimensions.find((d) => d.key === dimension)!.scale.levels!.find((l) => l.value === value)!.label;
   async function expectedGrades(identities: boolean, format: "csv" | "json") {
     const grades = await getDb().grade.findMany({
       where: { assignment: { responseSet: { studyId: f.study.id } } },
@@ -119,7 +121,11 @@ describe("grades", () => {
         assignment_status: a.status.toLowerCase(),
         rubric: g.rubric,
         dimension: g.dimension,
+        criterion: format === "csv" ? "" : null,
         score: format === "csv" ? String(g.score) : g.score,
+        value: format === "csv" ? String(g.score) : g.score,
+        na: format === "csv" ? "false" : false,
+        label: t(labelOf(g.rubric, g.dimension, g.score!)),
         comment: t(g.comment),
         harm_flag: format === "csv" ? String(a.harmFlag) : a.harmFlag,
         harm_comment: t(a.harmComment),
