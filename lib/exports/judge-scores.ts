@@ -1,6 +1,7 @@
 import { roundHalfUp } from "@/lib/stats/judge-readings";
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
+import { roundForExport } from "./precision";
 import type { ExportSession } from "./session";
 
 /**
@@ -51,6 +52,8 @@ async function* rows(session: ExportSession, studyId: string): AsyncGenerator<Ro
   for await (const batch of session.cursor<Omit<Row, "expected_score_rounded" | "updated_at"> & { updated_at: Date; expected_score: number | null }>(SQL, [studyId])) {
     yield batch.map((r) => ({
       ...r,
+      // A computed expectation: written to EXPORT_DECIMALS; its half-up rounding from the unrounded value.
+      expected_score: r.expected_score === null ? null : roundForExport(r.expected_score),
       expected_score_rounded: r.expected_score === null ? null : roundHalfUp(r.expected_score),
       final_for_set: Boolean(r.final_for_set),
       updated_at: r.updated_at.toISOString(),

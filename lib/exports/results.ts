@@ -8,6 +8,7 @@ import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, ty
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
 import { loadPeople, type People } from "./people";
+import { roundDeep, roundForExport } from "./precision";
 import type { ExportSession } from "./session";
 
 /**
@@ -63,8 +64,8 @@ export function scoreLongHeader(rubrics: readonly RubricDocument[]): string[] {
   return ["domain", "model", "response_id", ...longDims(rubrics).map(({ r, d }) => (several ? `${r.key}_${d.key}` : d.key))];
 }
 
-/** The final value as a CSV cell: a number, a nominal value, or "NA" for not applicable. */
-const longValue = (v: unknown) => (v === "N/A" ? "NA" : typeof v === "number" || typeof v === "string" ? v : null);
+/** The final value as a cell: a number (a mean: to EXPORT_DECIMALS), a nominal value, or "NA" for not applicable. */
+const longValue = (v: unknown) => (v === "N/A" ? "NA" : typeof v === "number" ? roundForExport(v) : typeof v === "string" ? v : null);
 
 export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[]): ScoreLongRow[] {
   const header = scoreLongHeader(rubrics);
@@ -235,10 +236,11 @@ export async function* setRecords(session: ExportSession, study: ResultsStudy, i
       model: { name: s.model.name, version: s.model.version },
       status: s.status.toLowerCase(),
       graders: s.graders,
-      finalScores: s.finalScores,
-      totals: s.totals,
+      // Means to EXPORT_DECIMALS (lib/exports/precision), in both formats.
+      finalScores: roundDeep(s.finalScores),
+      totals: roundDeep(s.totals),
       bands: s.bands,
-      escalation: escalations.get(s.id) ?? null,
+      escalation: roundDeep(escalations.get(s.id) ?? null),
       final_by: s.finalBy ?? null,
     }));
   }
@@ -400,7 +402,8 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
 }
 
 export async function* summaryChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
-  const doc = await summaryDocument(session, study);
+  // Means, SDs, alphas, deltas and intervals to EXPORT_DECIMALS (lib/exports/precision), in both formats.
+  const doc = roundDeep(await summaryDocument(session, study));
   if (format === "json") {
     yield JSON.stringify(doc, null, 2) + "\n";
     return;
