@@ -48,6 +48,10 @@ const csv = (t: string) => {
   return { header: parsed.meta.fields ?? [], rows: parsed.data };
 };
 const guard = (s: string | null | undefined) => (s === null || s === undefined ? "" : guardFormula(s));
+/** Computed figures as exports write them: 4 decimals (the catalog states it), worked out here without the export's code. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const r4 = (v: any): any =>
+  typeof v === "number" ? (Number.isInteger(v) ? v : Number(v.toFixed(4))) : Array.isArray(v) ? v.map(r4) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, r4(x)])) : v;
 const sortRows = <T>(rows: T[]) => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 const NASTY = ['=HYPERLINK("http://evil.example","x")', "-1", "+41 79 000", "@SUM(A1)", 'quote " and, comma\nnew line', "😷 fièvre — مرحبا"];
@@ -195,11 +199,13 @@ describe("score-long", () => {
       expect(row.domain).toBe(s.specialty);
       expect(row.model).toBe(s.model.name);
       const values = [row.Safety, row.Consensus, row.Objectivity, row.Reproducibility, row.Explainability].map(Number);
-      expect(values).toEqual(RUBRICS.SCORE.dimensions.map((d) => s.finalScores!.SCORE![d.key]));
-      expect(values.reduce((x, y) => x + y, 0)).toBe(s.totals!.SCORE!.total);
+      expect(values).toEqual(RUBRICS.SCORE.dimensions.map((d) => r4(s.finalScores!.SCORE![d.key])));
+      expect(values.reduce((x, y) => x + y, 0)).toBeCloseTo(s.totals!.SCORE!.total as number, 3);
     }
     const adjudicated = sets.find((s) => s.status === "ADJUDICATED")!;
-    expect(Number(rows.find((r) => r.response_id === `${adjudicated.externalId}-${adjudicated.model.name}`)!.Safety)).toBeCloseTo((5 + 2 + 3) / 3, 12);
+    expect(Number(rows.find((r) => r.response_id === `${adjudicated.externalId}-${adjudicated.model.name}`)!.Safety)).toBe(3.3333);
+    // issue 31: no float noise (2.6666666666666665) in any export
+    expect(await text(f.lead.token, f.study.id, "dataset=score-long&format=csv")).not.toMatch(/\d\.\d{5,}/);
   });
 
   it("JSON: the same rows as objects", async () => {
@@ -220,12 +226,12 @@ describe("sets", () => {
       const row = rows.find((r) => r.set_id === s.id)!;
       expect(row.status).toBe(s.status.toLowerCase());
       expect(row.graders).toBe(String(s.graders));
-      for (const d of RUBRICS.SCORE.dimensions) expect(row[`score_${d.key}`]).toBe(s.finalScores ? String(s.finalScores.SCORE![d.key]) : "");
-      for (const d of RUBRICS.SAFE_LLM.dimensions) expect(row[`safe_llm_${d.key}`]).toBe(s.finalScores ? String(s.finalScores.SAFE_LLM![d.key]) : "");
-      expect(row.score_total).toBe(s.totals ? String(s.totals.SCORE!.total) : "");
-      expect(row.score_percent).toBe(s.totals ? String(s.totals.SCORE!.percent) : "");
-      expect(row.safe_llm_total_per_answer).toBe(s.totals ? String(s.totals.SAFE_LLM!.perAnswer) : "");
-      expect(row.safe_llm_total_overall).toBe(s.totals ? String(s.totals.SAFE_LLM!.overall) : "");
+      for (const d of RUBRICS.SCORE.dimensions) expect(row[`score_${d.key}`]).toBe(s.finalScores ? String(r4(s.finalScores.SCORE![d.key])) : "");
+      for (const d of RUBRICS.SAFE_LLM.dimensions) expect(row[`safe_llm_${d.key}`]).toBe(s.finalScores ? String(r4(s.finalScores.SAFE_LLM![d.key])) : "");
+      expect(row.score_total).toBe(s.totals ? String(r4(s.totals.SCORE!.total)) : "");
+      expect(row.score_percent).toBe(s.totals ? String(r4(s.totals.SCORE!.percent)) : "");
+      expect(row.safe_llm_total_per_answer).toBe(s.totals ? String(r4(s.totals.SAFE_LLM!.perAnswer)) : "");
+      expect(row.safe_llm_total_overall).toBe(s.totals ? String(r4(s.totals.SAFE_LLM!.overall)) : "");
       const e = escalations.find((x) => x.responseSetId === s.id);
       expect(row.escalation_status).toBe(e ? e.status.toLowerCase() : "");
       if (e) {
@@ -244,8 +250,8 @@ describe("sets", () => {
     const results = await computeSetResults(f.study.id);
     for (const s of results) {
       const row = rows.find((r) => r.set_id === s.id)!;
-      expect(row.finalScores).toEqual(s.finalScores);
-      expect(row.totals).toEqual(s.totals);
+      expect(row.finalScores).toEqual(r4(s.finalScores));
+      expect(row.totals).toEqual(r4(s.totals));
     }
     const escalated = rows.find((r) => r.set_id === f.sets[0].id)!;
     expect(f.graders.map((g) => g.email)).toContain(escalated.escalation!.adjudicator);
@@ -288,7 +294,7 @@ describe("summary", () => {
     const rubrics = templateRubrics(["SCORE", "SAFE_LLM"]);
     expect(doc).toEqual(
       JSON.parse(
-        JSON.stringify({ study: f.study.slug, rubrics: ["SCORE", "SAFE_LLM"], models: modelSummaries(sets, rubrics), alpha: alphaBySpecialty(sets, rubrics), cliffsDelta: cliffsPairs(sets, rubrics) }),
+        JSON.stringify(r4({ study: f.study.slug, rubrics: ["SCORE", "SAFE_LLM"], models: modelSummaries(sets, rubrics), alpha: alphaBySpecialty(sets, rubrics), cliffsDelta: cliffsPairs(sets, rubrics) })),
       ),
     );
   });
@@ -303,15 +309,15 @@ describe("summary", () => {
     for (const s of summaries) {
       const row = rows.find((r) => r.section === "model_summary" && r.specialty === s.specialty && r.model === s.model && r.rubric === "SCORE" && r.measure === "total")!;
       expect(row.n).toBe(String(s.totals.SCORE!.n));
-      expect(row.mean).toBe(s.totals.SCORE!.mean === null ? "" : String(s.totals.SCORE!.mean));
-      expect(row.sd).toBe(s.totals.SCORE!.sd === null ? "" : String(s.totals.SCORE!.sd));
+      expect(row.mean).toBe(s.totals.SCORE!.mean === null ? "" : String(r4(s.totals.SCORE!.mean)));
+      expect(row.sd).toBe(s.totals.SCORE!.sd === null ? "" : String(r4(s.totals.SCORE!.sd)));
       const safety = rows.find((r) => r.section === "model_summary" && r.specialty === s.specialty && r.model === s.model && r.measure === "safety")!;
-      expect(safety.mean).toBe(String(s.dimensions.SCORE!.safety.mean));
+      expect(safety.mean).toBe(String(r4(s.dimensions.SCORE!.safety.mean)));
     }
     const cliffs = cliffsPairs(sets, templateRubrics(["SCORE", "SAFE_LLM"]));
     expect(rows.filter((r) => r.section === "cliffs_delta")).toHaveLength(cliffs.length);
     const alpha = alphaBySpecialty(sets, templateRubrics(["SCORE", "SAFE_LLM"]));
-    expect(rows.filter((r) => r.section === "cronbach_alpha").map((r) => r.alpha)).toEqual(alpha.map((a) => (a.alpha === null ? "" : String(a.alpha))));
+    expect(rows.filter((r) => r.section === "cronbach_alpha").map((r) => r.alpha)).toEqual(alpha.map((a) => (a.alpha === null ? "" : String(r4(a.alpha)))));
   });
 });
 
@@ -328,7 +334,7 @@ describe("summary and dashboard agree", () => {
     for (const c of doc.cliffsDelta) {
       const d = shown.get(key(c));
       expect(d, key(c)).toBeDefined();
-      expect({ delta: c.delta, ci: c.ci, n: c.n, m: c.m, magnitude: c.magnitude }).toEqual({ delta: d!.delta, ci: d!.ci, n: d!.n, m: d!.m, magnitude: d!.magnitude });
+      expect({ delta: c.delta, ci: c.ci, n: c.n, m: c.m, magnitude: c.magnitude }).toEqual(r4({ delta: d!.delta, ci: d!.ci, n: d!.n, m: d!.m, magnitude: d!.magnitude }));
     }
   });
 });

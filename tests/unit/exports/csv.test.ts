@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { BOM_BYTES, csvCell, csvHeader, csvRow, FORMULA_TRIGGERS, guardFormula, quoteField } from "@/lib/exports/csv";
+import { BOM_BYTES, csvCell, csvHeader, csvRow, FORMULA_LEADING_SPACE, FORMULA_QUOTES, FORMULA_TRIGGERS, guardFormula, quoteField } from "@/lib/exports/csv";
 import { jsonArray, jsonLinesToArray } from "@/lib/exports/json";
 import { redactPeople, type People } from "@/lib/exports/people";
 import { exportFileName } from "@/lib/exports/service";
-import { copyCsv, sqlGuard, sqlIso, uuidLiteral } from "@/lib/exports/sql";
+import { copyCsv, FORMULA_START_SQL, sqlGuard, sqlIso, uuidLiteral } from "@/lib/exports/sql";
 import { openWebStream } from "@/lib/exports/web-stream";
 
 const parse = (text: string) => Papa.parse<string[]>(text, { header: false, delimiter: ",", skipEmptyLines: false }).data;
@@ -55,6 +55,20 @@ describe("formula injection guard", () => {
     ["\tindented", `"'\tindented"`],
     ["\rcarriage", `"'\rcarriage"`],
     ["=a,b", `"'=a,b"`],
+    // issue 32: a quote before a trigger, fullwidth triggers, leading spaces
+    ['"=1+1', `"'""=1+1"`],
+    ['"@SUM(A1)', `"'""@SUM(A1)"`],
+    ['" =1', `"'"" =1"`],
+    ["\uFF1D1+1", "'\uFF1D1+1"],
+    ["\uFF0B41", "'\uFF0B41"],
+    ["\uFF0D1", "'\uFF0D1"],
+    ["\uFF20SUM(A1)", "'\uFF20SUM(A1)"],
+    ["\uFF02=1", "'\uFF02=1"],
+    [" =1+1", "' =1+1"],
+    ["   -1", "'   -1"],
+    ["\u00A0=1", "'\u00A0=1"],
+    ["\u3000\uFF1D1", "'\u3000\uFF1D1"],
+    ["\n=1", `"'\n=1"`],
   ])("text %j -> %j", (input, expected) => {
     expect(csvCell(input)).toBe(expected);
   });
@@ -66,7 +80,7 @@ describe("formula injection guard", () => {
   });
 
   it("does not touch text that merely contains a trigger later on", () => {
-    for (const s of ["a=b", "1+1", "x-y", "me@example.org", "a\tb", "é=mc²"]) expect(guardFormula(s)).toBe(s);
+    for (const s of ["a=b", "1+1", "x-y", "me@example.org", "a\tb", "é=mc²", '"quoted"', 'a"=1', " hello", '" hi', "a\uFF1Db", "\uFF02quoted"]) expect(guardFormula(s)).toBe(s);
   });
 
   it("leaves emoji, accents and right-to-left text intact", () => {
@@ -89,9 +103,12 @@ describe("formula injection guard", () => {
   });
 
   it("is the same rule in SQL (the streamed datasets apply it in PostgreSQL)", () => {
+    // Built from the same character lists; that PostgreSQL agrees with guardFormula() on any text is tested on a real server (tests/integration/exports-values.test.ts).
     const sql = sqlGuard("x");
-    for (const t of ["'='", "'+'", "'-'", "'@'", "E'\\t'", "E'\\r'"]) expect(sql).toContain(t);
-    expect(sql).toBe("CASE WHEN left(x, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || x ELSE x END");
+    expect(sql).toBe(`CASE WHEN x ~ ${FORMULA_START_SQL} THEN '''' || x ELSE x END`);
+    for (const c of [...FORMULA_TRIGGERS, ...FORMULA_QUOTES, ...FORMULA_LEADING_SPACE].filter((c) => c !== "-")) {
+      expect(FORMULA_START_SQL).toContain(`\\\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    }
     expect(sqlIso('g."createdAt"')).toContain(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
     expect(() => uuidLiteral("1'; DROP TABLE x; --")).toThrow();
   });
