@@ -15,28 +15,28 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Grades",
     formats: ["csv", "json"],
     description:
-      "Every stored score, one row each: item, model (unblinded) and version, repetition (empty for set-level dimensions), set status, grader, primary or adjudicator, rubric, dimension, score, comment, harm flag, times. Drafts included: filter on assignment_status = submitted for submitted work.",
+      "Every stored score, one row each: item, model (unblinded) and version, repetition (empty for set-level dimensions), set status, grader, primary or adjudicator, rubric, dimension, criterion (criteria rows), score (the numeric part, as before), value (what the grader gave: a number, a nominal level's value, or a criterion's 1 met / 0 not met), na (true: not applicable, value empty; an empty value with na false is a comment stored without a value), label (the level's label from the study's rubric, Not applicable, or Met / Not met), comment, harm flag, times. Drafts included: filter on assignment_status = submitted for submitted work.",
   },
   {
     dataset: "score-long",
     title: "S.C.O.R.E. long format",
     formats: ["csv", "json"],
     description:
-      "One row per agreed or adjudicated response set with its final S.C.O.R.E. scores, with exactly the header the S.C.O.R.E. paper's public analysis code reads (domain,model,response_id,Safety,…): feed the CSV to it unchanged. domain is the specialty; response_id is <item_id>-<model>.",
+      "One row per agreed or adjudicated response set with its final S.C.O.R.E. scores, with exactly the header the S.C.O.R.E. paper's public analysis code reads (domain,model,response_id,Safety,…): feed the CSV to it unchanged. domain is the specialty; response_id is <item_id>-<model>. A study with another rubric has one column per dimension: a number (means to 4 decimals), a nominal level's value, NA for not applicable.",
   },
   {
     dataset: "sets",
     title: "Response sets",
     formats: ["csv", "json"],
     description:
-      "One row per response set: status, each rubric's final dimension scores and totals (SAFE-LLM per-answer and overall), and its escalation with the dimensions that disagreed.",
+      "One row per response set: status, each rubric's final dimension values (a number, means to 4 decimals; a nominal level's value; NA for not applicable) and totals (SAFE-LLM per-answer and overall), and its escalation with the dimensions that disagreed.",
   },
   {
     dataset: "summary",
     title: "Summary",
     formats: ["csv", "json"],
     description:
-      "Per model and specialty: n, mean and SD of the totals and of each dimension; Cronbach's alpha with its CI; pairwise Cliff's delta with the dashboard's bootstrap interval " +
+      "Every figure to 4 decimals. Per model and specialty: n, mean and SD of the totals and of each dimension; Cronbach's alpha with its CI; pairwise Cliff's delta with the dashboard's bootstrap interval " +
       `(the same cells and bounds; ${CLIFFS_BOOTSTRAP.resamples} resamples stratified by specialty, seed ${CLIFFS_BOOTSTRAP.seed}). ` +
       "The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta, and harm_flags: each model's potential-harm flags, flagged sets and flags not yet reviewed; judge_vs_panel: each automated judge's agreement with the panel, per dimension, total and reading, each figure with its n, as on the dashboard); the JSON nests them.",
   },
@@ -45,7 +45,7 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Automated judges' scores",
     formats: ["csv", "json"],
     description:
-      "Every judgment of every automated judge, one row each: item, model, repetition, rubric, dimension; both readings (the level given or most probable, ties to the lower; the expected score, sum of level x probability, and its half-up rounding); the probabilities and samples (JSON), the confidence, the rationale, and whether the judge's scores are the set's final ones (hybrid mode).",
+      "Every judgment of every automated judge, one row each: item, model, repetition, rubric, dimension; both readings (the level given or most probable, ties to the lower; the expected score, sum of level x probability, to 4 decimals, and its half-up rounding); the probabilities and samples (JSON), the confidence, the rationale, and whether the judge's scores are the set's final ones (hybrid mode).",
   },
   {
     dataset: "audit",
