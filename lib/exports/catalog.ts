@@ -45,7 +45,7 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Automated judges' scores",
     formats: ["csv", "json"],
     description:
-      "Every judgment of every automated judge, one row each: item, model, repetition, rubric, dimension; both readings (the level given or most probable, ties to the lower; the expected score, sum of level x probability, to 4 decimals, and its half-up rounding); the probabilities and samples (JSON), the confidence, the rationale, and whether the judge's scores are the set's final ones (hybrid mode).",
+      "Every judgment of every automated judge, one row each: item, model, repetition, rubric, dimension; score, category and na as stored, and value and label as in the grades export; both readings (the level given or most probable, ties to the lower; the expected score, sum of level x probability, to 4 decimals, and its half-up rounding); the probabilities and samples (JSON), the confidence, the rationale, and whether the judge's scores are the set's final ones (hybrid mode).",
   },
   {
     dataset: "audit",

@@ -1,5 +1,7 @@
+import type { RubricDocument } from "@/lib/rubrics/document";
 import { roundHalfUp } from "@/lib/stats/judge-readings";
 import { csvHeader, csvRow, type Cell } from "./csv";
+import { CRITERION_LABELS, NA_LABEL } from "./grades";
 import { jsonArray } from "./json";
 import { roundForExport } from "./precision";
 import type { ExportSession } from "./session";
@@ -9,7 +11,9 @@ import type { ExportSession } from "./session";
  * with both readings (the level given or most probable, and the expected
  * score with its half-up rounding), the probabilities, samples, confidence and
  * rationale, and whether the judge's scores are the set's final ones (hybrid
- * mode). Unblinded (model names): for leads.
+ * mode). Unblinded (model names): for leads. As in the grades export,
+ * `value` is the level given (a number or a nominal value; empty with na) and
+ * `label` its label in the study's rubric documents.
  */
 export const JUDGE_SCORE_HEADER = [
   "judge",
@@ -24,6 +28,8 @@ export const JUDGE_SCORE_HEADER = [
   "score",
   "category",
   "na",
+  "value",
+  "label",
   "expected_score",
   "expected_score_rounded",
   "confidence",
@@ -48,25 +54,44 @@ JOIN "LlmModel" m ON m.id = rs."modelId"
 WHERE j."studyId" = $1::uuid
 ORDER BY j.name COLLATE "C", q."externalId" COLLATE "C", m.name COLLATE "C", s.rubric, s.dimension, s.repetition`;
 
-async function* rows(session: ExportSession, studyId: string): AsyncGenerator<Row[]> {
-  for await (const batch of session.cursor<Omit<Row, "expected_score_rounded" | "updated_at"> & { updated_at: Date; expected_score: number | null }>(SQL, [studyId])) {
-    yield batch.map((r) => ({
-      ...r,
-      // A computed expectation: written to EXPORT_DECIMALS; its half-up rounding from the unrounded value.
-      expected_score: r.expected_score === null ? null : roundForExport(r.expected_score),
-      expected_score_rounded: r.expected_score === null ? null : roundHalfUp(r.expected_score),
-      final_for_set: Boolean(r.final_for_set),
-      updated_at: r.updated_at.toISOString(),
-    }));
+/** rubric/dimension/value -> the level's label, from the documents (criteria: Met / Not met). */
+function labelLookup(rubrics: readonly RubricDocument[]): (r: { rubric: unknown; dimension: unknown; value: unknown }) => string | null {
+  const labels = new Map<string, string>();
+  for (const doc of rubrics) {
+    for (const d of doc.dimensions) {
+      const levels = d.scale.kind === "criteria" ? Object.entries(CRITERION_LABELS).map(([value, label]) => ({ value, label })) : (d.scale.levels ?? []);
+      for (const l of levels) labels.set(`${doc.key}/${d.key}/${l.value}`, l.label);
+    }
+  }
+  return (r) => labels.get(`${r.rubric}/${r.dimension}/${r.value}`) ?? null;
+}
+
+async function* rows(session: ExportSession, studyId: string, rubrics: readonly RubricDocument[]): AsyncGenerator<Row[]> {
+  const labelOf = labelLookup(rubrics);
+  type Read = Omit<Row, "value" | "label" | "expected_score_rounded" | "updated_at"> & { updated_at: Date; expected_score: number | null };
+  for await (const batch of session.cursor<Read>(SQL, [studyId])) {
+    yield batch.map((r) => {
+      const value = r.na ? null : (r.score ?? r.category ?? null);
+      return {
+        ...r,
+        value,
+        label: r.na ? NA_LABEL : value === null ? null : labelOf({ rubric: r.rubric, dimension: r.dimension, value }),
+        // A computed expectation: written to EXPORT_DECIMALS; its half-up rounding from the unrounded value.
+        expected_score: r.expected_score === null ? null : roundForExport(r.expected_score),
+        expected_score_rounded: r.expected_score === null ? null : roundHalfUp(r.expected_score),
+        final_for_set: Boolean(r.final_for_set),
+        updated_at: r.updated_at.toISOString(),
+      };
+    });
   }
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-export async function* judgeScoresChunks(session: ExportSession, studyId: string, format: "csv" | "json"): AsyncGenerator<string> {
-  if (format === "json") return yield* jsonArray(rows(session, studyId));
+export async function* judgeScoresChunks(session: ExportSession, studyId: string, format: "csv" | "json", rubrics: readonly RubricDocument[]): AsyncGenerator<string> {
+  if (format === "json") return yield* jsonArray(rows(session, studyId, rubrics));
   yield csvHeader(JUDGE_SCORE_HEADER);
-  for await (const batch of rows(session, studyId)) {
+  for await (const batch of rows(session, studyId, rubrics)) {
     if (batch.length) yield batch.map((r) => csvRow(JUDGE_SCORE_HEADER.map((k) => (k === "probabilities" || k === "samples" ? json(r[k]) : (r[k] as Cell))))).join("");
   }
 }

@@ -86,7 +86,7 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
     case "summary":
       return withSession((session) => summaryChunks(session, resultsStudy(study), format));
     case "judge-scores":
-      return withSession((session) => judgeScoresChunks(session, study.id, format));
+      return withSession((session) => judgeScoresChunks(session, study.id, format, storedRubrics(study.rubrics)));
   }
 }
 

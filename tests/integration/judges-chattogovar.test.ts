@@ -137,22 +137,27 @@ describe("chattogovar: GPT-4o's real scores as a judge beside the two human rate
     const csv = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=judge-scores&format=csv`, bearer(ctx.lead.token), { id: ctx.studyId });
     expect(csv.status).toBe(200);
     const lines = String(csv.body).trim().split("\n");
-    expect(lines[0]).toBe("judge,judge_model,judge_version,item_id,model,model_version,repetition,rubric,dimension,score,category,na,expected_score,expected_score_rounded,confidence,probabilities,samples,rationale,final_for_set,updated_at");
+    expect(lines[0]).toBe("judge,judge_model,judge_version,item_id,model,model_version,repetition,rubric,dimension,score,category,na,value,label,expected_score,expected_score_rounded,confidence,probabilities,samples,rationale,final_for_set,updated_at");
     expect(lines.length).toBe(1 + 2250);
     const json = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=judge-scores&format=json`, bearer(ctx.lead.token), { id: ctx.studyId });
     const first = (json.body as unknown as Record<string, unknown>[]).find((r) => r.item_id === "1" && r.model === "ChatTogoVar" && r.dimension === "accuracy")!;
-    expect(first).toMatchObject({ score: 10, repetition: 1, rubric: "chattogovar", expected_score: null, probabilities: null, final_for_set: false });
+    expect(first).toMatchObject({ score: 10, value: 10, na: false, repetition: 1, rubric: "chattogovar", expected_score: null, probabilities: null, final_for_set: false });
+    // The level's label from the study's rubric, as in the grades export.
+    expect(first.label).toBe(CHATTOGOVAR_RUBRIC.dimensions.find((d) => d.key === "accuracy")!.scale.levels!.find((l) => l.value === 10)!.label);
 
     const stats = await call(statsRoute, `/api/v1/studies/${ctx.studyId}/stats`, bearer(ctx.lead.token), { id: ctx.studyId });
     const dash = (stats.body.judges as { data: JudgesBlock }).data.judges[0].dimensions.find((d) => d.dimension === "accuracy")!;
     const summary = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=summary&format=json`, bearer(ctx.lead.token), { id: ctx.studyId });
     const doc = summary.body as unknown as { judgeVsPanel: JudgesBlock["judges"] };
-    expect(doc.judgeVsPanel[0].dimensions.find((d) => d.dimension === "accuracy")!.ac2).toEqual(dash.ac2);
+    // Exports write figures to 4 decimals (lib/exports/precision); the dashboard keeps full precision.
+    const r4 = (x: number | null) => (x === null ? null : Number(x.toFixed(4)));
+    const exported = doc.judgeVsPanel[0].dimensions.find((d) => d.dimension === "accuracy")!.ac2;
+    expect(exported).toEqual({ ...dash.ac2, value: r4(dash.ac2.value), ci: dash.ac2.ci?.map(r4) ?? dash.ac2.ci });
     const summaryCsv = await call(exportRoute, `/api/v1/studies/${ctx.studyId}/export?dataset=summary&format=csv`, bearer(ctx.lead.token), { id: ctx.studyId });
     const rows = String(summaryCsv.body).trim().split("\n");
     const header = rows[0].split(",");
     const ac2Row = rows.map((r) => r.split(",")).find((r) => r[header.indexOf("section")] === "judge_vs_panel" && r[header.indexOf("measure")] === "accuracy.ac2")!;
-    expect(Number(ac2Row[header.indexOf("value")])).toBeCloseTo(dash.ac2.value!, 12);
+    expect(Number(ac2Row[header.indexOf("value")])).toBe(r4(dash.ac2.value));
     expect(Number(ac2Row[header.indexOf("n")])).toBe(GRADED_ITEMS * 3);
   }, 120_000);
 
