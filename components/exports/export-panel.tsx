@@ -22,7 +22,8 @@ export function ExportPanel({ studyId, slug, today }: { studyId: string; slug: s
           <CardTitle>Options</CardTitle>
           <CardDescription>
             Files are named {slug}_&lt;dataset&gt;_{today}.csv (or .json). CSV files are UTF-8 with RFC 4180 quoting and LF line endings (not the RFC&apos;s CRLF; every spreadsheet and CSV reader accepts them); times are ISO 8601 in UTC; text that a
-            spreadsheet would run as a formula (starting with = + - @) gets a leading apostrophe.
+            spreadsheet would run as a formula (its first non-space character = + - @, a fullwidth one, or a quote before one) gets a leading apostrophe; computed means
+            and statistics have 4 decimals.
           </CardDescription>
         </CardHeader>
         <CardContent>

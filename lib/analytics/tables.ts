@@ -4,6 +4,7 @@
  * components and the unit tests.
  */
 import type { AgreementRow, AlphaBar, CliffsCell, GraderProgress, RadarChart, RankingRow } from "./types";
+import { guardFormula } from "@/lib/csv/formula-guard";
 
 export type Cell = string | number | null;
 export interface TableData {
@@ -122,14 +123,14 @@ export function progressTable(graders: GraderProgress[]): TableData {
 
 /**
  * RFC 4180 CSV (CRLF, quotes doubled). Text that a spreadsheet would run as a
- * formula (starting with = + - @ or a tab/CR) gets a leading apostrophe: model
+ * formula gets a leading apostrophe (guardFormula, the exports' rule): model
  * and grader names come from users.
  */
 export function toCsv(table: TableData): string {
   const cell = (v: Cell): string => {
     if (v === null) return "";
     if (typeof v === "number") return Number.isFinite(v) ? String(v) : "";
-    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+    const safe = guardFormula(v);
     return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
   return [table.header, ...table.rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";

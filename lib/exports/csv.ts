@@ -1,3 +1,5 @@
+import { guardFormula } from "@/lib/csv/formula-guard";
+
 /**
  * CSV writing for the exports: RFC 4180 quoting, UTF-8, an optional byte-order
  * mark, and the spreadsheet formula-injection guard. Pure: no I/O, so the
@@ -11,28 +13,8 @@ export type Cell = string | number | boolean | null | undefined;
 export const BOM_BYTES = new Uint8Array([0xef, 0xbb, 0xbf]);
 export const BOM_TEXT = "\uFEFF";
 
-/**
- * Characters that make a spreadsheet treat a text cell as a formula (or that
- * some spreadsheets strip in front of one): = + - @ tab carriage-return, and
- * the fullwidth = + - @ that some spreadsheets (and IMEs) fold into them.
- */
-export const FORMULA_TRIGGERS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"] as const;
-/** Skipped before the trigger: spreadsheets trim leading spaces (also no-break and ideographic ones) before parsing a formula. */
-export const FORMULA_LEADING_SPACE = [" ", "\n", "\u000B", "\f", "\u00A0", "\u3000", "\uFEFF"] as const;
-/** A quote in front of a trigger: `"=1+1` is read as `=1+1` by spreadsheets that strip a stray quote. Fullwidth too. */
-export const FORMULA_QUOTES = ['"', "\uFF02"] as const;
-
-const cls = (chars: readonly string[]) => `[${chars.map((c) => (c === "-" ? "\\-" : c)).join("")}]`;
-const FORMULA_START = new RegExp(`^${cls(FORMULA_LEADING_SPACE)}*(?:${cls(FORMULA_QUOTES)}${cls(FORMULA_LEADING_SPACE)}*)?${cls(FORMULA_TRIGGERS)}`);
-
-/**
- * A text cell that a spreadsheet would read as a formula gets a leading
- * apostrophe: its first non-space character is a trigger, or a double quote
- * followed by one. Numbers are never passed here (-1 in a numeric column stays -1).
- */
-export function guardFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
+// The formula guard lives in lib/csv (shared with the dashboard's table downloads); re-exported for the exports' callers.
+export { FORMULA_LEADING_SPACE, FORMULA_QUOTES, FORMULA_TRIGGERS, guardFormula } from "@/lib/csv/formula-guard";
 
 /**
  * RFC 4180: a field with a comma, a double quote, CR or LF is quoted, inner

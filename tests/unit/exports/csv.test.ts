@@ -2,6 +2,7 @@ import fc from "fast-check";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { BOM_BYTES, csvCell, csvHeader, csvRow, FORMULA_LEADING_SPACE, FORMULA_QUOTES, FORMULA_TRIGGERS, guardFormula, quoteField } from "@/lib/exports/csv";
+import { toCsv } from "@/lib/analytics/tables";
 import { jsonArray, jsonLinesToArray } from "@/lib/exports/json";
 import { redactPeople, type People } from "@/lib/exports/people";
 import { exportFileName } from "@/lib/exports/service";
@@ -269,5 +270,12 @@ describe("file names and pseudonyms", () => {
       perGrader: [{ graderId: "Grader AB12", name: "Grader AB12", created: 3 }],
     });
     expect(redactPeople(value, people, true)).toBe(value);
+  });
+});
+
+describe("the dashboard's table downloads (lib/analytics/tables)", () => {
+  it("apply the exports' guard: a quote before a trigger, fullwidth triggers, leading spaces; numbers never", () => {
+    const csv = toCsv({ header: ["name", "n"], rows: [['"=1+1', -1], ["\uFF1DSUM(A1)", 2], [" @x", 0], ["Grader A", 1]] });
+    expect(csv.split("\r\n")).toEqual(["name,n", `"'""=1+1",-1`, "'\uFF1DSUM(A1),2", "' @x,0", "Grader A,1", ""]);
   });
 });
