@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { isAcceptedCallbackUrl, undecodablePathProblem, undecodablePathSegment, withoutBadCallbackCookies } from "@/lib/server/request-guard";
 import { contentSecurityPolicy, newNonce, strictTransportSecurity } from "@/lib/server/security-headers";
 
 /**
@@ -7,6 +8,11 @@ import { contentSecurityPolicy, newNonce, strictTransportSecurity } from "@/lib/
  * and the headers that depend on the request or the deployment: a CSP with a
  * fresh nonce (Next reads it from the request's CSP header and puts it on the
  * scripts of the page it renders) and HSTS when served over https.
+ *
+ * It also refuses what would fail inside Next's own routing, before any
+ * handler could answer (lib/server/request-guard.ts): a path that is not
+ * percent-encoded UTF-8 (a 400 problem on the API, the 404 page elsewhere), and
+ * a next-auth callback URL that next-auth would refuse with a 500 (dropped).
  */
 export function proxy(request: NextRequest) {
   const incoming = request.headers.get("x-request-id");
@@ -15,7 +21,30 @@ export function proxy(request: NextRequest) {
   const headers = new Headers(request.headers);
   headers.set("x-request-id", requestId);
   headers.set("content-security-policy", csp);
-  const response = NextResponse.next({ request: { headers } });
+
+  const { pathname } = request.nextUrl;
+  const badSegment = undecodablePathSegment(pathname);
+  let response: NextResponse;
+  if (badSegment !== null && pathname.startsWith("/api/")) {
+    response = NextResponse.json(undecodablePathProblem(badSegment), { status: 400, headers: { "cache-control": "no-store" } });
+  } else if (badSegment !== null) {
+    // A path no page has: Next renders the not-found page with a 404.
+    response = NextResponse.rewrite(new URL("/_not-found-path", request.url), { request: { headers } });
+  } else {
+    const { header, dropped } = withoutBadCallbackCookies(request.headers.get("cookie"), request.nextUrl.origin);
+    if (header === null) headers.delete("cookie");
+    else headers.set("cookie", header);
+    const callbackUrl = pathname.startsWith("/api/auth/") ? request.nextUrl.searchParams.get("callbackUrl") : null;
+    if (callbackUrl !== null && !isAcceptedCallbackUrl(callbackUrl, request.nextUrl.origin)) {
+      const url = request.nextUrl.clone();
+      url.searchParams.delete("callbackUrl");
+      response = NextResponse.rewrite(url, { request: { headers } });
+    } else {
+      response = NextResponse.next({ request: { headers } });
+    }
+    // The browser forgets the cookie too, so the next request is clean.
+    for (const name of dropped) response.cookies.set({ name, value: "", path: "/", maxAge: 0, secure: name.startsWith("__Secure-") });
+  }
   response.headers.set("x-request-id", requestId);
   // Replaces next.config.ts's fixed policy (the same key, lower case: Next lets the proxy's win).
   response.headers.set("content-security-policy", csp);
@@ -27,6 +56,8 @@ export function proxy(request: NextRequest) {
 // Uploads skip the proxy: Next buffers (and cuts at 10 MB) the body of every
 // request a proxy sees, and imports and study archives stream far larger files.
 // They are JSON routes, so next.config.ts's fixed policy (no nonce) suits them.
+// A study id holding `%` is no upload of ours: it goes through the proxy, which
+// refuses an undecodable one.
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/v1/studies/[^/]+/import|api/v1/studies/[^/]+/grade-imports|api/v1/study-archives).*)"],
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/v1/studies/[^/%]+/import|api/v1/studies/[^/%]+/grade-imports|api/v1/study-archives).*)"],
 };

@@ -15,7 +15,13 @@ interface Added {
   initialPassword?: string;
 }
 
-type Outcome = { kind: "added"; added: Added[] } | { kind: "refused"; error: string; lines: string[] } | null;
+interface NotAdded {
+  line: number;
+  email: string;
+  message: string;
+}
+
+type Outcome = { kind: "added"; added: Added[]; notAdded: NotAdded[] } | { kind: "refused"; error: string; lines: string[] } | null;
 
 /** Appends lines to the text, on a line of their own. */
 const appendLines = (text: string, lines: string[]) => [text.replace(/\s+$/, ""), ...lines].filter(Boolean).join("\n") + "\n";
@@ -23,8 +29,10 @@ const appendLines = (text: string, lines: string[]) => [text.replace(/\s+$/, "")
 /**
  * Adds many graders at once: pasted lines (`email` or `email,name,specialties`),
  * an uploaded CSV of the same, and existing grader accounts picked from a list.
- * All or nothing: the server names every bad line and adds no one until all
- * are right. New accounts' generated passwords are shown here once.
+ * A bad line (its text, a duplicate, a grader already here) stops the whole
+ * list; a line that cannot be added (no account and no name, or an account that
+ * cannot be a grader) is listed apart while the others are added. New
+ * accounts' generated passwords are shown here once.
  */
 export function BulkAddGradersForm({ studyId, candidates }: { studyId: string; candidates: GraderCandidate[] }) {
   const router = useRouter();
@@ -52,10 +60,12 @@ export function BulkAddGradersForm({ studyId, candidates }: { studyId: string; c
       /* below */
     }
     setPending(false);
-    const payload = (await res?.json().catch(() => null)) as { added?: Added[]; error?: string; details?: { message?: string; path?: string }[] } | null;
+    const payload = (await res?.json().catch(() => null)) as { added?: Added[]; notAdded?: NotAdded[]; error?: string; details?: { message?: string; path?: string }[] } | null;
     if (res?.ok && payload?.added) {
-      setOutcome({ kind: "added", added: payload.added });
-      setText("");
+      const notAdded = payload.notAdded ?? [];
+      setOutcome({ kind: "added", added: payload.added, notAdded });
+      // What was not added stays in the box, to fix or ask about.
+      setText(notAdded.map((n) => n.email).join("\n"));
       setPicked(new Set());
       router.refresh();
       return;
@@ -193,6 +203,20 @@ export function BulkAddGradersForm({ studyId, candidates }: { studyId: string; c
               </li>
             ))}
           </ul>
+          {outcome.notAdded.length ? (
+            <div className="mt-2 text-destructive">
+              <p className="font-medium">
+                Not added ({outcome.notAdded.length}): {outcome.notAdded[0].message}
+              </p>
+              <ul className="mt-1 list-disc pl-5">
+                {outcome.notAdded.map((n) => (
+                  <li key={`${n.line}-${n.email}`}>
+                    line {n.line}: {n.email}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
       ) : null}
     </form>

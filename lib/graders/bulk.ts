@@ -6,18 +6,23 @@ import { ApiError } from "@/lib/errors/api-error";
 import { entriesFromJson, parseGraderLines, problemText, type BulkLine, type LineProblem } from "./bulk-parse";
 import { generateInitialPassword } from "./initial-password";
 import type { BulkAddGradersInput } from "./schema";
-import { createGraderAccount, type Actor } from "./service";
+import { CANNOT_ADD, createGraderAccount, type Actor } from "./service";
 import { copyAccountSpecialties, setStudySpecialties, studySpecialtyNames } from "./specialties";
 
 /**
- * Adds many graders to a study at once, all or nothing: every line is checked
- * (its text, a duplicate email, whether the account can join) before anything
- * is written, and any problem is a 422 naming each bad line. Each line then
- * does what adding that one grader does (lib/graders/service.ts): a new email
- * creates a grader account with a generated password (returned once), an
- * existing grader account joins (or its removed membership comes back), each
- * with the specialties the line gives (none given: a newcomer starts with
- * their account's own), every change audited, in one transaction.
+ * Adds many graders to a study at once. The lines' own problems (their text, a
+ * duplicate email, a grader already in the study) are checked before anything
+ * is written, and any is a 422 naming each bad line, nothing written. Each other
+ * line then does what adding that one grader does (lib/graders/service.ts): a
+ * new email with a name creates a grader account with a generated password
+ * (returned once), an existing grader account joins (or its removed membership
+ * comes back), each with the specialties the line gives (none given: a
+ * newcomer starts with their account's own), every change audited, in one
+ * transaction. A line that cannot be added (no account and no name, or an
+ * account that cannot be a grader here) is reported in `notAdded` with the one
+ * message of the single add, and the others are added: were it a refusal of
+ * the whole list, the lines it leaves out would tell a lead which emails have
+ * no account without writing anything.
  */
 
 export interface BulkAddedGrader {
@@ -31,8 +36,11 @@ export interface BulkAddedGrader {
   initialPassword?: string;
 }
 
-/** Same wording as the one-at-a-time add: the lead learns nothing more about an account that cannot join. */
-const CANNOT_ADD = "this email cannot be added as a grader; ask an administrator";
+export interface NotAddedGrader {
+  line: number;
+  email: string;
+  message: string;
+}
 
 function refuse(problems: LineProblem[]): never {
   problems.sort((a, b) => a.line - b.line);
@@ -60,11 +68,16 @@ async function accountsByEmail(tx: Prisma.TransactionClient | ReturnType<typeof 
   return new Map(rows.map((r) => [r.email, r]));
 }
 
-/** The problems of each line against the accounts as they are (empty: all can be added). */
-function lineProblems(entries: BulkLine[], accounts: Map<string, Account>): LineProblem[] {
+/**
+ * Each line against the accounts as they are: the problems the lead can see and
+ * fix (a duplicate, a grader already in the study), and the lines that cannot
+ * be added, all with the same message whatever the account (see CANNOT_ADD).
+ */
+function sortLines(entries: BulkLine[], accounts: Map<string, Account>): { problems: LineProblem[]; cannot: Set<number> } {
   const problems: LineProblem[] = [];
+  const cannot = new Set<number>();
   const seen = new Map<string, number>();
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
     const earlier = seen.get(e.email);
     if (earlier !== undefined) {
       problems.push({ line: e.line, email: e.email, message: `the same email as line ${earlier}` });
@@ -72,25 +85,28 @@ function lineProblems(entries: BulkLine[], accounts: Map<string, Account>): Line
     }
     seen.set(e.email, e.line);
     const account = accounts.get(e.email);
-    if (!account) {
-      if (!e.name?.trim()) problems.push({ line: e.line, email: e.email, message: "no account has this email yet: give the grader's name (email,name)" });
-    } else if (account.role !== "GRADER" || !account.active) problems.push({ line: e.line, email: e.email, message: CANNOT_ADD });
-    else if (account.member === true) problems.push({ line: e.line, email: e.email, message: "already a grader of this study" });
+    if (!account ? !e.name?.trim() : account.role !== "GRADER" || !account.active) cannot.add(i);
+    else if (account?.member === true) problems.push({ line: e.line, email: e.email, message: "already a grader of this study" });
   }
-  return problems;
+  return { problems, cannot };
 }
 
-export async function addGradersBulk(actor: Actor, studyId: string, input: BulkAddGradersInput): Promise<{ added: BulkAddedGrader[] }> {
+export async function addGradersBulk(
+  actor: Actor,
+  studyId: string,
+  input: BulkAddGradersInput,
+): Promise<{ added: BulkAddedGrader[]; notAdded: NotAddedGrader[] }> {
   const { entries, problems } = input.csv !== undefined ? parseGraderLines(input.csv) : { entries: entriesFromJson(input.graders ?? []), problems: [] };
   const emails = [...new Set(entries.map((e) => e.email))];
   const before = await accountsByEmail(getDb(), studyId, emails, false);
-  problems.push(...lineProblems(entries, before));
+  const first = sortLines(entries, before);
+  problems.push(...first.problems);
   if (problems.length) refuse(problems);
 
   // Hash the new accounts' passwords before the transaction, so it holds its locks for writes only.
   const passwords = new Map<string, { plain: string; hash: string }>();
-  for (const e of entries) {
-    if (before.has(e.email)) continue;
+  for (const [i, e] of entries.entries()) {
+    if (before.has(e.email) || first.cannot.has(i)) continue;
     const plain = generateInitialPassword();
     passwords.set(e.email, { plain, hash: await hashPassword(plain) });
   }
@@ -100,11 +116,18 @@ export async function addGradersBulk(actor: Actor, studyId: string, input: BulkA
       async (tx) => {
         // Read again under the accounts' locks: what changed since is judged as if it had been there from the start.
         const accounts = await accountsByEmail(tx, studyId, emails, true);
-        const late = lineProblems(entries, accounts);
-        for (const e of entries) if (!accounts.has(e.email) && !passwords.has(e.email)) late.push({ line: e.line, email: e.email, message: "an account with this email was just created; try again" });
+        const { problems: late, cannot } = sortLines(entries, accounts);
+        for (const [i, e] of entries.entries()) {
+          if (!cannot.has(i) && !accounts.has(e.email) && !passwords.has(e.email)) late.push({ line: e.line, email: e.email, message: "an account with this email was just created; try again" });
+        }
         if (late.length) refuse(late);
         const out: BulkAddedGrader[] = [];
-        for (const e of entries) {
+        const notAdded: NotAddedGrader[] = [];
+        for (const [i, e] of entries.entries()) {
+          if (cannot.has(i)) {
+            notAdded.push({ line: e.line, email: e.email, message: CANNOT_ADD });
+            continue;
+          }
           const account = accounts.get(e.email);
           if (!account) {
             const pw = passwords.get(e.email)!;
@@ -139,11 +162,11 @@ export async function addGradersBulk(actor: Actor, studyId: string, input: BulkA
           });
           out.push({ line: e.line, email: e.email, userId: account.id, accountCreated: false, reactivated, specialties });
         }
-        return out;
+        return { added: out, notAdded };
       },
       { timeout: 60_000 },
     );
-    return { added };
+    return added;
   } catch (err) {
     // Another request added one of these graders or created one of these accounts meanwhile: nothing of ours was written.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {

@@ -22,22 +22,29 @@ const BulkAddedGraders = registry.register(
         initialPassword: z.string().optional().meta({ description: "Only for a new account: shown this once, never stored in plain text" }),
       }),
     ),
+    notAdded: z
+      .array(z.object({ line: z.int(), email: z.string(), message: z.string() }))
+      .meta({
+        description:
+          "Lines that cannot be added: no account has the email yet and the line gives no name, or the account cannot be a grader here. One message for all, so the answer does not tell accounts apart.",
+      }),
   }),
 );
 
 registry.registerPath({
   method: "post",
   path: "/api/v1/studies/{id}/graders/bulk",
-  summary: "Add many graders at once (all or nothing)",
+  summary: "Add many graders at once",
   description:
-    "Each line is a grader: a new email creates a grader account (a name is needed; a password is generated and returned once), an existing grader account joins the study (a removed one comes back). Any problem (a bad email, a missing name, a duplicate, an account that cannot be a grader here, one already in the study) is a 422 whose details name each bad line; nothing is written.",
+    "Each line is a grader: a new email with a name creates a grader account (a password is generated and returned once), an existing grader account joins the study (a removed one comes back). A problem in the lines themselves (a bad email, a duplicate, one already in the study) is a 422 whose details name each bad line; nothing is written. A line that cannot be added (no account yet and no name, or an account that cannot be a grader here) is listed in notAdded with one message whatever the reason, and the other lines are added.",
   tags: ["Graders"],
   request: {
     params: z.object({ id: z.uuid().meta({ description: "Study id" }) }),
     body: { required: true, content: { "application/json": { schema: BulkAddGradersBody } } },
   },
   responses: {
-    201: { description: "All added", content: { "application/json": { schema: BulkAddedGraders } } },
+    201: { description: "Added (notAdded lists the lines that could not be)", content: { "application/json": { schema: BulkAddedGraders } } },
+    200: { description: "No line could be added (see notAdded)", content: { "application/json": { schema: BulkAddedGraders } } },
     ...errorResponses(400, 401, 403, 404, 409, 413, 422),
   },
 });

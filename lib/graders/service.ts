@@ -23,11 +23,13 @@ export interface AddGraderResult {
 }
 
 /**
- * The one answer to an email whose account cannot be a grader here, whatever the
- * reason (another role, deactivated): the lead learns nothing about the account
- * beyond what adding it would show, and an administrator can tell them more.
+ * The one answer to an email that cannot be added as it is, whatever the reason
+ * (no account yet and no name to create one, another role, deactivated): the lead
+ * learns nothing about the accounts they may not see (grader accounts they may
+ * list), so nobody can sort emails into "no account" and "someone else's".
  */
-const CANNOT_ADD = "this email cannot be added as a grader; ask an administrator";
+export const CANNOT_ADD =
+  "no grader account with this email can be added: it does not exist yet or cannot be a grader here. Give the grader's name to create a new grader account, or ask an administrator to create or change the account";
 
 const alreadyMember = (email: string) => new ApiError(409, `${email} is already a grader of this study`, { email });
 
@@ -74,6 +76,8 @@ export async function createGraderAccount(
 
 export async function addGrader(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
   const existing = await getDb().user.findUnique({ where: { email: input.email }, select: { id: true } });
+  // No account and no name: the same answer as an account that cannot join (see CANNOT_ADD).
+  if (!existing && !input.name?.trim()) throw new ApiError(409, CANNOT_ADD);
   return existing ? addExistingAccount(actor, studyId, existing.id, input) : addNewAccount(actor, studyId, input);
 }
 
@@ -125,7 +129,7 @@ async function addExistingAccount(actor: Actor, studyId: string, userId: string,
 
 async function addNewAccount(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
   const name = input.name?.trim();
-  if (!name) throw new ApiError(422, "invalid input", [{ path: "name", message: "no account has this email yet: give the grader's name to create one" }]);
+  if (!name) throw new ApiError(409, CANNOT_ADD);
   const generated = input.password === undefined ? generateInitialPassword() : undefined;
   const passwordHash = await hashPassword(input.password ?? generated!);
   try {

@@ -3,6 +3,27 @@ import "@/lib/api/zod-openapi";
 import { errorResponses, ErrorBody, registry } from "@/lib/api/registry";
 import { lineText, multilineText } from "@/lib/validation/text";
 
+/**
+ * The words of a setting's name that make it look like a secret (`apiKey`,
+ * `x-api-key`, `access_token`, `PASSWORD`, `Authorization`...): settings are
+ * stored in plain text and shown to every lead of the study, so a key belongs in
+ * a judge endpoint, which stores it encrypted and never returns it.
+ */
+const SECRET_WORDS = new Set(["key", "apikey", "token", "password", "passwd", "pwd", "secret", "authorization", "auth", "bearer", "credential", "credentials", "cookie", "passphrase"]);
+
+/** Whether a setting's name looks like it holds a secret: any of its words (camelCase, snake_case, kebab-case...) is one of SECRET_WORDS. */
+export function looksLikeSecretSetting(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.some((w) => SECRET_WORDS.has(w)) || SECRET_WORDS.has(words.join(""));
+}
+
+export const SECRET_SETTING_MESSAGE =
+  "looks like a secret: settings are stored in plain text and shown to the study's leads; put the key in a judge endpoint (POST /api/v1/judge-endpoints, apiKey or apiKeyEnv), which stores it encrypted and never returns it";
+
 /** POST /api/v1/studies/{id}/judges: a judge that is not a person, beside the clinicians. */
 export const JudgeBody = registry.register(
   "JudgeCreate",
@@ -16,8 +37,16 @@ export const JudgeBody = registry.register(
       settings: z
         .record(lineText().max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
         .refine((s) => Object.keys(s).length <= 50, { message: "at most 50 settings" })
+        .superRefine((s, ctx) => {
+          for (const name of Object.keys(s)) {
+            if (looksLikeSecretSetting(name)) ctx.addIssue({ code: "custom", path: [name], message: `${name} ${SECRET_SETTING_MESSAGE}` });
+          }
+        })
         .optional()
-        .meta({ description: "Temperature, samples, endpoint name...: flat values, never a secret" }),
+        .meta({
+          description:
+            "Temperature, samples, endpoint name...: flat values, never a secret. A name that looks like one (apiKey, key, token, password, secret, authorization...) is a 422: keys belong in a judge endpoint, stored encrypted.",
+        }),
     })
     .meta({ description: "An automated judge: its scores sit beside the clinicians', never as a grader's" }),
 );

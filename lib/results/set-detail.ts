@@ -62,6 +62,12 @@ export interface SetDetail {
   timeline: SetDetailEvent[];
 }
 
+/** Whether the id is one of the study's sets: the set page's guard, read before its loading state streams. */
+export async function isSetOfStudy(studyId: string, setId: string): Promise<boolean> {
+  if (!isUuid(setId)) return false;
+  return (await getDb().responseSet.count({ where: { id: setId, studyId } })) > 0;
+}
+
 /** A set's detail for its study's lead; null when the id is not one of the study's sets. */
 export async function setDetail(studyId: string, setId: string): Promise<SetDetail | null> {
   if (!isUuid(setId)) return null;

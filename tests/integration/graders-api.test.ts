@@ -4,6 +4,7 @@ import { DELETE as removeGrader, PATCH as setSpecialties } from "@/app/api/v1/st
 import { authenticate } from "@/lib/auth/login";
 import { getDb } from "@/lib/db/client";
 import { INITIAL_PASSWORD_PATTERN } from "@/lib/graders/initial-password";
+import { CANNOT_ADD } from "@/lib/graders/service";
 import { setUserActive } from "@/lib/users/service";
 import { bearer, call, makeStudy, makeUser, PASSWORD } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
@@ -131,7 +132,7 @@ describe("POST /api/v1/studies/{id}/graders", () => {
     expect((await authenticate({ email: grader.email, password: PASSWORD, ip: "10.0.0.3" })).ok).toBe(true);
   });
 
-  it("answers one and the same 409 to an admin's, a lead's and a deactivated account's email, naming neither role nor status, and writes nothing", async () => {
+  it("answers one and the same 409 to an admin's, a lead's, a deactivated account's and an unknown email, naming neither role, status nor existence, and writes nothing", async () => {
     const db = getDb();
     const study = (await makeStudy(lead.id, "Refusals")).id;
     const gone = await makeUser("GRADER", "gone");
@@ -149,7 +150,16 @@ describe("POST /api/v1/studies/{id}/graders", () => {
         bodies.add(JSON.stringify(r.body));
       }
     }
-    expect([...bodies]).toEqual([JSON.stringify({ error: "this email cannot be added as a grader; ask an administrator" })]);
+    // Without a name, an email no account has answers the same as those: a lead cannot sort emails into "no account" and "someone else's".
+    for (const email of [admin.email, otherLead.email, gone.email, `unknown-${Date.now()}@hospital.example`]) {
+      for (const extra of [{}, { name: "  " }, { specialties: ["Cardiology"] }]) {
+        const r = await add(lead.token, study, { email, ...extra });
+        expect(r.status, `${email} ${JSON.stringify(extra)}`).toBe(409);
+        bodies.add(JSON.stringify(r.body));
+      }
+    }
+    expect([...bodies]).toEqual([JSON.stringify({ error: CANNOT_ADD })]);
+    expect(CANNOT_ADD).toMatch(/does not exist yet or cannot be a grader here.*ask an administrator/);
     expect(await db.studyMember.count({ where: { studyId: study, userId: { in: [admin.id, otherLead.id, gone.id, deactivatedAdmin.id] } } })).toBe(0);
     expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: study, userId: goneMember.id } } })).toMatchObject({ active: true });
     expect(await db.auditEvent.count()).toBe(eventsBefore);
@@ -167,12 +177,11 @@ describe("POST /api/v1/studies/{id}/graders", () => {
     const existing = await add(lead.token, studyId, { email: grader.email, name: "x", password: "a-long-new-password" });
     expect(existing.status).toBe(422);
     expect(existing.body.details).toEqual([expect.objectContaining({ path: "password" })]);
-    // A new account needs the grader's name; nothing is created without it.
+    // A new account needs the grader's name; nothing is created without it, and the answer is the one for any email that cannot be added.
     const email = `nameless-${Date.now()}@hospital.example`;
     for (const name of [undefined, "", "   "]) {
       const nameless = await add(lead.token, studyId, { email, ...(name === undefined ? {} : { name }) });
-      expect(nameless.status).toBe(422);
-      expect(nameless.body.details).toEqual([{ path: "name", message: "no account has this email yet: give the grader's name to create one" }]);
+      expect(nameless).toMatchObject({ status: 409, body: { error: CANNOT_ADD } });
     }
     expect(await getDb().user.count({ where: { email } })).toBe(0);
   });

@@ -3,6 +3,7 @@ import { POST as bulkAdd } from "@/app/api/v1/studies/[id]/graders/bulk/route";
 import { authenticate } from "@/lib/auth/login";
 import { getDb } from "@/lib/db/client";
 import { parseGraderLines } from "@/lib/graders/bulk-parse";
+import { CANNOT_ADD } from "@/lib/graders/service";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 
@@ -62,7 +63,7 @@ describe("POST /api/v1/studies/{id}/graders/bulk", () => {
     expect(await getDb().auditEvent.count({ where: { studyId: study.id, action: "study.grader.add" } })).toBe(3);
   });
 
-  it("is all or nothing: a 422 names every bad line and nothing is written", async () => {
+  it("refuses the whole list, naming each line, for problems in the lines themselves; nothing is written", async () => {
     const study = await makeStudy(lead.id, "Bulk refusals");
     await post(lead.token, study.id, { csv: grader.email });
     const usersBefore = await getDb().user.count();
@@ -70,16 +71,45 @@ describe("POST /api/v1/studies/{id}/graders/bulk", () => {
       csv: [`ok@test.clingrade.org,Fine Person`, `nobody@test.clingrade.org`, grader.email, lead2.email, "ok@test.clingrade.org,Again", "bad email"].join("\n"),
     });
     expect(res.status).toBe(422);
-    expect(res.body.error).toBe("5 lines need attention; no grader was added");
+    expect(res.body.error).toBe("3 lines need attention; no grader was added");
+    // Only what the lead can see and fix: nothing about lines 2 and 4 (no account, another role), which would sort emails without writing.
     expect((res.body.details as { line: number; message: string }[]).map((d) => d.message)).toEqual([
-      "line 2 (nobody@test.clingrade.org): no account has this email yet: give the grader's name (email,name)",
       `line 3 (${grader.email}): already a grader of this study`,
-      `line 4 (${lead2.email}): this email cannot be added as a grader; ask an administrator`,
       "line 5 (ok@test.clingrade.org): the same email as line 1",
       "line 6 (bad email): email is not a valid address",
     ]);
     expect(await getDb().user.count()).toBe(usersBefore);
     expect(Object.keys(await members(study.id))).toEqual([grader.email]);
+  });
+
+  it("adds what it can and lists the rest under one message, whether the email has no account or one that cannot be a grader", async () => {
+    const study = await makeStudy(lead.id, "Bulk not added");
+    const admin = await makeUser("ADMIN", "bulk-admin");
+    const gone = await makeUser("GRADER", "bulk-gone");
+    await getDb().user.update({ where: { id: gone.id }, data: { active: false } });
+    const eventsBefore = await getDb().auditEvent.count();
+    // Nameless lines only: an unknown email, an admin, a lead, a deactivated grader. Nothing can be added, nothing is written.
+    const nameless = await post(lead.token, study.id, { csv: ["unknown-1@test.clingrade.org", admin.email, lead2.email, gone.email].join("\n") });
+    expect(nameless.status, JSON.stringify(nameless.body)).toBe(200);
+    expect(nameless.body.added).toEqual([]);
+    const notAdded = nameless.body.notAdded as { line: number; email: string; message: string }[];
+    expect(notAdded.map((n) => n.line)).toEqual([1, 2, 3, 4]);
+    expect(new Set(notAdded.map((n) => n.message))).toEqual(new Set([CANNOT_ADD]));
+    expect(await getDb().auditEvent.count()).toBe(eventsBefore);
+
+    // With names: a new email is created and the existing grader joins; the admin's and the deactivated account's lines are listed, the same way.
+    const named = await post(lead.token, study.id, { csv: [`fresh@test.clingrade.org,Fresh Person`, `${admin.email},Some Name`, grader.email, `${gone.email},Gone`].join("\n") });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    expect((named.body.added as { line: number; accountCreated: boolean }[]).map((a) => [a.line, a.accountCreated])).toEqual([
+      [1, true],
+      [3, false],
+    ]);
+    expect(named.body.notAdded).toEqual([
+      { line: 2, email: admin.email, message: CANNOT_ADD },
+      { line: 4, email: gone.email, message: CANNOT_ADD },
+    ]);
+    expect(Object.keys(await members(study.id)).sort()).toEqual(["fresh@test.clingrade.org", grader.email].sort());
+    expect(await getDb().studyMember.count({ where: { studyId: study.id, userId: { in: [admin.id, gone.id] } } })).toBe(0);
   });
 
   it("brings back a removed grader, takes JSON too, and refuses another lead, an empty or a doubled body", async () => {

@@ -11,6 +11,9 @@ export const POST = apiRoute<Params>(LEAD_ROLES, async ({ req, user, params, req
   const input = await readJson(req, BulkAddGradersBody);
   const result = await addGradersBulk({ id: user.id, requestId }, study.id, input);
   // Never log the initial passwords.
-  log.info({ studyId: study.id, added: result.added.length, created: result.added.filter((a) => a.accountCreated).length }, "graders added in bulk");
-  return Response.json(result, { status: 201, headers: { "cache-control": "no-store" } });
+  log.info(
+    { studyId: study.id, added: result.added.length, created: result.added.filter((a) => a.accountCreated).length, notAdded: result.notAdded.length },
+    "graders added in bulk",
+  );
+  return Response.json(result, { status: result.added.length ? 201 : 200, headers: { "cache-control": "no-store" } });
 });
