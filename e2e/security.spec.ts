@@ -55,6 +55,7 @@ test.describe("page access by role", () => {
     const study = (await db.query<{ id: string }>(`SELECT id FROM "Study" WHERE slug = 'demo-clinical-qa'`)).rows[0];
     const grader1 = (await db.query<{ id: string }>(`SELECT id FROM "User" WHERE email = $1`, [demo.graders[0].email])).rows[0];
     const mine = (await db.query<{ id: string }>(`SELECT id FROM "Assignment" WHERE "graderId" = $1 ORDER BY position LIMIT 1`, [grader1.id])).rows[0];
+    const set = (await db.query<{ id: string }>(`SELECT id FROM "ResponseSet" WHERE "studyId" = $1 ORDER BY id LIMIT 1`, [study.id])).rows[0];
     await db.end();
 
     const otherLeadEmail = `other-lead-${Date.now()}@demo.clingrade.org`;
@@ -71,7 +72,7 @@ test.describe("page access by role", () => {
       const r = await ctx[who].request.get(url, { maxRedirects: 0 });
       return { status: r.status(), location: r.headers()["location"] ?? "" };
     };
-    const urlOf = (route: string) => route.replace("[id]", study.id).replace("[assignmentId]", mine.id);
+    const urlOf = (route: string) => route.replace("[id]", study.id).replace("[assignmentId]", mine.id).replace("[setId]", set.id);
 
     for (const route of routes) {
       const url = urlOf(route);

@@ -1,6 +1,18 @@
 import { expect, test } from "@playwright/test";
 import { PILOT_GRADERS } from "../lib/demo/seed";
-import { demo, signIn } from "./fixtures";
+import pg from "pg";
+import { demo, e2eDatabaseUrl, signIn } from "./fixtures";
+
+/** A response set of a study other than `studyId` (the demo has several). */
+async function setOfAnotherStudy(studyId: string): Promise<string> {
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await db.connect();
+  try {
+    return (await db.query<{ id: string }>(`SELECT id FROM "ResponseSet" WHERE "studyId" <> $1 ORDER BY id LIMIT 1`, [studyId])).rows[0].id;
+  } finally {
+    await db.end();
+  }
+}
 
 /**
  * Results -> one set's detail, on the seeded graded pilot: the lead opens an
@@ -45,9 +57,10 @@ test("a lead opens an adjudicated set from the results table; a grader cannot", 
   expect((await graderPage.goto(url))!.status()).toBe(403);
   await expect(graderPage.getByText("Not available to your role")).toBeVisible();
   await graderPage.context().close();
-  // (The page streams behind its loading state, so the status is already sent: the page says it.)
-  for (const bad of ["00000000-0000-4000-8000-000000000000", "not-a-set"]) {
-    await page.goto(url.replace(/results\/[0-9a-f-]{36}$/, `results/${bad}`));
+  // A set of another study, a made-up id: a real 404 status (the set is checked before the page streams).
+  for (const bad of ["00000000-0000-4000-8000-000000000000", "not-a-set", await setOfAnotherStudy(studyId)]) {
+    const res = await page.goto(url.replace(/results\/[0-9a-f-]{36}$/, `results/${bad}`));
+    expect(res!.status(), bad).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await expect(page.getByTestId("set-detail")).toHaveCount(0);
   }

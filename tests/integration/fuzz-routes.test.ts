@@ -1,5 +1,9 @@
 import fc from "fast-check";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import { config as proxyConfig, proxy } from "@/proxy";
 import { assignGraders } from "@/lib/assignment/service";
 import { authOptions, THROTTLED_PREFIX } from "@/lib/auth/options";
 import { getDb } from "@/lib/db/client";
@@ -345,6 +349,131 @@ describe("no route answers 5xx to hostile text", () => {
         await expect(authorize(email, password)).resolves.toBeNull();
       }),
       { numRuns: 30, endOnFailure: true },
+    );
+  });
+});
+
+/**
+ * What never reaches a handler: Next decodes a path's dynamic segments while it
+ * routes (a bare 500 when they are not UTF-8) and next-auth refuses to run with
+ * a malformed callback URL (a 500). proxy.ts answers both before; these check
+ * it does, for every path parameter of every route and page, and that its
+ * matcher lets those requests through to it. (e2e/security.spec.ts sends the
+ * same to a production server.)
+ */
+const BAD_ENCODINGS = ["%FF", "%C0%AF", "%ED%A0%80", "%E0%80", "%80", "%ZZ", "%", "abc%E0%A4%A", "%F4%90%80%80", "%FE%FF"];
+/** Arbitrary bytes, percent-encoded: those that are not UTF-8 must be refused, the rest pass. */
+const encodedBytes = fc.uint8Array({ minLength: 1, maxLength: 12 }).map((b) => [...b].map((x) => `%${x.toString(16).toUpperCase().padStart(2, "0")}`).join(""));
+const isUtf8 = (encoded: string) => {
+  try {
+    decodeURIComponent(encoded);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The proxy's matcher as a RegExp: Next's is the same pattern anchored (path-to-regexp, one custom group). */
+const proxyMatches = (pathname: string) => proxyConfig.matcher.some((m) => new RegExp(`^${m}$`).test(pathname));
+
+function pagePatterns(dir = path.resolve("app"), at = ""): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) return name === "api" ? [] : pagePatterns(p, /^\(.*\)$/.test(name) ? at : `${at}/${name}`);
+    return name === "page.tsx" ? [at || "/"] : [];
+  });
+}
+
+const withParams = (pattern: string, fill: (name: string) => string) => pattern.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => fill(name));
+const VALID_ID = "0b6cf5f0-5c7e-4b52-9a59-5d2f8c1e0a11";
+
+describe("no path parameter or next-auth cookie reaches Next's routing in a form it cannot read", () => {
+  const apiPatterns = apiRoutes.map((r) => r.url).filter((u) => u.includes("["));
+  const pages = pagePatterns().filter((u) => u.includes("["));
+
+  it("finds the routes and pages with path parameters", () => {
+    expect(apiPatterns.length).toBeGreaterThan(20);
+    expect(pages).toEqual(expect.arrayContaining(["/grade/[assignmentId]", "/studies/[id]/results/[setId]"]));
+  });
+
+  const send = (url: string, init?: ConstructorParameters<typeof NextRequest>[1]) => proxy(new NextRequest(new URL(url, "http://127.0.0.1:3000"), init));
+
+  it("refuses every API path parameter that is not percent-encoded UTF-8 with a 400 problem naming the path", async () => {
+    for (const pattern of apiPatterns) {
+      const names = [...pattern.matchAll(/\[(?:\.\.\.)?(\w+)\]/g)].map((m) => m[1]);
+      for (const name of names) {
+        for (const bad of BAD_ENCODINGS) {
+          const url = withParams(pattern, (n) => (n === name ? bad : VALID_ID));
+          expect(proxyMatches(url), `the proxy sees ${url}`).toBe(true);
+          const res = await send(url);
+          expect(res.status, url).toBe(400);
+          const body = (await res.json()) as { error: string; details: { path: string; message: string }[] };
+          expect(body.error, url).toBe("the URL's path is not valid percent-encoded UTF-8");
+          expect(body.details[0].message, url).toContain(bad.slice(0, 3));
+          expect(res.headers.get("x-request-id"), url).toBeTruthy();
+        }
+      }
+      // A valid id passes on to the route.
+      expect((await send(withParams(pattern, () => VALID_ID))).headers.get("x-middleware-next"), pattern).toBe("1");
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...apiPatterns), encodedBytes, async (pattern, encoded) => {
+        const res = await send(withParams(pattern, () => encoded));
+        if (isUtf8(encoded)) expect(res.headers.get("x-middleware-next")).toBe("1");
+        else expect(res.status).toBe(400);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("shows the not-found page for every page path parameter that is not percent-encoded UTF-8", async () => {
+    for (const pattern of pages) {
+      for (const bad of BAD_ENCODINGS) {
+        const url = withParams(pattern, () => bad);
+        expect(proxyMatches(url), url).toBe(true);
+        const res = await send(url);
+        // A rewrite to a path no page has: Next renders the not-found page, with a 404.
+        expect(new URL(res.headers.get("x-middleware-rewrite") ?? "http://x/", "http://x").pathname, url).toBe("/_not-found-path");
+      }
+    }
+  });
+
+  it("drops a next-auth callback URL that next-auth would refuse, from the request and from the browser", async () => {
+    const hostileValues = ["abc", "\\", '"', "x".repeat(8000), "javascript:alert(1)", "%FF", "//", "http//x", '"abc"', "%00"];
+    for (const name of ["next-auth.callback-url", "__Secure-next-auth.callback-url"]) {
+      for (const value of hostileValues) {
+        for (const url of ["/api/auth/csrf", "/api/auth/session", "/api/auth/providers", "/login", "/studies"]) {
+          const res = await send(url, { headers: { cookie: `a=1; ${name}=${value}; next-auth.csrf-token=t` } });
+          const label = `${url} ${name}=${JSON.stringify(value.slice(0, 20))}`;
+          // What the route sees: the override Next applies to the request's headers.
+          const forwarded = res.headers.get("x-middleware-request-cookie");
+          expect(forwarded, label).toBe("a=1; next-auth.csrf-token=t");
+          expect(res.headers.get("set-cookie"), label).toMatch(new RegExp(`${name.replace(/[.]/g, "\\.")}=;.*Max-Age=0`, "i"));
+        }
+      }
+    }
+    // A good callback URL stays, as it is.
+    for (const value of ["http://127.0.0.1:3000/studies", "/studies", "https%3A%2F%2Fexample.org%2F"]) {
+      const res = await send("/api/auth/csrf", { headers: { cookie: `next-auth.callback-url=${value}` } });
+      expect(res.headers.get("x-middleware-request-cookie") ?? `next-auth.callback-url=${value}`).toBe(`next-auth.callback-url=${value}`);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    // The callbackUrl query parameter, read by the same check, is dropped from next-auth's own paths.
+    for (const value of ["abc", "%FF", "\\"]) {
+      const res = await send(`/api/auth/csrf?callbackUrl=${encodeURIComponent(value)}&x=1`);
+      const to = new URL(res.headers.get("x-middleware-rewrite") ?? "http://x/");
+      expect(to.pathname + to.search, value).toBe("/api/auth/csrf?x=1");
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: "binary-ascii", maxLength: 60 }), async (value) => {
+        const v = value.replace(/[\u0000-\u001f\u007f;]/g, "");
+        const res = await send("/api/auth/session", { headers: { cookie: `next-auth.callback-url=${v}` } });
+        const kept = (res.headers.get("x-middleware-request-cookie") ?? "").includes("callback-url");
+        expect(res.status).toBeLessThan(500);
+        // Whatever stays is what next-auth accepts.
+        if (kept) expect(/^https?:/.test(new URL(v.trim().replace(/^"(.*)"$/, "$1"), "http://127.0.0.1:3000").protocol)).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 });
