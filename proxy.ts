@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { isAcceptedCallbackUrl, undecodablePathProblem, undecodablePathSegment, withoutBadCallbackCookies } from "@/lib/server/request-guard";
+import { undecodablePathProblem, undecodablePathSegment, withoutBadCallbackCookies } from "@/lib/server/request-guard";
 import { contentSecurityPolicy, newNonce, strictTransportSecurity } from "@/lib/server/security-headers";
 
 /**
@@ -12,7 +12,9 @@ import { contentSecurityPolicy, newNonce, strictTransportSecurity } from "@/lib/
  * It also refuses what would fail inside Next's own routing, before any
  * handler could answer (lib/server/request-guard.ts): a path that is not
  * percent-encoded UTF-8 (a 400 problem on the API, the 404 page elsewhere), and
- * a next-auth callback URL that next-auth would refuse with a 500 (dropped).
+ * a next-auth callback URL cookie that next-auth would refuse with a 500
+ * (dropped; next-auth reads cookies through next/headers, so only here can it
+ * be taken off; its route handler drops the callbackUrl query parameter).
  */
 export function proxy(request: NextRequest) {
   const incoming = request.headers.get("x-request-id");
@@ -34,14 +36,7 @@ export function proxy(request: NextRequest) {
     const { header, dropped } = withoutBadCallbackCookies(request.headers.get("cookie"), request.nextUrl.origin);
     if (header === null) headers.delete("cookie");
     else headers.set("cookie", header);
-    const callbackUrl = pathname.startsWith("/api/auth/") ? request.nextUrl.searchParams.get("callbackUrl") : null;
-    if (callbackUrl !== null && !isAcceptedCallbackUrl(callbackUrl, request.nextUrl.origin)) {
-      const url = request.nextUrl.clone();
-      url.searchParams.delete("callbackUrl");
-      response = NextResponse.rewrite(url, { request: { headers } });
-    } else {
-      response = NextResponse.next({ request: { headers } });
-    }
+    response = NextResponse.next({ request: { headers } });
     // The browser forgets the cookie too, so the next request is clean.
     for (const name of dropped) response.cookies.set({ name, value: "", path: "/", maxAge: 0, secure: name.startsWith("__Secure-") });
   }

@@ -49,10 +49,10 @@ export const GradeImportResult = registry.register(
 
 export const SavedMappingBody = registry.register(
   "SavedGradeImportMapping",
-  z.strictObject({ name: lineText().trim().min(1).max(100), mapping: GradeImportMappingSchema }),
+  z.strictObject({ name: lineText().trim().min(1).max(100), mapping: GradeImportMapping }),
 );
 export const SavedMappingList = z.object({
-  mappings: z.array(z.object({ name: z.string(), mapping: GradeImportMappingSchema, updatedAt: z.string() })),
+  mappings: z.array(z.object({ name: z.string(), mapping: GradeImportMapping, updatedAt: z.string() })),
 });
 
 const params = z.object({ id: z.uuid().openapi({ description: "The study" }) });

@@ -1,18 +1,52 @@
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { registry } from "@/lib/api/registry";
+import { OPERATION_IDS } from "./operation-ids";
 // Each feature registers its paths when its contract module is loaded.
 import "./contracts";
 
+/** Every tag the operations use, described (the document lists them in this order). */
+const TAGS: { name: string; description: string }[] = [
+  { name: "Account", description: "Who you are, and the users of the instance (admins)" },
+  { name: "Studies", description: "Studies: their settings, status and items" },
+  { name: "Rubrics", description: "The instruments a study's rubrics start from" },
+  { name: "Graders", description: "A study's graders: adding, specialties, removing" },
+  { name: "Import", description: "Questions and model answers in, grades made elsewhere in, redactions" },
+  { name: "Assignment", description: "Who grades which response set" },
+  { name: "Grading", description: "A grader's own assignments and grades (blinded)" },
+  { name: "Escalation", description: "Disagreements sent to a third grader" },
+  { name: "Results", description: "Final scores and statistics (unblinded, leads)" },
+  { name: "Harm review", description: "Potential-harm flags and their review" },
+  { name: "Exports", description: "Datasets out, and a whole study's archive back in" },
+  { name: "Judges", description: "Automated judges whose scores sit beside the clinicians'" },
+  { name: "Judge runs", description: "Endpoints that run a judge, and the runs themselves" },
+];
+
 export function buildOpenApiDocument() {
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Clingrade API",
       version: "1",
       description:
         "Blinded expert grading of LLM answers to clinical questions. Authenticate with `Authorization: Bearer <token>`; the same role rules apply as in the web app.",
+      // The project publishes no licence of its own yet: the lead engineer confirms this entry.
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
+    tags: TAGS,
   });
+  const named = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item as Record<string, { operationId?: string }>)) {
+      const key = `${method} ${path}`;
+      const id = OPERATION_IDS[key];
+      if (!id) throw new Error(`no operationId for ${key}: add one to lib/openapi/operation-ids.ts`);
+      op.operationId = id;
+      named.add(key);
+    }
+  }
+  const stale = Object.keys(OPERATION_IDS).filter((k) => !named.has(k));
+  if (stale.length) throw new Error(`operationIds of operations that do not exist: ${stale.join(", ")}`);
+  return doc;
 }

@@ -82,3 +82,17 @@ export function withoutBadCallbackCookies(cookieHeader: string | null, origin: s
     .join("; ");
   return { header: header || null, dropped };
 }
+
+/**
+ * The request without a callbackUrl query parameter next-auth would refuse
+ * (the same request when it has none or a good one). Next keeps the original
+ * query on a proxy's rewrite, so next-auth's route handler drops it itself.
+ */
+export async function withoutBadCallbackParam<R extends Request>(req: R, origin: string, make: (url: URL, init: RequestInit) => R): Promise<R> {
+  const url = new URL(req.url);
+  const value = url.searchParams.get("callbackUrl");
+  if (value === null || isAcceptedCallbackUrl(value, origin)) return req;
+  url.searchParams.delete("callbackUrl");
+  const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.text();
+  return make(url, { method: req.method, headers: req.headers, body });
+}

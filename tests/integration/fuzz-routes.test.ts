@@ -3,6 +3,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import { withoutBadCallbackParam } from "@/lib/server/request-guard";
 import { config as proxyConfig, proxy } from "@/proxy";
 import { assignGraders } from "@/lib/assignment/service";
 import { authOptions, THROTTLED_PREFIX } from "@/lib/auth/options";
@@ -458,12 +459,15 @@ describe("no path parameter or next-auth cookie reaches Next's routing in a form
       expect(res.headers.get("x-middleware-request-cookie") ?? `next-auth.callback-url=${value}`).toBe(`next-auth.callback-url=${value}`);
       expect(res.headers.get("set-cookie")).toBeNull();
     }
-    // The callbackUrl query parameter, read by the same check, is dropped from next-auth's own paths.
+    // The callbackUrl query parameter, read by the same check, is dropped by next-auth's route handler.
     for (const value of ["abc", "%FF", "\\"]) {
-      const res = await send(`/api/auth/csrf?callbackUrl=${encodeURIComponent(value)}&x=1`);
-      const to = new URL(res.headers.get("x-middleware-rewrite") ?? "http://x/");
-      expect(to.pathname + to.search, value).toBe("/api/auth/csrf?x=1");
+      const req = new NextRequest(`http://127.0.0.1:3000/api/auth/signin/credentials?callbackUrl=${encodeURIComponent(value)}&x=1`, { method: "POST", body: "a=1" });
+      const clean = await withoutBadCallbackParam(req, "http://127.0.0.1:3000", (url, init) => new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]));
+      expect(clean.nextUrl.search, value).toBe("?x=1");
+      expect(await clean.text()).toBe("a=1");
     }
+    const good = new NextRequest("http://127.0.0.1:3000/api/auth/csrf?callbackUrl=%2Fstudies");
+    expect(await withoutBadCallbackParam(good, "http://127.0.0.1:3000", () => new NextRequest("http://x"))).toBe(good);
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: "binary-ascii", maxLength: 60 }), async (value) => {
         const v = value.replace(/[\u0000-\u001f\u007f;]/g, "");

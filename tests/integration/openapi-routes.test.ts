@@ -53,6 +53,18 @@ describe("the OpenAPI document", () => {
     expect(documented(doc)).toEqual(routes);
   });
 
+  it("names every operation (a unique operationId, what generated clients call) and carries a license", () => {
+    const doc = buildOpenApiDocument();
+    const ids = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId));
+    expect(ids.length).toBeGreaterThan(40);
+    expect(ids.filter((id) => !id || !/^[a-z][A-Za-z]+$/.test(id)), "operations without a camelCase operationId").toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.info.license?.name).toBeTruthy();
+    // Each tag an operation uses is declared with a description (Redocly's tag-description rule).
+    const used = new Set(Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
+    expect([...used].filter((t) => !doc.tags?.some((d) => d.name === t && d.description))).toEqual([]);
+  });
+
   it("names the path parameters of each templated path", () => {
     const doc = buildOpenApiDocument();
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
