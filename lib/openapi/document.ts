@@ -36,17 +36,12 @@ export function buildOpenApiDocument() {
     security: [{ bearerAuth: [] }],
     tags: TAGS,
   });
-  const named = new Set<string>();
+  // A missing name is caught by tests/integration/openapi-routes.test.ts, not here: the served document must not fail.
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, { operationId?: string }>)) {
-      const key = `${method} ${path}`;
-      const id = OPERATION_IDS[key];
-      if (!id) throw new Error(`no operationId for ${key}: add one to lib/openapi/operation-ids.ts`);
-      op.operationId = id;
-      named.add(key);
+      const id = OPERATION_IDS[`${method} ${path}`];
+      if (id) op.operationId = id;
     }
   }
-  const stale = Object.keys(OPERATION_IDS).filter((k) => !named.has(k));
-  if (stale.length) throw new Error(`operationIds of operations that do not exist: ${stale.join(", ")}`);
   return doc;
 }

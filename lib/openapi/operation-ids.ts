@@ -2,8 +2,8 @@
  * The operationId of every operation, by "method path": the names generated
  * clients call (`client.GET(...)` by path, or a function per operation), so they
  * are chosen by hand, verb first, and never change once published. One place,
- * so that the contracts stay about schemas; buildOpenApiDocument refuses to
- * build when an operation has none (a new route needs a name) or a name is
+ * so that the contracts stay about schemas; tests/integration/openapi-routes.test.ts
+ * fails when an operation has none (a new route needs a name) or a name is
  * left over.
  */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { GET as openapiJson } from "@/app/api/v1/openapi.json/route";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { OPERATION_IDS } from "@/lib/openapi/operation-ids";
 
 const API_ROOT = path.resolve("app/api/v1");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -59,6 +60,8 @@ describe("the OpenAPI document", () => {
     expect(ids.length).toBeGreaterThan(40);
     expect(ids.filter((id) => !id || !/^[a-z][A-Za-z]+$/.test(id)), "operations without a camelCase operationId").toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
+    const operations = documented(doc);
+    expect(Object.keys(OPERATION_IDS).filter((k) => !operations.includes(k)), "names of operations that do not exist").toEqual([]);
     expect(doc.info.license?.name).toBeTruthy();
     // Each tag an operation uses is declared with a description (Redocly's tag-description rule).
     const used = new Set(Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
