@@ -377,7 +377,7 @@ export interface paths {
         };
         /**
          * Export a dataset of the study as CSV or JSON (leads; streamed)
-         * @description Datasets: `grades` (one row per stored score), `score-long` (the S.C.O.R.E. paper's analysis input: domain,model,response_id,Safety,Consensus,Objectivity,Reproducibility,Explainability; response_id = <item_id>-<model>), `sets` (final scores, totals and escalation per response set), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell starting with = + - @ tab or CR is prefixed with an apostrophe. Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
+         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the S.C.O.R.E. paper's analysis input: domain,model,response_id,Safety,Consensus,Objectivity,Reproducibility,Explainability; response_id = <item_id>-<model>), `sets` (final scores, totals and escalation per response set), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
          */
         get: operations["exportStudy"];
         put?: never;
@@ -692,6 +692,7 @@ export interface components {
                 definition?: string;
                 /** @enum {string} */
                 scope: "first_answer" | "each_answer" | "set";
+                instructions?: string;
                 scale: {
                     /** @enum {string} */
                     kind: "ordinal" | "nominal" | "criteria";
@@ -714,6 +715,7 @@ export interface components {
             totals: ({
                 key: string;
                 name: string;
+                alias?: string;
                 /** @enum {string} */
                 method: "sum";
                 dimensions: string[];
@@ -725,20 +727,24 @@ export interface components {
                     max: number;
                     label: string;
                 }[];
+                perAnswer?: boolean;
             } | {
                 key: string;
                 name: string;
+                alias?: string;
                 /** @enum {string} */
                 method: "percent_applicable";
                 dimensions: string[];
             } | {
                 key: string;
                 name: string;
+                alias?: string;
                 /** @enum {string} */
                 method: "criteria_score";
                 dimension: string;
             })[];
             headline?: string;
+            overallHeadline?: string;
         };
         RubricTemplate: {
             key: string;
@@ -1355,7 +1361,7 @@ export interface components {
                     [key: string]: number | string | null;
                 };
             } | null;
-            /** @description Per rubric key: each total of the rubric document (the mean of the graders' totals), `headline` and `percent` (the headline as % of its maximum). S.C.O.R.E. `total` is out of 25; SAFE-LLM keeps `perAnswer` and `overall` (out of 7) */
+            /** @description Per rubric key: each total of the rubric document (the mean of the graders' totals), `headline` and `percent` (the headline as % of its maximum); a total with an `alias` in its document also under that key */
             totals: {
                 [key: string]: {
                     [key: string]: number | null;
@@ -1434,6 +1440,7 @@ export interface components {
                         definition?: string;
                         /** @enum {string} */
                         scope: "first_answer" | "each_answer" | "set";
+                        instructions?: string;
                         scale: {
                             /** @enum {string} */
                             kind: "ordinal" | "nominal" | "criteria";
@@ -1456,6 +1463,7 @@ export interface components {
                     totals: ({
                         key: string;
                         name: string;
+                        alias?: string;
                         /** @enum {string} */
                         method: "sum";
                         dimensions: string[];
@@ -1467,20 +1475,24 @@ export interface components {
                             max: number;
                             label: string;
                         }[];
+                        perAnswer?: boolean;
                     } | {
                         key: string;
                         name: string;
+                        alias?: string;
                         /** @enum {string} */
                         method: "percent_applicable";
                         dimensions: string[];
                     } | {
                         key: string;
                         name: string;
+                        alias?: string;
                         /** @enum {string} */
                         method: "criteria_score";
                         dimension: string;
                     })[];
                     headline?: string;
+                    overallHeadline?: string;
                 })[];
                 repetitions: number;
                 gradersPerSet: number;
@@ -1983,6 +1995,7 @@ export interface components {
                         definition?: string;
                         /** @enum {string} */
                         scope: "first_answer" | "each_answer" | "set";
+                        instructions?: string;
                         scale: {
                             /** @enum {string} */
                             kind: "ordinal" | "nominal" | "criteria";
@@ -2005,6 +2018,7 @@ export interface components {
                     totals: ({
                         key: string;
                         name: string;
+                        alias?: string;
                         /** @enum {string} */
                         method: "sum";
                         dimensions: string[];
@@ -2016,20 +2030,24 @@ export interface components {
                             max: number;
                             label: string;
                         }[];
+                        perAnswer?: boolean;
                     } | {
                         key: string;
                         name: string;
+                        alias?: string;
                         /** @enum {string} */
                         method: "percent_applicable";
                         dimensions: string[];
                     } | {
                         key: string;
                         name: string;
+                        alias?: string;
                         /** @enum {string} */
                         method: "criteria_score";
                         dimension: string;
                     })[];
                     headline?: string;
+                    overallHeadline?: string;
                 }[];
                 repetitions: number;
                 gradersPerSet: number;
