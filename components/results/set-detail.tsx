@@ -24,21 +24,40 @@ function cellText(dim: RubricDimension, c: SetDetailCell | undefined): string {
   return c.score === null ? "—" : String(c.score);
 }
 
-/** The rows a rubric shows: each dimension once, or once per answer when graded on each answer; criteria per criterion. */
+/** A final value as the lead reads it: a number to two places, a nominal level by its label, N/A. */
+function finalText(dim: RubricDimension, v: number | string | null | undefined): string {
+  if (typeof v === "string" && v !== "N/A") return dim.scale.levels?.find((l) => l.value === v)?.label ?? v;
+  return f2(v);
+}
+
+type Row = { key: string; label: string; dim: RubricDimension; repetition: number; criterion: string; acrossAnswers?: boolean };
+
+/**
+ * The rows a rubric shows: each dimension once, or once per answer when graded
+ * on each answer (then a row for its value over the answers); criteria per criterion.
+ */
 function rowsOf(doc: RubricDocument, graders: SetDetailGrader[], repetitions: number) {
-  const rows: { key: string; label: string; dim: RubricDimension; repetition: number; criterion: string }[] = [];
+  const rows: Row[] = [];
   for (const dim of doc.dimensions) {
     if (dim.scale.kind === "criteria") {
       const criteria = [...new Set(graders.flatMap((g) => g.cells.filter((c) => c.rubric === doc.key && c.dimension === dim.key).map((c) => c.criterion)))].sort();
       for (const cr of criteria) rows.push({ key: `${dim.key}:${cr}`, label: `${dim.name} · ${cr}`, dim, repetition: -1, criterion: cr });
     } else if (dim.scope === "each_answer") {
       for (let r = 1; r <= repetitions; r++) rows.push({ key: `${dim.key}:${r}`, label: `${dim.name} · answer ${r}`, dim, repetition: r, criterion: "" });
+      if (repetitions > 1) rows.push({ key: `${dim.key}:all`, label: `${dim.name} · over the ${repetitions} answers`, dim, repetition: -1, criterion: "", acrossAnswers: true });
     } else rows.push({ key: dim.key, label: dim.name, dim, repetition: -1, criterion: "" });
   }
   return rows;
 }
 
-const cellOf = (g: SetDetailGrader, rubric: string, row: { dim: RubricDimension; repetition: number; criterion: string }) =>
+/** The Final column of a row: per answer from finalPerAnswer, else the dimension's final score; criteria have none of their own. */
+function finalOf(d: SetDetail, rubric: string, row: Row): string {
+  if (!d.finalScores || row.criterion) return row.criterion ? "" : "—";
+  if (row.repetition > 0) return finalText(row.dim, d.finalPerAnswer?.[rubric]?.[row.dim.key]?.[row.repetition - 1]);
+  return finalText(row.dim, d.finalScores[rubric]?.[row.dim.key]);
+}
+
+const cellOf = (g: SetDetailGrader, rubric: string, row: Row) =>
   g.cells.find((c) => c.rubric === rubric && c.dimension === row.dim.key && c.criterion === row.criterion && (row.repetition === -1 || c.repetition === row.repetition));
 
 export function SetDetailView({ detail: d, rubrics, repetitions }: { detail: SetDetail; rubrics: RubricDocument[]; repetitions: number }) {
@@ -95,14 +114,16 @@ export function SetDetailView({ detail: d, rubrics, repetitions }: { detail: Set
               </TableHeader>
               <TableBody>
                 {rowsOf(doc, d.graders, repetitions).map((row) => (
-                  <TableRow key={row.key}>
+                  <TableRow key={row.key} className={row.acrossAnswers ? "bg-muted/20" : undefined}>
                     <TableCell>{row.label}</TableCell>
                     {d.graders.map((g) => (
                       <TableCell key={g.assignmentId} className="text-right tabular-nums">
-                        {cellText(row.dim, cellOf(g, doc.key, row))}
+                        {row.acrossAnswers ? "" : cellText(row.dim, cellOf(g, doc.key, row))}
                       </TableCell>
                     ))}
-                    <TableCell className="text-right font-medium tabular-nums">{row.repetition === -1 && !row.criterion ? f2(d.finalScores?.[doc.key]?.[row.dim.key]) : ""}</TableCell>
+                    <TableCell className="text-right font-medium tabular-nums" data-testid={`final-${doc.key}-dim-${row.key}`}>
+                      {finalOf(d, doc.key, row)}
+                    </TableCell>
                   </TableRow>
                 ))}
                 {doc.totals.map((t) => (

@@ -13,6 +13,7 @@ import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliff
 import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
 import { finalScoresOf, type FinalGraders, type GraderTotals } from "@/lib/scoring/final-scores";
 import { graderRubricScoresFrom } from "@/lib/scoring/study-values";
+import { comparisonMeasures, type Measure } from "@/lib/results/measures";
 import { AGREEMENT_NOTE, agreementRows, designOf, escalationRate, ICC_NOTE, type PrimarySet } from "./agreement";
 import { JOURNAL_BOOTSTRAP, JOURNAL_NOTE, JOURNAL_ON_REQUEST, journalRubrics } from "./journal";
 import { radarChart, rankingRows } from "./blocks";
@@ -59,6 +60,8 @@ export interface StatsQuery {
   models?: string[] | null;
   /** Compute the journal block (bootstraps: only on request, ?journal=1). */
   journal?: boolean;
+  /** What models are compared on: "total" (default), "dimensions" or a dimension's key (lib/results/measures.ts). */
+  measure?: string | null;
 }
 
 export interface StatsOptions {
@@ -70,11 +73,11 @@ export interface StatsOptions {
 export const CLIFFS_DEFAULTS = { ...CLIFFS_BOOTSTRAP, level: 0.95 } as const;
 
 export const ALPHA_NOTE =
-  "Cronbach's alpha treats the rubric's dimensions as items and the final per-set scores as subjects, as the S.C.O.R.E. paper does: " +
+  "Cronbach's alpha treats the rubric's dimensions as items and the final per-set scores as subjects: " +
   "it measures the rubric's internal consistency (whether the dimensions rise and fall together), not agreement between graders, which is in the inter-rater agreement table. " +
   "Whiskers: Feldt's 95% interval. Reference lines: 0.7 acceptable, 0.8 good, 0.9 excellent.";
 
-export const CLIFFS_CONVENTION = "Positive delta = the row model's totals tend to be higher (better) than the column model's; negative = lower.";
+export const CLIFFS_CONVENTION = "Positive delta = the row model's final values (the total, or the dimension) tend to be higher (better) than the column model's; negative = lower.";
 
 /** Criteria marks are not packed (grader-cells.ts), so a row has none. */
 const NO_CELLS: never[] = [];
@@ -124,7 +127,7 @@ export async function assembleStudyStatsAsync(loaded: LoadedStudy, query: StatsQ
   return core.stats;
 }
 
-type CliffsRunner<P> = (finals: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples: number; seed: number }) => P;
+type CliffsRunner<P> = (finals: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples: number; seed: number }, measures: readonly Measure[]) => P;
 
 /**
  * Everything but the Cliff's delta cells, which `runCliffs` starts computing (synchronously, or
@@ -164,7 +167,9 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
   const finalModels = [...new Set(finals.map((s) => s.model.name))].sort();
   const resamples = options.resamples ?? CLIFFS_DEFAULTS.resamples;
   const seed = options.seed ?? CLIFFS_DEFAULTS.seed;
-  const pending = finalModels.length < 2 ? null : runCliffs(finals, rubrics, { resamples, seed });
+  const measure = query.measure ?? "total";
+  const measures = comparisonMeasures(rubrics, measure);
+  const pending = finalModels.length < 2 ? null : runCliffs(finals, rubrics, { resamples, seed }, measures);
   const scopeName = specialty ?? ALL_SPECIALTIES;
   // With one specialty chosen, summary.ts's "All specialties" group repeats it: leave it out.
   const keep = <T extends { specialty: string }>(rows: T[]) => (specialty === null ? rows : rows.filter((r) => r.specialty === specialty));
@@ -208,12 +213,16 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
           level: CLIFFS_DEFAULTS.level,
           models: finalModels,
           specialties: [...new Set(keep(finals).map((s) => s.specialty))].sort((a, b) => a.localeCompare(b)).concat(specialty === null ? [ALL_SPECIALTIES] : []),
+          measures: measures.map((m) => ({ ...m })),
           cells: [],
         });
   const setCells = (cells: DeltaPairCell[]) => {
     if (!cliffs.data) return;
     cliffs.data.cells = keep(cells).map((c) => ({
       rubric: c.rubric,
+      measure: c.measure,
+      measureKind: c.measureKind,
+      label: c.label,
       specialty: c.specialty,
       rowModel: c.rowModel,
       colModel: c.colModel,
@@ -262,7 +271,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
       : ok({ note: JOURNAL_NOTE, design: designOf(primarySets), rubrics: journalRubrics(primarySets, finals, rubrics, n, designOf(primarySets), { ...JOURNAL_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) });
 
   // ranking
-  const ranking = finals.length === 0 ? none<{ rows: ReturnType<typeof rankingRows> }>(noFinal) : ok({ rows: rankingRows(summaries, rubrics) });
+  const ranking = finals.length === 0 ? none<{ rows: ReturnType<typeof rankingRows> }>(noFinal) : ok({ rows: rankingRows(summaries, measures) });
 
   // progress
   let progress: StudyStats["progress"];
@@ -306,7 +315,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
       gradersPerSet: study.gradersPerSet,
       safeLlmScoring: study.safeLlmScoring,
     },
-    filters: { specialty, rubrics: rubrics.map((r) => r.key), models },
+    filters: { specialty, rubrics: rubrics.map((r) => r.key), models, measure },
     options: { specialties, models: allModels, rubrics: study.rubrics.map((r) => r.key) },
     scope: { specialty: scopeName, sets: sets.length, finalSets: finals.length },
     radar,

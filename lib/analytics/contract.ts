@@ -9,7 +9,7 @@ import { lineText } from "@/lib/validation/text";
  * human-readable reason when the study has not enough data for it yet.
  */
 
-const RUBRIC = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, { error: "a rubric is named by its key (SCORE, SAFE_LLM, or the study's own)" });
+const RUBRIC = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, { error: "a rubric is named by its key, as its document gives it" });
 
 /** Comma-separated list in a query parameter ("a,b"), trimmed, blanks dropped. */
 const csv = (description: string) =>
@@ -25,10 +25,18 @@ export const statsQuerySchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .meta({ description: "One specialty (by name); default all specialties" }),
-  rubric: csv("Rubric(s) to include by key, comma-separated (SCORE, SAFE_LLM or the study's own); default the study's rubrics").pipe(
+  rubric: csv("Rubric(s) to include by key, comma-separated, as the study's rubric documents name them; default the study's rubrics").pipe(
     z.array(RUBRIC, { error: "rubric must be a list of the study's rubric keys" }).optional(),
   ),
   models: csv("Model names to include, comma-separated; default every model"),
+  measure: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,62}$/, { error: "measure is total, dimensions, or a dimension's key" })
+    .optional()
+    .meta({
+      description:
+        "What Cliff's delta and the ranking compare models on: total (each rubric's headline total; a rubric without one: each ordinal dimension), dimensions (each ordinal dimension), or one dimension's key. Default total",
+    }),
   journal: z
     .enum(["0", "1", "false", "true"], { error: "journal is 1 (include the journal statistics) or 0" })
     .optional()
@@ -46,9 +54,10 @@ const RadarChart = registry.register(
   z.object({
     rubric: RUBRIC,
     specialty: z.string(),
-    scale: z.enum(["mean", "fraction"]).meta({ description: "mean: S.C.O.R.E. means on 1-5; fraction: SAFE-LLM domain mean / domain maximum" }),
+    scale: z.enum(["mean", "fraction"]).meta({ description: "mean: every axis on one scale, in its points; fraction: scales differ, each mean as (mean - min) / (max - min)" }),
+    domainMin: z.number().meta({ description: "The radial axis's centre: the scale's minimum (0 for fractions)" }),
     domainMax: z.number(),
-    axes: z.array(z.object({ dimension: z.string(), label: z.string(), max: z.number() })),
+    axes: z.array(z.object({ dimension: z.string(), label: z.string(), min: z.number(), max: z.number() })),
     series: z.array(
       z.object({
         model: z.string(),
@@ -61,12 +70,20 @@ const RadarChart = registry.register(
 
 const AlphaBar = z.object({ rubric: RUBRIC, specialty: z.string(), alpha: z.number().nullable(), ci: interval, n: z.int(), k: z.int(), reason });
 
+const MEASURE_KIND = z.enum(["total", "dimension"]);
+const ComparisonMeasure = z
+  .object({ rubric: RUBRIC, key: z.string(), kind: MEASURE_KIND, label: z.string(), min: z.number(), max: z.number() })
+  .meta({ description: "What models are compared on: a rubric's headline total or one of its ordinal dimensions, with its scale from the rubric document" });
+
 const CliffsCell = z.object({
   rubric: RUBRIC,
+  measure: z.string().meta({ description: "The total's or dimension's key" }),
+  measureKind: MEASURE_KIND,
+  label: z.string(),
   specialty: z.string(),
   rowModel: z.string(),
   colModel: z.string(),
-  delta: z.number().nullable().meta({ description: "Positive = the row model's totals tend to be higher (better)" }),
+  delta: z.number().nullable().meta({ description: "Positive = the row model's values tend to be higher (better)" }),
   magnitude: z.enum(["negligible", "small", "medium", "large"]).nullable(),
   ci: interval.meta({ description: "Percentile bootstrap interval" }),
   n: z.int(),
@@ -79,7 +96,7 @@ const AgreementRow = z.object({
   dimension: z.string(),
   label: z.string(),
   scale: z.tuple([z.number(), z.number()]),
-  unit: z.enum(["set", "answer"]).meta({ description: "set: one rating per response set; answer: SAFE-LLM per-answer domains, one rating per answer" }),
+  unit: z.enum(["set", "answer"]).meta({ description: "set: one rating per response set; answer: a dimension graded on each answer, one rating per answer" }),
   units: z.int(),
   raters: z.int(),
   gwetAC2: estimate.meta({ description: "Gwet's AC2, quadratic weights, the full scale as categories" }),
@@ -256,7 +273,7 @@ export const StudyStatsSchema = registry.register(
       gradersPerSet: z.int(),
       safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
     }),
-    filters: z.object({ specialty: z.string().nullable(), rubrics: z.array(RUBRIC), models: z.array(z.string()) }),
+    filters: z.object({ specialty: z.string().nullable(), rubrics: z.array(RUBRIC), models: z.array(z.string()), measure: z.string() }),
     options: z.object({ specialties: z.array(z.string()), models: z.array(z.string()), rubrics: z.array(RUBRIC) }),
     scope: z.object({ specialty: z.string(), sets: z.int(), finalSets: z.int() }),
     radar: z.array(z.object({ rubric: RUBRIC, data: RadarChart.nullable(), reason })),
@@ -271,6 +288,7 @@ export const StudyStatsSchema = registry.register(
         level: z.number(),
         models: z.array(z.string()),
         specialties: z.array(z.string()),
+        measures: z.array(ComparisonMeasure),
         cells: z.array(CliffsCell),
       }),
     ),
@@ -285,7 +303,21 @@ export const StudyStatsSchema = registry.register(
     ranking: block(
       z.object({
         rows: z.array(
-          z.object({ rubric: RUBRIC, specialty: z.string(), model: z.string(), rank: z.int(), n: z.int(), mean: z.number().nullable(), sd: z.number().nullable(), maxTotal: z.number() }),
+          z.object({
+            rubric: RUBRIC,
+            measure: z.string(),
+            measureKind: MEASURE_KIND,
+            label: z.string(),
+            specialty: z.string(),
+            model: z.string(),
+            rank: z.int(),
+            n: z.int().meta({ description: "Final sets with a value on this measure (N/A left out)" }),
+            mean: z.number().nullable(),
+            sd: z.number().nullable(),
+            min: z.number(),
+            max: z.number(),
+            maxTotal: z.number().meta({ description: "The same as max" }),
+          }),
         ),
       }),
     ),

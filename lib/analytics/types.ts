@@ -10,7 +10,7 @@
 import type { JudgesBlock } from "@/lib/judges/types";
 import type { RubricDocument } from "@/lib/rubrics/document";
 
-/** A rubric's key (SCORE, SAFE_LLM, or a study's own). */
+/** A rubric's key, as its document names it. */
 type RubricKey = string;
 
 export type SetStatusKey = "AWAITING_GRADES" | "AGREED" | "AWAITING_ADJUDICATION" | "ADJUDICATED";
@@ -32,6 +32,19 @@ export interface StatsFilters {
   rubrics: RubricKey[];
   /** Model names in scope (all the study's models when no subset was asked for). */
   models: string[];
+  /** What models are compared on: "total", "dimensions" or a dimension's key (lib/results/measures.ts). */
+  measure: string;
+}
+
+/** One thing models are compared on (Cliff's delta, the ranking): a rubric's headline total or one of its ordinal dimensions. */
+export interface ComparisonMeasure {
+  rubric: RubricKey;
+  key: string;
+  kind: "total" | "dimension";
+  label: string;
+  /** The scale's range, from the rubric document. */
+  min: number;
+  max: number;
 }
 
 // ─── radar ───────────────────────────────────────────────────────────────────
@@ -39,7 +52,8 @@ export interface StatsFilters {
 export interface RadarAxis {
   dimension: string;
   label: string;
-  /** The dimension's scale maximum (5 for S.C.O.R.E., 2 or 1 for SAFE-LLM). */
+  /** The dimension's scale, lowest and highest level, from the rubric document. */
+  min: number;
   max: number;
 }
 
@@ -47,16 +61,18 @@ export interface RadarSeries {
   model: string;
   /** Final (agreed or adjudicated) response sets behind this model's means. */
   n: number;
-  /** One per axis, in axis order. `value` is what is plotted: the mean itself (S.C.O.R.E.) or mean / max (SAFE-LLM). */
+  /** One per axis, in axis order. `value` is what is plotted: the mean itself ("mean") or its place on the axis's scale, 0 at its minimum, 1 at its maximum ("fraction"). */
   points: { dimension: string; mean: number | null; sd: number | null; value: number | null }[];
 }
 
 export interface RadarChart {
   rubric: RubricKey;
   specialty: string;
-  /** "mean": axes in scale points (S.C.O.R.E. 1-5); "fraction": each domain's mean divided by its maximum (SAFE-LLM). */
+  /** "mean": every axis on one scale, in its points; "fraction": scales differ, each mean as (mean - min) / (max - min). */
   scale: "mean" | "fraction";
-  /** The top of the radial axis: 5 for S.C.O.R.E. means, 1 for fractions. */
+  /** The centre of the radial axis: the scale's minimum (0 for fractions). */
+  domainMin: number;
+  /** The rim of the radial axis: the scale's maximum (1 for fractions). */
   domainMax: number;
   axes: RadarAxis[];
   series: RadarSeries[];
@@ -84,6 +100,10 @@ export interface AlphaBlock {
 
 export interface CliffsCell {
   rubric: RubricKey;
+  /** The measure's key (a total's or a dimension's), kind and name. */
+  measure: string;
+  measureKind: "total" | "dimension";
+  label: string;
   specialty: string;
   /** Positive delta = the row model's totals tend to be higher (better). */
   rowModel: string;
@@ -104,6 +124,8 @@ export interface CliffsBlock {
   level: number;
   models: string[];
   specialties: string[];
+  /** What the models are compared on, one heatmap each. */
+  measures: ComparisonMeasure[];
   cells: CliffsCell[];
 }
 
@@ -115,7 +137,7 @@ export interface AgreementRow {
   label: string;
   /** The dimension's full scale, used as the categories of Gwet's AC2. */
   scale: [number, number];
-  /** What one unit of the rating matrix is: a response set, or one answer of a set (SAFE-LLM per-answer domains). */
+  /** What one unit of the rating matrix is: a response set, or one answer of a set (a dimension graded on each answer). */
   unit: "set" | "answer";
   /** Units rated by at least two primary graders. */
   units: number;
@@ -161,14 +183,22 @@ export interface AgreementBlock {
 
 export interface RankingRow {
   rubric: RubricKey;
+  /** The measure ranked on (a total's or a dimension's key), its kind and name. */
+  measure: string;
+  measureKind: "total" | "dimension";
+  label: string;
   specialty: string;
   model: string;
-  /** 1 = highest mean total in the specialty (ties share a rank). */
+  /** 1 = highest mean in the specialty on this measure (ties share a rank). */
   rank: number;
+  /** Final sets with a value on this measure (N/A left out). */
   n: number;
   mean: number | null;
   sd: number | null;
-  /** 25 for S.C.O.R.E., 7 for SAFE-LLM. */
+  /** The measure's scale, from the rubric document. */
+  min: number;
+  max: number;
+  /** The same as `max` (the name the API had when only totals were ranked). */
   maxTotal: number;
 }
 

@@ -385,7 +385,7 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
       section: "cliffs_delta",
       specialty: d.specialty,
       rubric: d.rubric,
-      measure: "total",
+      measure: d.measureKind === "total" ? "total" : d.measure,
       row_model: d.rowModel,
       col_model: d.colModel,
       n: d.n,

@@ -8,6 +8,10 @@ import { setResultOf } from "./sets";
 import type { Disagreement } from "@/lib/scoring/escalation";
 import type { FinalScores, FinalTotals } from "@/lib/scoring/final-scores";
 import type { StoredCell } from "@/lib/scoring/study-values";
+import { finalDimensionValue } from "@/lib/scoring/rubric-final";
+import type { DimensionValue } from "@/lib/scoring/rubric-values";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 
 /**
  * One response set as its lead reviews it (unblinded: the model is named;
@@ -58,6 +62,13 @@ export interface SetDetail {
     resolvedAt: string | null;
   } | null;
   finalScores: FinalScores | null;
+  /**
+   * A dimension graded on each answer, per answer: the final value of that
+   * answer (the mean over the set's graders, nominal the majority), beside
+   * `finalScores`, which holds the dimension's value over the answers.
+   * rubric -> dimension -> one value per answer (index 0 = answer 1); null while not final.
+   */
+  finalPerAnswer: Record<string, Record<string, (number | string | null)[]>> | null;
   totals: FinalTotals | null;
   timeline: SetDetailEvent[];
 }
@@ -77,6 +88,7 @@ export async function setDetail(studyId: string, setId: string): Promise<SetDeta
     include: {
       item: { include: { specialty: true } },
       model: true,
+      study: { select: { rubrics: true, repetitions: true } },
       responses: { orderBy: { repetition: "asc" }, select: { repetition: true, text: true } },
       escalation: { include: { adjudicatorAssignment: { select: { graderId: true } } } },
       assignments: {
@@ -156,6 +168,7 @@ export async function setDetail(studyId: string, setId: string): Promise<SetDeta
         }
       : null,
     finalScores: result?.finalScores ?? null,
+    finalPerAnswer: result?.finalScores ? finalPerAnswer(storedRubrics(set.study.rubrics), set.study.repetitions, set.assignments.filter((a) => a.status === "SUBMITTED").map((a) => a.grades)) : null,
     totals: result?.totals ?? null,
     timeline: events.map((e) => ({
       id: e.id.toString(),
@@ -178,4 +191,33 @@ function pseudonymousDimensions(stored: unknown, pseudonym: (id: string) => stri
     threshold: d.threshold,
     values: Object.entries(d.values ?? {}).map(([graderId, value]) => ({ grader: pseudonym(graderId), value })),
   }));
+}
+
+type GradeRow = { rubric: string; dimension: string; repetition: number; criterion: string; score: number | null; category: string | null; na: boolean };
+
+/**
+ * Per each-answer dimension, each answer's final value over the submitted
+ * graders (the graders finalScoresOf counts): the rule of the set's final
+ * scores (finalDimensionValue) applied to one answer at a time.
+ */
+export function finalPerAnswer(rubrics: readonly RubricDocument[], repetitions: number, graders: readonly (readonly GradeRow[])[]): NonNullable<SetDetail["finalPerAnswer"]> {
+  const out: NonNullable<SetDetail["finalPerAnswer"]> = {};
+  for (const doc of rubrics) {
+    const dims: Record<string, (number | string | null)[]> = {};
+    for (const d of doc.dimensions) {
+      if (d.scope !== "each_answer" || d.scale.kind === "criteria" || d.derived) continue;
+      const kind = d.scale.kind;
+      dims[d.key] = Array.from({ length: repetitions }, (_, i) => {
+        const xs = graders.map((cells): DimensionValue => {
+          const c = cells.find((g) => g.rubric === doc.key && g.dimension === d.key && g.repetition === i + 1 && g.criterion === "");
+          if (!c) return undefined;
+          if (c.na) return "N/A";
+          return c.category ?? c.score ?? undefined;
+        });
+        return finalDimensionValue(kind, xs) ?? null;
+      });
+    }
+    out[doc.key] = dims;
+  }
+  return out;
 }

@@ -3,6 +3,7 @@ import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats
 import { cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, type PairResult } from "@/lib/stats/cliffs-fast";
 import type { SetResult } from "./sets";
 import { CLIFFS_BOOTSTRAP } from "./cliffs-bootstrap";
+import { comparisonMeasures, measureValue, type Measure } from "./measures";
 
 export { CLIFFS_BOOTSTRAP };
 
@@ -23,9 +24,9 @@ export interface ModelSummary {
   model: string;
   specialty: string;
   /**
-   * Per rubric key its headline total (S.C.O.R.E. out of 25, SAFE-LLM's headline
-   * out of 7); a rubric with several totals also has each as "<rubric>_<total>"
-   * (SAFE-LLM's two scorings also as SAFE_LLM_perAnswer and SAFE_LLM_overall).
+   * Per rubric key its headline total; a rubric with several totals also has
+   * each as "<rubric>_<total>" (a per_answer total also as "<rubric>_perAnswer",
+   * the name the summary export has always had).
    */
   totals: Record<string, Stat>;
   /** Ordinal dimensions' final values (N/A left out). */
@@ -72,9 +73,10 @@ export function modelSummaries(allSets: SetResult[], rubrics: readonly RubricDoc
       for (const r of rubrics) {
         if (r.headline !== undefined) summary.totals[r.key] = stat(numbers(mine.map((s) => totalOf(s, r.key))));
         if (r.totals.length > 1) for (const t of r.totals) summary.totals[`${r.key}_${t.key}`] = stat(numbers(mine.map((s) => totalOf(s, r.key, t.key))));
-        if (r.key === "SAFE_LLM" && summary.totals.SAFE_LLM_per_answer) {
-          summary.totals.SAFE_LLM_perAnswer = summary.totals.SAFE_LLM_per_answer;
-          delete summary.totals.SAFE_LLM_per_answer;
+        const perAnswer = `${r.key}_per_answer`;
+        if (r.totals.length > 1 && summary.totals[perAnswer]) {
+          summary.totals[`${r.key}_perAnswer`] = summary.totals[perAnswer];
+          delete summary.totals[perAnswer];
         }
         summary.dimensions[r.key] = Object.fromEntries(ordinalDims(r).map((d) => [d.key, stat(numbers(mine.map((s) => s.finalScores![r.key]?.[d.key])))]));
       }
@@ -95,7 +97,7 @@ export interface AlphaRow {
 }
 
 /**
- * Cronbach's alpha per specialty as the S.C.O.R.E. paper computes it: rows are
+ * Cronbach's alpha per specialty as the rubric papers compute it: rows are
  * the final per-set scores, columns the rubric's dimensions (its items). It
  * measures the internal consistency of the rubric, not agreement between graders.
  */
@@ -119,6 +121,10 @@ export function alphaBySpecialty(allSets: SetResult[], rubrics: readonly RubricD
 export interface DeltaCell {
   specialty: string;
   rubric: string;
+  /** What the models are compared on (measures.ts): the rubric's headline total or one of its dimensions. */
+  measure: string;
+  measureKind: Measure["kind"];
+  label: string;
   /** Positive delta = the row model's totals tend to be higher (better). */
   rowModel: string;
   colModel: string;
@@ -129,14 +135,14 @@ export interface DeltaCell {
   m: number;
 }
 
-/** Pairwise Cliff's delta between models on final totals, per specialty, with a seeded bootstrap CI. */
-export function cliffsMatrix(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}): DeltaCell[] {
+/** Pairwise Cliff's delta between models on final totals (or dimensions: measures.ts), per specialty, with a seeded bootstrap CI. */
+export function cliffsMatrix(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}, measures: readonly Measure[] = comparisonMeasures(rubrics)): DeltaCell[] {
   const sets = finalOnly(allSets);
   const out: DeltaCell[] = [];
-  const total = (s: SetResult, r: RubricDocument) => totalOf(s, r.key);
+  const total = (s: SetResult, r: Measure) => measureValue(s, r);
   for (const [specialty, inSpecialty] of groups(sets)) {
     const models = [...new Set(inSpecialty.map((s) => s.model.name))].sort();
-    for (const r of rubrics) {
+    for (const r of measures) {
       for (const a of models) {
         for (const b of models) {
           if (a === b) continue;
@@ -146,7 +152,10 @@ export function cliffsMatrix(allSets: SetResult[], rubrics: readonly RubricDocum
           const ci = cliffsDeltaCI(x, y, { resamples: opts.resamples ?? CLIFFS_BOOTSTRAP.resamples, seed: opts.seed ?? CLIFFS_BOOTSTRAP.seed });
           out.push({
             specialty,
-            rubric: r.key,
+            rubric: r.rubric,
+            measure: r.key,
+            measureKind: r.kind,
+            label: r.label,
             rowModel: a,
             colModel: b,
             delta: point.delta,
@@ -179,23 +188,28 @@ export interface DeltaPairCell extends DeltaCell {
  * (stratified by specialty), where `cliffsMatrix` draws a fresh resample per
  * pair and group.
  */
-export function cliffsPairs(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}): DeltaPairCell[] {
-  const input = cliffsPairsInput(allSets, rubrics);
-  return cliffsPairsCells(input, rubrics, cliffsStratifiedBootstrap(input.strata, rubrics.length, bootstrapOptions(opts)));
+export function cliffsPairs(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}, measures: readonly Measure[] = comparisonMeasures(rubrics)): DeltaPairCell[] {
+  const input = cliffsPairsInput(allSets, measures);
+  return cliffsPairsCells(input, measures, cliffsStratifiedBootstrap(input.strata, measures.length, bootstrapOptions(opts)));
 }
 
 /** `cliffsPairs` with its bootstrap loop in a worker thread on large studies (the caller computes something else meanwhile). */
-export async function cliffsPairsAsync(allSets: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples?: number; seed?: number } = {}): Promise<DeltaPairCell[]> {
-  const input = cliffsPairsInput(allSets, rubrics);
-  const boot = cliffsStratifiedBootstrapAsync(input.strata, rubrics.length, bootstrapOptions(opts));
-  return cliffsPairsCells(input, rubrics, await boot);
+export async function cliffsPairsAsync(
+  allSets: SetResult[],
+  rubrics: readonly RubricDocument[],
+  opts: { resamples?: number; seed?: number } = {},
+  measures: readonly Measure[] = comparisonMeasures(rubrics),
+): Promise<DeltaPairCell[]> {
+  const input = cliffsPairsInput(allSets, measures);
+  const boot = cliffsStratifiedBootstrapAsync(input.strata, measures.length, bootstrapOptions(opts));
+  return cliffsPairsCells(input, measures, await boot);
 }
 
 const bootstrapOptions = (opts: { resamples?: number; seed?: number }) => ({ resamples: opts.resamples ?? CLIFFS_BOOTSTRAP.resamples, seed: opts.seed ?? CLIFFS_BOOTSTRAP.seed });
 
-function cliffsPairsInput(allSets: SetResult[], rubrics: readonly RubricDocument[]) {
+function cliffsPairsInput(allSets: SetResult[], rubrics: readonly Measure[]) {
   const sets = finalOnly(allSets);
-  const total = (s: SetResult, r: RubricDocument) => totalOf(s, r.key);
+  const total = (s: SetResult, r: Measure) => measureValue(s, r);
   const all = groups(sets);
   const specialties = all.slice(0, -1);
   const models = [...new Set(sets.map((s) => s.model.name))].sort();
@@ -207,7 +221,7 @@ function cliffsPairsInput(allSets: SetResult[], rubrics: readonly RubricDocument
   return { all, specialties, models, strata };
 }
 
-function cliffsPairsCells(input: ReturnType<typeof cliffsPairsInput>, rubrics: readonly RubricDocument[], boot: { strata: PairResult[][]; pooled: PairResult[] }): DeltaPairCell[] {
+function cliffsPairsCells(input: ReturnType<typeof cliffsPairsInput>, rubrics: readonly Measure[], boot: { strata: PairResult[][]; pooled: PairResult[] }): DeltaPairCell[] {
   const { all, specialties, models } = input;
   const out: DeltaPairCell[] = [];
   const neg = (v: number) => (v === 0 ? 0 : -v);
@@ -225,7 +239,10 @@ function cliffsPairsCells(input: ReturnType<typeof cliffsPairsInput>, rubrics: r
           const c = at.get(flip ? `${k}:${j}:${i}` : `${k}:${i}:${j}`)!;
           out.push({
             specialty,
-            rubric: r.key,
+            rubric: r.rubric,
+            measure: r.key,
+            measureKind: r.kind,
+            label: r.label,
             rowModel: a,
             colModel: b,
             delta: c.delta === null ? null : flip ? neg(c.delta) : c.delta,
