@@ -66,7 +66,7 @@ export function AgreementPanel({ block, slug, filterTag }: { block: Block<Agreem
       }
       empty={block.reason}
       layout="stacked"
-      csv={a ? { name: fileName(slug, "agreement", filterTag), table: agreementTable(rows) } : undefined}
+      csv={a ? { name: fileName(slug, "agreement", filterTag), table: agreementTable(rows, rubricName) } : undefined}
       image={a ? { name: fileName(slug, "agreement", filterTag), title: "Agreement between primary graders by dimension", legend } : undefined}
       chart={
         a ? (

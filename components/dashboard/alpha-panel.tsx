@@ -7,7 +7,7 @@ import { ChartPanel } from "./chart-panel";
 import { rubricColor, useRubricName } from "./rubric-names";
 import { fileName } from "./download";
 import { Legend } from "./legend";
-import { nRange } from "./radar-panel";
+import { nRange } from "@/lib/analytics/captions";
 
 const LINES = [
   { y: 0.7, label: "acceptable" },
@@ -40,7 +40,7 @@ export function AlphaPanel({ block, rubrics, slug, filterTag }: { block: Block<A
       title="Cronbach's alpha per specialty"
       description="Internal consistency of each rubric's dimensions, with Feldt's 95% confidence interval."
       empty={block.reason}
-      csv={block.data ? { name: fileName(slug, "alpha", filterTag), table: alphaTable(bars) } : undefined}
+      csv={block.data ? { name: fileName(slug, "alpha", filterTag), table: alphaTable(bars, rubricName) } : undefined}
       image={block.data ? { name: fileName(slug, "alpha", filterTag), title: "Cronbach's alpha per specialty (Feldt 95% CI)", subtitle: `n = ${nRange(bars.map((b) => b.n))} final response sets per bar`, legend } : undefined}
       chart={
         block.data ? (

@@ -1,13 +1,13 @@
 "use client";
 
+import { cliffsSubtitle, measureName, measuresCaption } from "@/lib/analytics/captions";
 import { cliffsTable, fmtCi, fmtSigned } from "@/lib/analytics/tables";
-import type { CliffsBlock, CliffsCell } from "@/lib/analytics/types";
+import type { CliffsBlock, CliffsCell, ComparisonMeasure } from "@/lib/analytics/types";
 import { Badge } from "@/components/ui/badge";
 import { ChartPanel } from "./chart-panel";
 import { useRubricName } from "./rubric-names";
 import { deltaFill, deltaText } from "./colors";
 import { fileName } from "./download";
-import { nRange } from "./radar-panel";
 
 const CELL_W = 72;
 const CELL_H = 46;
@@ -23,9 +23,9 @@ function describe(c: CliffsCell, level: number) {
 
 /**
  * Small multiples: one models x models matrix per specialty. Each cell reads
- * across its row: positive (blue) = the row model's totals tend to be higher.
+ * across its row: positive (blue) = the row model's values tend to be higher.
  */
-function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
+function Heatmap({ data, rubric, cells, label, id }: { data: CliffsBlock; rubric: string; cells: CliffsCell[]; label: string; id: string }) {
   const rubricName = useRubricName();
   const models = data.models;
   const M = models.length;
@@ -41,10 +41,9 @@ function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
   const legendH = 52;
   const width = perRow * panelW + (perRow - 1) * GAP;
   const height = rows * panelH + (rows - 1) * GAP + legendH;
-  const cells = data.cells.filter((c) => c.rubric === rubric);
   const at = (sp: string, r: string, c: string) => cells.find((x) => x.specialty === sp && x.rowModel === r && x.colModel === c);
   return (
-    <svg data-chart="cliffs" viewBox={`0 0 ${width} ${height}`} width="100%" style={{ maxWidth: width }} role="img" aria-label={`Cliff's delta between models, ${rubricName(rubric)}, per specialty`} fontFamily="ui-sans-serif, system-ui, sans-serif">
+    <svg data-chart="cliffs" viewBox={`0 0 ${width} ${height}`} width="100%" style={{ maxWidth: width }} role="img" aria-label={`Cliff's delta between models, ${rubricName(rubric)} · ${label}, per specialty`} fontFamily="ui-sans-serif, system-ui, sans-serif">
       {data.specialties.map((sp, p) => {
         const x0 = (p % perRow) * (panelW + GAP);
         const y0 = Math.floor(p / perRow) * (panelH + GAP);
@@ -98,13 +97,13 @@ function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
       })}
       <g transform={`translate(${Math.max(0, width / 2 - 170)} ${height - legendH + 14})`}>
         <defs>
-          <linearGradient id={`cliffs-scale-${rubric}`} x1="0" x2="1" y1="0" y2="0">
+          <linearGradient id={`cliffs-scale-${id}`} x1="0" x2="1" y1="0" y2="0">
             {[-1, -0.5, 0, 0.5, 1].map((v) => (
               <stop key={v} offset={`${(v + 1) * 50}%`} stopColor={deltaFill(v)} />
             ))}
           </linearGradient>
         </defs>
-        <rect x={0} y={0} width={340} height={10} rx={2} fill={`url(#cliffs-scale-${rubric})`} stroke="#e2e8f0" />
+        <rect x={0} y={0} width={340} height={10} rx={2} fill={`url(#cliffs-scale-${id})`} stroke="#e2e8f0" />
         {[-1, -0.474, -0.33, -0.147, 0, 0.147, 0.33, 0.474, 1].map((v) => (
           <line key={v} x1={(v + 1) * 170} x2={(v + 1) * 170} y1={10} y2={14} stroke="#64748b" />
         ))}
@@ -116,15 +115,23 @@ function Heatmap({ data, rubric }: { data: CliffsBlock; rubric: string }) {
   );
 }
 
-export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: CliffsBlock | null; reason: string | null; rubric: string; slug: string; filterTag: string }) {
+/**
+ * Cliff's delta between models on one measure (a rubric's total or, without
+ * one, each of its ordinal dimensions: lib/results/measures.ts); without data,
+ * one panel per rubric says why.
+ */
+export function CliffsPanel({ data, reason, rubric, measure, slug, filterTag }: { data: CliffsBlock | null; reason: string | null; rubric: string; measure: ComparisonMeasure | null; slug: string; filterTag: string }) {
   const rubricName = useRubricName();
-  const cells = data?.cells.filter((c) => c.rubric === rubric) ?? [];
+  const cells = data && measure ? data.cells.filter((c) => c.rubric === rubric && c.measure === measure.key && c.measureKind === measure.kind) : [];
   const upper = data ? cells.filter((c) => data.models.indexOf(c.rowModel) < data.models.indexOf(c.colModel)) : [];
   const name = rubricName(rubric);
+  const what = measure ? measureName(measure) : "";
+  const id = `${rubric.toLowerCase()}${measure && measure.kind === "dimension" ? `-${measure.key}` : ""}`;
+  const file = fileName(slug, "cliffs-delta", rubric, ...(measure?.kind === "dimension" ? [measure.key] : []), filterTag);
   return (
     <ChartPanel
-      id={`cliffs-${rubric.toLowerCase()}`}
-      title={`Cliff's delta between models — ${name} totals`}
+      id={`cliffs-${id}`}
+      title={measure ? `Cliff's delta between models — ${name} · ${what}` : `Cliff's delta between models — ${name}`}
       description={
         <>
           Each pair of models per specialty. <strong className="font-medium text-foreground">Read across a row: positive (blue) = the row model scores higher</strong>{" "}
@@ -133,25 +140,25 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       }
       empty={reason}
       layout="stacked"
-      csv={data ? { name: fileName(slug, "cliffs-delta", rubric, filterTag), table: cliffsTable(cells) } : undefined}
+      csv={data && measure ? { name: file, table: cliffsTable(cells, rubricName) } : undefined}
       image={
-        data
+        data && measure
           ? {
-              name: fileName(slug, "cliffs-delta", rubric, filterTag),
-              title: `Cliff's delta between models, ${name} totals (positive = row model better)`,
-              subtitle: `n = ${nRange(cells.flatMap((c) => [c.n, c.m]))} final response sets per model and specialty; ${data.resamples.toLocaleString("en")}-resample bootstrap 95% CIs in the CSV`,
+              name: file,
+              title: `Cliff's delta between models, ${name} · ${what} (positive = row model better)`,
+              subtitle: cliffsSubtitle(cells.flatMap((c) => [c.n, c.m]), data.resamples),
             }
           : undefined
       }
       chart={
-        data ? (
+        data && measure ? (
           <div className="flex justify-center overflow-x-auto">
-            <Heatmap data={data} rubric={rubric} />
+            <Heatmap data={data} rubric={rubric} cells={cells} label={what} id={id} />
           </div>
         ) : null
       }
       table={
-        data ? (
+        data && measure ? (
           <div className="max-h-80 overflow-auto rounded-md border border-border" tabIndex={0} role="region" aria-label={`Cliff's delta table, ${name} (scrolls)`}>
             <table className="w-full text-sm" aria-label={`Cliff's delta, ${name}`}>
               <thead className="sticky top-0 bg-muted text-left text-muted-foreground">
@@ -189,7 +196,7 @@ export function CliffsPanel({ data, reason, rubric, slug, filterTag }: { data: C
       footer={
         <p>
           Magnitude (Romano et al.): |δ| &lt; 0.147 negligible, &lt; 0.33 small, &lt; 0.474 medium, otherwise large. The table lists each pair once; the mirrored cell is
-          its negative. Final totals: S.C.O.R.E. out of 25, SAFE-LLM out of 7.
+          its negative. {measure ? measuresCaption([measure], rubricName) : null}
         </p>
       }
     />

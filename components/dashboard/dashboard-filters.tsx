@@ -11,17 +11,29 @@ import { modelColor } from "./colors";
 const selectClass =
   "h-9 rounded-md border border-border bg-background px-3 text-sm shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50";
 
-/** Specialty, rubric and model filters, kept in the URL (?specialty=&rubric=&models=) so a view can be shared. */
+/** One choice of what models are compared on: "total", "dimensions" or a dimension's key, with its label. */
+export interface MeasureOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * Specialty, rubric and model filters and what models are compared on, kept in
+ * the URL (?specialty=&rubric=&models=&measure=) so a view can be shared.
+ */
 export function DashboardFilters({
   specialties,
   rubrics,
   models,
+  measures,
   selected,
 }: {
   specialties: string[];
   rubrics: string[];
   models: string[];
-  selected: { specialty: string | null; rubrics: string[]; models: string[] };
+  /** The choices of the comparison (lib/results/measures.ts), first the default. */
+  measures: MeasureOption[];
+  selected: { specialty: string | null; rubrics: string[]; models: string[]; measure: string };
 }) {
   const rubricName = useRubricName();
   const router = useRouter();
@@ -51,10 +63,22 @@ export function DashboardFilters({
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="filter-rubric">Rubric</Label>
           <select id="filter-rubric" className={selectClass} value={rubricValue} onChange={(e) => go({ rubric: e.target.value || null })}>
-            <option value="">Both rubrics</option>
+            <option value="">Every rubric</option>
             {rubrics.map((r) => (
               <option key={r} value={r}>
                 {rubricName(r)}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {measures.length > 1 ? (
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="filter-measure">Compare models on</Label>
+          <select id="filter-measure" className={selectClass} value={selected.measure} onChange={(e) => go({ measure: e.target.value === "total" ? null : e.target.value })}>
+            {measures.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
               </option>
             ))}
           </select>
@@ -86,8 +110,8 @@ export function DashboardFilters({
           </div>
         </fieldset>
       ) : null}
-      {selected.specialty || rubricValue || selected.models.length !== models.length ? (
-        <button type="button" className="h-9 text-sm text-primary underline-offset-4 hover:underline" onClick={() => go({ specialty: null, rubric: null, models: null })}>
+      {selected.specialty || rubricValue || selected.models.length !== models.length || selected.measure !== "total" ? (
+        <button type="button" className="h-9 text-sm text-primary underline-offset-4 hover:underline" onClick={() => go({ specialty: null, rubric: null, models: null, measure: null })}>
           Reset filters
         </button>
       ) : null}

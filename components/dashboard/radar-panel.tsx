@@ -1,6 +1,7 @@
 "use client";
 
 import { PolarAngleAxis, PolarGrid, PolarRadiusAxis, Radar, RadarChart, Tooltip } from "recharts";
+import { radarDescription, radarSubtitle, radarTick, radarTicks, scaleRange } from "@/lib/analytics/captions";
 import { radarTable, fmt } from "@/lib/analytics/tables";
 import type { RadarChart as RadarData, RubricBlock } from "@/lib/analytics/types";
 import { ChartPanel } from "./chart-panel";
@@ -9,10 +10,11 @@ import { modelColor } from "./colors";
 import { fileName } from "./download";
 import { Legend } from "./legend";
 
-/** "12" or "10-14": the spread of a sample size over a chart's series. */
-export const nRange = (ns: number[]) => (ns.length === 0 ? "0" : Math.min(...ns) === Math.max(...ns) ? String(ns[0]) : `${Math.min(...ns)}-${Math.max(...ns)}`);
-
-/** Mean score per dimension and model: S.C.O.R.E. on its 1-5 scale, SAFE-LLM domains as a share of their maximum. */
+/**
+ * Mean score per dimension and model, its scale from the rubric document: one
+ * shared scale in its points, the centre at its minimum; mixed scales each from
+ * its lowest value (centre) to its highest (rim).
+ */
 export function RadarPanel({
   block,
   allModels,
@@ -41,16 +43,12 @@ export function RadarPanel({
     <ChartPanel
       id={`radar-${block.rubric.toLowerCase()}`}
       title={`${name} profile by model`}
-      description={
-        scaled
-          ? "Mean of the final scores per domain, as a share of the domain's maximum (accuracy and comprehensiveness out of 2, the others out of 1)."
-          : "Mean of the final scores per dimension (Likert 1-5)."
-      }
+      description={chart ? radarDescription(chart) : undefined}
       empty={block.reason}
       layout={layout}
       emphasis="table"
-      csv={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), table: radarTable(chart) } : undefined}
-      image={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), title: `${name} profile by model — ${chart.specialty}`, subtitle: `${scaled ? "Mean final score as a share of each domain's maximum" : "Mean final score per dimension (1-5)"}; n = ${nRange(chart.series.map((s) => s.n))} final response sets per model`, legend } : undefined}
+      csv={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), table: radarTable(chart, rubricName) } : undefined}
+      image={chart ? { name: fileName(slug, "radar", block.rubric, filterTag), title: `${name} profile by model — ${chart.specialty}`, subtitle: radarSubtitle(chart), legend } : undefined}
       chart={
         chart ? (
           <figure className="flex flex-col gap-2">
@@ -58,11 +56,11 @@ export function RadarPanel({
               <PolarGrid stroke="#cbd5e1" />
               <PolarAngleAxis dataKey="label" tick={{ fontSize: 12, fill: "#334155" }} />
               <PolarRadiusAxis
-                domain={[0, chart.domainMax]}
-                ticks={scaled ? [0, 0.25, 0.5, 0.75, 1] : [0, 1, 2, 3, 4, 5]}
+                domain={[chart.domainMin, chart.domainMax]}
+                ticks={radarTicks(chart)}
                 angle={54}
                 tick={{ fontSize: 10, fill: "#64748b" }}
-                tickFormatter={(v: number) => (scaled ? `${Math.round(v * 100)}%` : String(v))}
+                tickFormatter={(v: number) => radarTick(chart, v)}
                 axisLine={false}
               />
               {chart.series.map((s, j) => (
@@ -82,7 +80,7 @@ export function RadarPanel({
                 formatter={(value, _name, item) => {
                   const key = String(item.dataKey ?? "");
                   const mean = (item.payload as Record<string, number | null>)[key.replace("s", "m")];
-                  return scaled ? [`${fmt(Number(value) * 100, 0)}% (mean ${fmt(mean)})`, item.name] : [fmt(Number(value)), item.name];
+                  return scaled ? [`${fmt(Number(value) * 100, 0)}% of the scale (mean ${fmt(mean)})`, item.name] : [fmt(Number(value)), item.name];
                 }}
               />
             </RadarChart>
@@ -107,7 +105,7 @@ function RadarTable({ chart, allModels }: { chart: RadarData; allModels: string[
         <thead className="bg-muted/60 text-left text-muted-foreground">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">
-              {scaled ? "Domain (max)" : "Dimension"}
+              {scaled ? "Dimension (scale)" : "Dimension"}
             </th>
             {chart.series.map((s) => (
               <th key={s.model} scope="col" className="px-3 py-2 text-right font-medium">
@@ -127,7 +125,7 @@ function RadarTable({ chart, allModels }: { chart: RadarData; allModels: string[
             <tr key={a.dimension} className="border-t border-border">
               <th scope="row" className="px-3 py-2 text-left font-medium">
                 {a.label}
-                {scaled ? <span className="text-muted-foreground"> ({a.max})</span> : null}
+                {scaled ? <span className="text-muted-foreground"> ({scaleRange(a)})</span> : null}
               </th>
               {chart.series.map((s) => {
                 const p = s.points[i];

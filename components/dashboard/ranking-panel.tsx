@@ -14,14 +14,16 @@ import {
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, ErrorBar, Tooltip, XAxis, YAxis } from "recharts";
+import { measureName, rankingDescription, scaleRange } from "@/lib/analytics/captions";
 import { fmt, rankingTable } from "@/lib/analytics/tables";
-import type { Block, RankingRow } from "@/lib/analytics/types";
+import type { Block, ComparisonMeasure, RankingRow } from "@/lib/analytics/types";
 import { cn } from "@/lib/utils";
 import { ChartPanel } from "./chart-panel";
 import { rubricColor, useRubricName } from "./rubric-names";
 import { modelColor } from "./colors";
 import { fileName } from "./download";
 import { Legend } from "./legend";
+import { nRange } from "@/lib/analytics/captions";
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -32,7 +34,11 @@ const features = tableFeatures({
 const col = createColumnHelper<typeof features, RankingRow>();
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
 
-function columns(allModels: string[], rubricName: (key: string) => string) {
+/** A mean's place on its scale, 0 at the lowest value and 100 at the highest. */
+const placeOf = (v: number, r: Pick<RankingRow, "min" | "max">) => (r.max > r.min ? (100 * (v - r.min)) / (r.max - r.min) : 0);
+const seriesKey = (r: Pick<RankingRow, "rubric" | "measure" | "measureKind">) => `${r.rubric}__${r.measureKind}__${r.measure}`;
+
+function columns(allModels: string[], rubricName: (key: string) => string, keys: string[]) {
   return col.columns([
     col.accessor("rank", { header: "Rank", sortFn: "basic", meta: { className: "text-right tabular-nums" } }),
     col.accessor("model", {
@@ -46,7 +52,7 @@ function columns(allModels: string[], rubricName: (key: string) => string) {
       ),
     }),
     col.accessor("specialty", { header: "Specialty", sortFn: "alphanumeric" }),
-    col.accessor("rubric", { header: "Rubric", sortFn: "alphanumeric", cell: (c) => rubricName(c.getValue()) }),
+    col.accessor((r) => `${rubricName(r.rubric)} · ${r.label}`, { id: "measure", header: "Rubric · measure", sortFn: "alphanumeric" }),
     col.accessor("n", { header: "n", sortFn: "basic", sortDescFirst: true, meta: { className: "text-right tabular-nums" } }),
     col.accessor("mean", {
       header: "Mean ± SD",
@@ -60,20 +66,20 @@ function columns(allModels: string[], rubricName: (key: string) => string) {
           <span>
             <span className="font-medium">{fmt(r.mean)}</span>
             <span className="text-muted-foreground"> ± {fmt(r.sd)}</span>
-            <span className="text-xs text-muted-foreground"> / {r.maxTotal}</span>
+            <span className="text-xs text-muted-foreground"> on {scaleRange(r)}</span>
           </span>
         );
       },
     }),
     col.display({
       id: "bar",
-      header: () => <span className="sr-only">Share of the maximum</span>,
+      header: () => <span className="sr-only">Place on the scale</span>,
       cell: (c) => {
         const r = c.row.original;
-        const pct = r.mean === null ? 0 : (100 * r.mean) / r.maxTotal;
+        const pct = r.mean === null ? 0 : placeOf(r.mean, r);
         return (
           <div className="h-2 w-24 rounded-full bg-muted" aria-hidden>
-            <div className="h-2 rounded-full" style={{ width: `${Math.max(0, Math.min(100, pct))}%`, background: rubricColor(r.rubric, []) }} />
+            <div className="h-2 rounded-full" style={{ width: `${Math.max(0, Math.min(100, pct))}%`, background: rubricColor(seriesKey(r), keys) }} />
           </div>
         );
       },
@@ -81,14 +87,14 @@ function columns(allModels: string[], rubricName: (key: string) => string) {
   ]);
 }
 
-function SortableRanking({ rows, allModels }: { rows: RankingRow[]; allModels: string[] }) {
+function SortableRanking({ rows, allModels, keys }: { rows: RankingRow[]; allModels: string[]; keys: string[] }) {
   const rubricName = useRubricName();
   const [sorting, setSorting] = useState<SortingState>([]);
   const table = useTable({
     features,
-    columns: columns(allModels, rubricName),
+    columns: columns(allModels, rubricName, keys),
     data: rows,
-    getRowId: (r) => `${r.rubric}|${r.specialty}|${r.model}`,
+    getRowId: (r) => `${seriesKey(r)}|${r.specialty}|${r.model}`,
     state: { sorting },
     onSortingChange: setSorting,
   });
@@ -133,32 +139,62 @@ function SortableRanking({ rows, allModels }: { rows: RankingRow[]; allModels: s
   );
 }
 
-/** Mean ± SD of the final totals per model, per specialty, sortable; the chart shows the scope as a share of each rubric's maximum. */
-export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag }: { block: Block<{ rows: RankingRow[] }>; scope: string; rubrics: string[]; allModels: string[]; slug: string; filterTag: string }) {
+/**
+ * Mean ± SD per model and specialty on each measure (a rubric's total, or its
+ * dimensions when it has none), sortable; the chart shows the scope, each mean
+ * placed on its own scale from the rubric document.
+ */
+export function RankingPanel({
+  block,
+  scope,
+  measures,
+  allModels,
+  slug,
+  filterTag,
+}: {
+  block: Block<{ rows: RankingRow[] }>;
+  scope: string;
+  measures: ComparisonMeasure[];
+  allModels: string[];
+  slug: string;
+  filterTag: string;
+}) {
   const rubricName = useRubricName();
   const rows = block.data?.rows ?? [];
   const inScope = rows.filter((r) => r.specialty === scope);
   const models = [...new Set(inScope.map((r) => r.model))].sort((a, b) => allModels.indexOf(a) - allModels.indexOf(b));
+  const keys = measures.map((m) => seriesKey({ rubric: m.rubric, measure: m.key, measureKind: m.kind }));
   const data = models.map((model) => {
     const row: Record<string, unknown> = { model };
-    for (const r of rubrics) {
-      const x = inScope.find((y) => y.model === model && y.rubric === r);
-      row[r] = x?.mean === null || x?.mean === undefined ? null : (100 * x.mean) / x.maxTotal;
-      row[`${r}_err`] = x?.sd !== null && x?.sd !== undefined ? (100 * x.sd) / x.maxTotal : null;
-      row[`${r}_raw`] = x ? `${fmt(x.mean)} ± ${fmt(x.sd)} of ${x.maxTotal} (n = ${x.n})` : "n/a";
-    }
+    measures.forEach((m, i) => {
+      const k = keys[i];
+      const x = inScope.find((y) => y.model === model && seriesKey(y) === k);
+      row[k] = x?.mean === null || x?.mean === undefined ? null : placeOf(x.mean, x);
+      row[`${k}_err`] = x?.sd !== null && x?.sd !== undefined && x.max > x.min ? (100 * x.sd) / (x.max - x.min) : null;
+      row[`${k}_raw`] = x ? `${fmt(x.mean)} ± ${fmt(x.sd)} on ${scaleRange(x)} (n = ${x.n})` : "n/a";
+    });
     return row;
   });
-  const maxOf = (r: string) => block.data?.rows.find((x) => x.rubric === r)?.maxTotal;
-  const legend = rubrics.map((r) => ({ label: `${rubricName(r)}${maxOf(r) !== undefined ? ` (out of ${maxOf(r)})` : ""}`, color: rubricColor(r, rubrics) }));
+  const label = (i: number) => `${rubricName(measures[i].rubric)} · ${measureName(measures[i])}`;
+  const legend = measures.map((_, i) => ({ label: label(i), color: rubricColor(keys[i], keys) }));
+  const ns = inScope.map((r) => r.n);
   return (
     <ChartPanel
       id="ranking"
       title="Ranking of models"
-      description={`Mean ± SD of the final totals per model (S.C.O.R.E. out of 25, SAFE-LLM out of 7), with the number of final sets. The chart shows ${scope} as a share of each maximum; click a column header to sort the table.`}
+      description={rankingDescription(measures, rubricName, scope)}
       empty={block.reason}
-      csv={block.data ? { name: fileName(slug, "ranking", filterTag), table: rankingTable(rows) } : undefined}
-      image={block.data ? { name: fileName(slug, "ranking", filterTag), title: `Mean total ± SD, ${scope}`, legend } : undefined}
+      csv={block.data ? { name: fileName(slug, "ranking", filterTag), table: rankingTable(rows, rubricName) } : undefined}
+      image={
+        block.data
+          ? {
+              name: fileName(slug, "ranking", filterTag),
+              title: `Mean ± SD per model, ${scope}`,
+              subtitle: `Each mean on its own scale: 0% its lowest value, 100% its highest; n = ${nRange(ns)} final response sets per model and measure`,
+              legend,
+            }
+          : undefined
+      }
       chart={
         block.data ? (
           <figure className="flex flex-col gap-2">
@@ -166,10 +202,10 @@ export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
               <XAxis dataKey="model" tick={{ fontSize: 12, fill: "#334155" }} interval={0} tickLine={false} />
               <YAxis domain={[0, 110]} ticks={[0, 25, 50, 75, 100]} allowDataOverflow tickFormatter={(v: number) => `${v}%`} tick={{ fontSize: 11, fill: "#64748b" }} width={44} />
-              <Tooltip formatter={(_value, name, item) => [String((item.payload as Record<string, unknown>)[`${String(name)}_raw`]), rubricName(String(name))]} />
-              {rubrics.map((r) => (
-                <Bar key={r} dataKey={r} name={r} fill={rubricColor(r, rubrics)} radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false}>
-                  <ErrorBar dataKey={`${r}_err`} width={8} strokeWidth={1.5} stroke="#0f172a" direction="y" />
+              <Tooltip formatter={(_value, name, item) => [String((item.payload as Record<string, unknown>)[`${String(name)}_raw`]), label(keys.indexOf(String(name)))]} />
+              {keys.map((k) => (
+                <Bar key={k} dataKey={k} name={k} fill={rubricColor(k, keys)} radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false}>
+                  <ErrorBar dataKey={`${k}_err`} width={8} strokeWidth={1.5} stroke="#0f172a" direction="y" />
                 </Bar>
               ))}
             </BarChart>
@@ -178,7 +214,7 @@ export function RankingPanel({ block, scope, rubrics, allModels, slug, filterTag
         ) : null
       }
       layout="stacked"
-      table={block.data ? <SortableRanking rows={rows} allModels={allModels} /> : null}
+      table={block.data ? <SortableRanking rows={rows} allModels={allModels} keys={keys} /> : null}
     />
   );
 }

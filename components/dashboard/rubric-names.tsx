@@ -10,16 +10,14 @@ export function RubricNamesProvider({ names, children }: { names: Record<string,
   return <RubricNames.Provider value={names}>{children}</RubricNames.Provider>;
 }
 
-/** A rubric's name: the study's document's, else the published rubric's, else its key. */
+/** A rubric's name: the study's document's, else its key. */
 export function useRubricName(): (key: string) => string {
   const names = useContext(RubricNames);
   return (key) => names[key] ?? rubricName(key);
 }
 
 const PALETTE = ["#0f4c81", "#0f8b8d", "#7a4e9e", "#a0522d", "#3b6e22", "#8c2f39"];
-const FIXED: Record<string, string> = { SCORE: PALETTE[0], SAFE_LLM: PALETTE[1] };
-
-/** A rubric's colour: the published rubrics keep theirs; any other takes the next of the palette by its place. */
+/** A series' colour (a rubric, or a rubric's measure) by its place among those shown. */
 export function rubricColor(key: string, keys: readonly string[]): string {
-  return FIXED[key] ?? PALETTE[(2 + Math.max(0, keys.indexOf(key))) % PALETTE.length];
+  return PALETTE[Math.max(0, keys.indexOf(key)) % PALETTE.length];
 }

@@ -5,8 +5,13 @@ import { DataTable, dataTableColumns } from "@/components/data-table/data-table"
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/lib/tables/search-params";
 import { Badge } from "@/components/ui/badge";
-import type { RubricDocument } from "@/lib/rubrics/document";
+import { ordinalRange, type RubricDimension, type RubricDocument } from "@/lib/rubrics/document";
 import type { SetResult } from "@/lib/results/sets";
+
+const scaleOf = (d: RubricDimension) => {
+  const { min, max } = ordinalRange(d);
+  return `${min}-${max}`;
+};
 
 const STATUS: Record<SetResult["status"], { label: string; variant: "warning" | "secondary" | "success" | "outline" }> = {
   AWAITING_GRADES: { label: "awaiting grades", variant: "outline" },
@@ -17,9 +22,33 @@ const STATUS: Record<SetResult["status"], { label: string; variant: "warning" | 
 
 const f2 = (v: unknown) => (typeof v === "number" ? v.toFixed(2) : v === undefined || v === null ? "—" : String(v));
 
+/** A final value as the lead reads it: a number to two places, a nominal level by its label, N/A. */
+function finalText(dim: RubricDimension, v: number | string | undefined): string {
+  if (typeof v === "string" && v !== "N/A") return dim.scale.levels?.find((l) => l.value === v)?.label ?? v;
+  return f2(v);
+}
+
+/** The filter on one final value: each nominal level, and N/A where a dimension allows it. */
+function finalOptions(docs: RubricDocument[]) {
+  const many = docs.length > 1;
+  return docs.flatMap((r) =>
+    r.dimensions
+      .filter((d) => d.scale.kind !== "criteria")
+      .flatMap((d) => {
+        const name = `${many ? `${r.name} · ` : ""}${d.name}`;
+        const levels = d.scale.kind === "nominal" ? (d.scale.levels ?? []).map((l) => ({ value: `${r.key}.${d.key}=${l.value}`, label: `${name}: ${l.label}` })) : [];
+        return d.scale.allowNA ? [...levels, { value: `${r.key}.${d.key}=na`, label: `${name}: N/A` }] : levels;
+      }),
+  );
+}
+
+/**
+ * The Results tab: each set with a column per dimension (its final value; a
+ * nominal level by its label) and per total, from the study's rubric documents;
+ * every column sorts, and a final value can be filtered on.
+ */
 export function ResultsTable({ studyId, page, sort, specialties, rubrics: docs }: { studyId: string; page: Page<SetResult>; sort: string; specialties: string[]; rubrics: RubricDocument[] }) {
-  const rubrics = docs.map((r) => r.key);
-  const others = docs.filter((r) => r.key !== "SCORE" && r.key !== "SAFE_LLM" && r.headline);
+  const many = docs.length > 1;
   const col = dataTableColumns<SetResult>();
   const columns = col.columns([
     // The item opens the set's detail (each grader's scores, flags, escalation, audit).
@@ -34,56 +63,33 @@ export function ResultsTable({ studyId, page, sort, specialties, rubrics: docs }
     col.accessor("specialty", { header: "Specialty" }),
     col.accessor((r) => r.model.name, { id: "model", header: "Model" }),
     col.accessor("status", { header: "Status", cell: (c) => <Badge variant={STATUS[c.getValue()].variant}>{STATUS[c.getValue()].label}</Badge> }),
-    ...(rubrics.includes("SCORE")
-      ? [
-          col.accessor((r) => r.totals?.SCORE?.total ?? null, {
-            id: "score",
-            header: "S.C.O.R.E. /25",
-            meta: { className: "text-right tabular-nums" },
-            cell: (c) => {
-              const fs = c.row.original.finalScores?.SCORE;
-              return (
-                <span title={fs ? `S ${f2(fs.safety)} · C ${f2(fs.consensus_context)} · O ${f2(fs.objectivity)} · R ${f2(fs.reproducibility)} · E ${f2(fs.explainability)}` : undefined}>
-                  {c.getValue() === null ? "—" : c.getValue()!.toFixed(2)}
-                </span>
-              );
-            },
+    ...docs.flatMap((r) => [
+      ...r.dimensions
+        .filter((d) => d.scale.kind !== "criteria")
+        .map((d) =>
+          col.accessor((row) => row.finalScores?.[r.key]?.[d.key] ?? null, {
+            id: `d.${r.key}.${d.key}`,
+            header: `${many ? `${r.name} · ` : ""}${d.name}${d.scale.kind === "ordinal" ? ` (${scaleOf(d)})` : ""}`,
+            meta: { className: d.scale.kind === "nominal" ? "" : "text-right tabular-nums" },
+            cell: (c) => finalText(d, c.getValue() ?? undefined),
           }),
-        ]
-      : []),
-    ...(rubrics.includes("SAFE_LLM")
-      ? [
-          col.accessor((r) => r.totals?.SAFE_LLM?.perAnswer ?? null, {
-            id: "safe",
-            header: "SAFE-LLM /7 (per answer · overall)",
-            meta: { className: "text-right tabular-nums" },
-            cell: (c) => {
-              const t = c.row.original.totals?.SAFE_LLM;
-              return t ? `${f2(t.per_answer)} · ${f2(t.overall)}` : "—";
-            },
-          }),
-        ]
-      : []),
-    // Any other rubric: its headline total (the first one sorts).
-    ...others.map((r, i) =>
-      col.accessor((row) => row.totals?.[r.key]?.headline ?? null, {
-        id: i === 0 ? "total" : `total_${r.key}`,
-        header: `${r.name} (${r.totals.find((t) => t.key === r.headline)?.name ?? r.headline})`,
-        enableSorting: i === 0,
-        meta: { className: "text-right tabular-nums" },
-        cell: (c) => {
-          const fs = c.row.original.finalScores?.[r.key];
-          const v = c.getValue();
-          return <span title={fs ? r.dimensions.filter((d) => d.key in fs).map((d) => `${d.name} ${f2(fs[d.key])}`).join(" · ") : undefined}>{v === null ? "—" : v.toFixed(2)}</span>;
-        },
-      }),
-    ),
+        ),
+      ...r.totals.map((t) =>
+        col.accessor((row) => row.totals?.[r.key]?.[t.key] ?? null, {
+          id: `t.${r.key}.${t.key}`,
+          header: `${many ? `${r.name} · ` : ""}${t.name}${t.key === r.headline ? " (headline)" : ""}`,
+          meta: { className: "text-right tabular-nums font-medium" },
+          cell: (c) => f2(c.getValue()),
+        }),
+      ),
+    ]),
     col.accessor("graders", { header: "Graders", enableSorting: false, meta: { className: "text-right tabular-nums" } }),
   ]);
   const filters: FilterDef[] = [
     { kind: "select", param: "status", label: "Status", allLabel: "All statuses", options: Object.entries(STATUS).map(([value, s]) => ({ value, label: s.label })) },
     { kind: "select", param: "specialty", label: "Specialty", allLabel: "All specialties", options: specialties.map((s) => ({ value: s, label: s })) },
     { kind: "select", param: "harm", label: "Harm flags", allLabel: "With or without harm flags", options: [{ value: "flagged", label: "With a harm flag" }] },
+    ...(finalOptions(docs).length ? [{ kind: "select" as const, param: "final", label: "Final value", allLabel: "Any final value", options: finalOptions(docs) }] : []),
   ];
   return (
     <DataTable

@@ -5,11 +5,10 @@
  *
  * The rating matrix of a dimension has one row per unit and one column per
  * primary grader of that unit:
- * - S.C.O.R.E. dimensions and SAFE-LLM consistency: the unit is the response
- *   set (S.C.O.R.E. rates answer 1, reproducibility the set; consistency is
- *   derived per grader from their accuracy scores);
- * - SAFE-LLM accuracy, comprehensiveness, supplementation and fluency: the unit
- *   is each answer (set x repetition) and the values are the per-answer scores.
+ * - a dimension graded once (on the first answer or on the whole set, or
+ *   derived per grader from their own scores): the unit is the response set;
+ * - a dimension graded on each answer: the unit is each answer (set x
+ *   repetition) and the values are the per-answer scores.
  *   The graders' means over the N answers (what escalation and final scores
  *   use) are not points of the scale, so they cannot be the categories of AC2;
  *   the per-answer scores are what the graders actually chose.
@@ -42,8 +41,8 @@ export interface PrimarySet {
 }
 
 export const AGREEMENT_NOTE =
-  "Agreement between the primary graders (adjudicators excluded). S.C.O.R.E. dimensions and SAFE-LLM consistency are rated once per response set; " +
-  "SAFE-LLM accuracy, comprehensiveness, supplementation and fluency are compared answer by answer (per-answer scores, not the graders' means over the N answers). " +
+  "Agreement between the primary graders (adjudicators excluded). A dimension graded once per response set (on its first answer or the whole set) is compared set by set; " +
+  "a dimension graded on each answer is compared answer by answer (per-answer scores, not the graders' means over the N answers). " +
   "Gwet's AC2 uses quadratic weights over the dimension's full scale; Krippendorff's alpha is ordinal. " +
   "A nominal dimension (categories with no order) has Gwet's AC1, Fleiss' kappa and Krippendorff's alpha for nominal data instead.";
 

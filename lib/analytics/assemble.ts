@@ -318,6 +318,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     filters: { specialty, rubrics: rubrics.map((r) => r.key), models, measure },
     options: { specialties, models: allModels, rubrics: study.rubrics.map((r) => r.key) },
     scope: { specialty: scopeName, sets: sets.length, finalSets: finals.length },
+    measures: measures.map((m) => ({ ...m })),
     radar,
     alpha,
     cliffs,

@@ -276,6 +276,7 @@ export const StudyStatsSchema = registry.register(
     filters: z.object({ specialty: z.string().nullable(), rubrics: z.array(RUBRIC), models: z.array(z.string()), measure: z.string() }),
     options: z.object({ specialties: z.array(z.string()), models: z.array(z.string()), rubrics: z.array(RUBRIC) }),
     scope: z.object({ specialty: z.string(), sets: z.int(), finalSets: z.int() }),
+    measures: z.array(ComparisonMeasure).meta({ description: "What Cliff's delta and the ranking compare models on (the `measure` query parameter)" }),
     radar: z.array(z.object({ rubric: RUBRIC, data: RadarChart.nullable(), reason })),
     alpha: block(z.object({ note: z.string(), bars: z.array(AlphaBar) })).meta({
       description: "Cronbach's alpha per specialty with Feldt's 95% CI: the rubric's internal consistency (dimensions as items), not grader agreement",

@@ -12,8 +12,10 @@ export interface TableData {
   rows: Cell[][];
 }
 
-const RUBRIC_NAME: Record<string, string> = { SCORE: "S.C.O.R.E.", SAFE_LLM: "SAFE-LLM" };
-export const rubricName = (r: string) => RUBRIC_NAME[r] ?? r;
+/** A rubric's name by its key; the panels pass the study's documents' names, the key stands in without them. */
+type Names = (rubricKey: string) => string;
+const byKey: Names = (r) => r;
+export const rubricName = byKey;
 
 /** A number for display: fixed decimals, a real minus sign, "—" for null. */
 export function fmt(v: number | null | undefined, digits = 2): string {
@@ -28,31 +30,31 @@ export const fmtPct = (v: number | null | undefined, digits = 0) => (v === null 
 /** Rounds for CSV: full precision is noise, 6 decimals keeps every digit a reader needs. */
 const r6 = (v: number | null | undefined): number | null => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 1e6) / 1e6);
 
-export function radarTable(chart: RadarChart): TableData {
+export function radarTable(chart: RadarChart, names: Names = byKey): TableData {
   const scaled = chart.scale === "fraction";
   return {
-    header: ["Rubric", "Specialty", "Model", "n", "Dimension", "Scale max", "Mean", "SD", ...(scaled ? ["Mean / max"] : [])],
+    header: ["Rubric", "Specialty", "Model", "n", "Dimension", "Scale min", "Scale max", "Mean", "SD", ...(scaled ? ["(Mean - min) / (max - min)"] : [])],
     rows: chart.series.flatMap((s) =>
-      s.points.map((p, i) => [rubricName(chart.rubric), chart.specialty, s.model, s.n, chart.axes[i].label, chart.axes[i].max, r6(p.mean), r6(p.sd), ...(scaled ? [r6(p.value)] : [])]),
+      s.points.map((p, i) => [names(chart.rubric), chart.specialty, s.model, s.n, chart.axes[i].label, chart.axes[i].min, chart.axes[i].max, r6(p.mean), r6(p.sd), ...(scaled ? [r6(p.value)] : [])]),
     ),
   };
 }
 
-export function alphaTable(bars: AlphaBar[]): TableData {
+export function alphaTable(bars: AlphaBar[], names: Names = byKey): TableData {
   return {
     header: ["Rubric", "Specialty", "Cronbach's alpha", "95% CI low", "95% CI high", "Sets (n)", "Dimensions (k)", "Note"],
-    rows: bars.map((b) => [rubricName(b.rubric), b.specialty, r6(b.alpha), r6(b.ci?.[0]), r6(b.ci?.[1]), b.n, b.k, b.reason ?? ""]),
+    rows: bars.map((b) => [names(b.rubric), b.specialty, r6(b.alpha), r6(b.ci?.[0]), r6(b.ci?.[1]), b.n, b.k, b.reason ?? ""]),
   };
 }
 
-export function cliffsTable(cells: CliffsCell[]): TableData {
+export function cliffsTable(cells: CliffsCell[], names: Names = byKey): TableData {
   return {
-    header: ["Rubric", "Specialty", "Row model", "Column model", "Cliff's delta (positive = row model better)", "Magnitude", "95% bootstrap CI low", "95% bootstrap CI high", "n (row)", "n (column)"],
-    rows: cells.map((c) => [rubricName(c.rubric), c.specialty, c.rowModel, c.colModel, r6(c.delta), c.magnitude ?? "", r6(c.ci?.[0]), r6(c.ci?.[1]), c.n, c.m]),
+    header: ["Rubric", "Measure", "Specialty", "Row model", "Column model", "Cliff's delta (positive = row model better)", "Magnitude", "95% bootstrap CI low", "95% bootstrap CI high", "n (row)", "n (column)"],
+    rows: cells.map((c) => [names(c.rubric), c.label, c.specialty, c.rowModel, c.colModel, r6(c.delta), c.magnitude ?? "", r6(c.ci?.[0]), r6(c.ci?.[1]), c.n, c.m]),
   };
 }
 
-export function agreementTable(rows: AgreementRow[]): TableData {
+export function agreementTable(rows: AgreementRow[], names: Names = byKey): TableData {
   return {
     header: [
       "Rubric",
@@ -80,7 +82,7 @@ export function agreementTable(rows: AgreementRow[]): TableData {
       "Fleiss kappa (nominal)",
     ],
     rows: rows.map((r) => [
-      rubricName(r.rubric),
+      names(r.rubric),
       r.label,
       `${r.scale[0]}-${r.scale[1]}`,
       r.unit,
@@ -107,10 +109,10 @@ export function agreementTable(rows: AgreementRow[]): TableData {
   };
 }
 
-export function rankingTable(rows: RankingRow[]): TableData {
+export function rankingTable(rows: RankingRow[], names: Names = byKey): TableData {
   return {
-    header: ["Rubric", "Specialty", "Rank", "Model", "n", "Mean total", "SD", "Maximum"],
-    rows: rows.map((r) => [rubricName(r.rubric), r.specialty, r.rank, r.model, r.n, r6(r.mean), r6(r.sd), r.maxTotal]),
+    header: ["Rubric", "Measure", "Specialty", "Rank", "Model", "n", "Mean", "SD", "Minimum", "Maximum"],
+    rows: rows.map((r) => [names(r.rubric), r.label, r.specialty, r.rank, r.model, r.n, r6(r.mean), r6(r.sd), r.min, r.max]),
   };
 }
 

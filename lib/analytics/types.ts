@@ -248,6 +248,8 @@ export interface StudyStats {
   options: { specialties: string[]; models: string[]; rubrics: RubricKey[] };
   /** The specialty the radar and the ranking headline describe: the filter, else "All specialties". */
   scope: { specialty: string; sets: number; finalSets: number };
+  /** What Cliff's delta and the ranking compare models on, in order (lib/results/measures.ts). */
+  measures: ComparisonMeasure[];
   radar: RubricBlock<RadarChart>[];
   alpha: Block<AlphaBlock>;
   cliffs: Block<CliffsBlock>;

@@ -10,10 +10,24 @@ export const escalationPageQuerySchema = z.object({
   specialty: lineText().min(1).max(200).optional(),
 });
 
-export const RESULT_SORTS = ["externalId", "specialty", "model", "status", "score", "safe", "total"] as const;
+export const RESULT_SORTS = ["externalId", "specialty", "model", "status"] as const;
+/** A final score column of the Results tab: t.<rubric>.<total> or d.<rubric>.<dimension> (lib/results/table.ts). */
+export const RESULT_SCORE_COLUMN = /^[td]\.[A-Za-z][A-Za-z0-9_]{0,62}\.[a-z][a-z0-9_]{0,62}$/;
 export const resultPageQuerySchema = z.object({
   ...paginationFields(25),
-  sort: sortField(RESULT_SORTS, "externalId"),
+  sort: z
+    .string()
+    .refine((v) => (RESULT_SORTS as readonly string[]).includes(v.replace(/^-/, "")) || RESULT_SCORE_COLUMN.test(v.replace(/^-/, "")), {
+      error: `sort must be one of ${RESULT_SORTS.join(", ")}, t.<rubric>.<total> or d.<rubric>.<dimension>, optionally prefixed with - for descending`,
+    })
+    .default("externalId")
+    .meta({ description: "column to sort by; prefix with - for descending" }),
+  /** One final value to keep: <rubric>.<dimension>=<level value>, or =na for N/A. */
+  final: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{0,62}\.[a-z][a-z0-9_]{0,62}=(-?\d{1,4}|[a-z][a-z0-9_]{0,62})$/, { error: "final is <rubric>.<dimension>=<level value> or =na" })
+    .optional()
+    .meta({ description: "Only sets whose final value of a dimension is this level (na: not applicable)" }),
   status: z.enum(["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"]).optional(),
   specialty: lineText().min(1).max(200).optional(),
   /** "flagged": only sets on which a grader raised a potential-harm flag. */

@@ -49,3 +49,14 @@ export function measureValue(s: SetResult, m: Measure): number | null {
   const v = s.finalScores?.[m.rubric]?.[m.key];
   return typeof v === "number" ? v : null;
 }
+
+/** The choices of what to compare models on, for the dashboard's filter: the default ("total") first, then every dimension, then each one. */
+export function measureChoices(rubrics: readonly RubricDocument[]): { value: MeasureChoice; label: string }[] {
+  const withTotal = rubrics.filter((r) => r.totals.some((t) => t.key === r.headline));
+  const dims = rubrics.flatMap(ordinal);
+  const seen = new Set<string>();
+  const one = dims.filter((d) => !seen.has(d.key) && seen.add(d.key)).map((d) => ({ value: d.key, label: d.name }));
+  if (withTotal.length === 0) return [{ value: "total", label: "Every dimension" }, ...one];
+  const total = withTotal.map((r) => r.totals.find((t) => t.key === r.headline)!.name).join(", ");
+  return [{ value: "total", label: `Total (${total})` }, { value: "dimensions", label: "Every dimension" }, ...one];
+}

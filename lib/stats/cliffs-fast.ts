@@ -3,8 +3,8 @@
  * specialties, with a percentile bootstrap fast enough for a 10,000-set study.
  *
  * The data are strata (specialties), each holding one group of units
- * (response sets) per model, with one or more measures per unit (the
- * totals of two rubrics on the same set). Each replicate
+ * (response sets) per model, with one or more measures per unit (each
+ * rubric's total, or each dimension, of the same set). Each replicate
  * resamples, stratum by stratum and model by model in the given order, the
  * group's units with replacement at the group's own size: n indices
  * `floor(u * n)` from mulberry32(seed) (lib/stats' generator, inlined), as

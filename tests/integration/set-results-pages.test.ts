@@ -107,14 +107,15 @@ describe("GET /api/v1/studies/{id}/sets, a keyset page at a time", () => {
 });
 
 describe("the Results tab's pages (resultsTablePage)", () => {
-  type Sort = SetColumnSort | "score" | "safe";
+  type Sort = SetColumnSort | "t.SCORE.total" | "t.SAFE_LLM.per_answer" | "d.SCORE.safety";
   const KEYS: Record<Sort, (r: SetResult) => string | number | null> = {
     externalId: (r) => r.externalId,
     specialty: (r) => r.specialty,
     model: (r) => r.model.name,
     status: (r) => r.status,
-    score: (r) => r.totals?.SCORE?.total ?? null,
-    safe: (r) => r.totals?.SAFE_LLM?.perAnswer ?? null,
+    "t.SCORE.total": (r) => r.totals?.SCORE?.total ?? null,
+    "t.SAFE_LLM.per_answer": (r) => r.totals?.SAFE_LLM?.perAnswer ?? null,
+    "d.SCORE.safety": (r) => (typeof r.finalScores?.SCORE?.safety === "number" ? r.finalScores.SCORE.safety : null),
   };
 
   /** The reference: every set (computeSetResults' natural order), filtered, then stably sorted by the column (no total last). */
@@ -146,8 +147,8 @@ describe("the Results tab's pages (resultsTablePage)", () => {
     }
   });
 
-  it("sorted by a total (S.C.O.R.E., SAFE-LLM), both ways: sets with final scores in that order, the others last", async () => {
-    for (const sort of ["score", "safe"] as const) {
+  it("sorted by a total or a dimension's final value, both ways: sets with final scores in that order, the others last", async () => {
+    for (const sort of ["t.SCORE.total", "t.SAFE_LLM.per_answer", "d.SCORE.safety"] as const) {
       for (const desc of [false, true]) {
         const got = await everyPage(sort, desc, {}, 4);
         expect(got, `${sort} ${desc ? "desc" : "asc"}`).toEqual(expected(sort, desc, {}));
@@ -155,7 +156,7 @@ describe("the Results tab's pages (resultsTablePage)", () => {
       }
     }
     // The S.C.O.R.E. totals differ between the agreed sets, so the order is not the natural one by accident.
-    expect((await everyPage("score", true, {}, 25)).map((r) => r.id)).not.toEqual(all.map((r) => r.id));
+    expect((await everyPage("t.SCORE.total", true, {}, 25)).map((r) => r.id)).not.toEqual(all.map((r) => r.id));
   });
 
   it("filtered by status and by specialty, pages hold only those sets, and the total counts them", async () => {
@@ -170,7 +171,7 @@ describe("the Results tab's pages (resultsTablePage)", () => {
     const byColumn = await everyPage("externalId", false, { harm: "flagged" }, 1);
     expect(byColumn.map((r) => r.id).sort()).toEqual([f.sets[0].id, f.sets[6].id].sort());
     expect(byColumn).toEqual(expected("externalId", false, { harm: "flagged" }));
-    expect(await everyPage("score", true, { harm: "flagged" }, 1)).toEqual(expected("score", true, { harm: "flagged" }));
+    expect(await everyPage("t.SCORE.total", true, { harm: "flagged" }, 1)).toEqual(expected("t.SCORE.total", true, { harm: "flagged" }));
     expect(await everyPage("model", false, { harm: "flagged", status: "AGREED" }, 5)).toEqual(expected("model", false, { harm: "flagged", status: "AGREED" }));
   });
 

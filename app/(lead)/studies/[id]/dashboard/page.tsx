@@ -15,7 +15,8 @@ import { RubricNamesProvider } from "@/components/dashboard/rubric-names";
 import { RankingPanel } from "@/components/dashboard/ranking-panel";
 import { statsQuerySchema } from "@/lib/analytics/contract";
 import { computeStudyStats } from "@/lib/analytics/study-stats";
-import { rubricName } from "@/lib/analytics/tables";
+import { measureChoices } from "@/lib/results/measures";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -32,17 +33,20 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
   const { study } = await loadStudyForPage(id);
   // Lenient, as a hand-edited URL should still show the dashboard: a bad value falls back to "all".
   const { data: q } = parseTableParams(statsQuerySchema, await searchParams);
+  const choices = measureChoices(storedRubrics(study.rubrics));
+  const measure = choices.some((c) => c.value === q.measure) ? q.measure : undefined;
   const stats = await computeStudyStats(study.id, {
     specialty: q.specialty,
     rubrics: (q.rubric ?? []).filter((r) => storedRubricKeys(study.rubrics).includes(r)),
     models: q.models,
     journal: q.journal,
+    measure,
   });
   if (!stats) notFound();
   const { filters, options, scope } = stats;
   const names = Object.fromEntries(stats.study.rubricDocuments.map((r) => [r.key, r.name]));
   const slug = stats.study.slug;
-  const filterTag = [filters.specialty ?? "all-specialties", filters.models.length < options.models.length ? `${filters.models.length}-models` : ""].filter(Boolean).join("-");
+  const filterTag = [filters.specialty ?? "all-specialties", filters.models.length < options.models.length ? `${filters.models.length}-models` : "", filters.measure !== "total" ? filters.measure : ""].filter(Boolean).join("-");
 
   return (
     <div className="flex flex-col gap-6" data-testid="dashboard">
@@ -52,7 +56,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
           <PrintDashboardButton />
         </div>
         <p className="text-sm text-muted-foreground">
-          {scope.specialty} · {filters.rubrics.map((r) => names[r] ?? rubricName(r)).join(" + ")} · {filters.models.length} of {options.models.length} models ·{" "}
+          {scope.specialty} · {filters.rubrics.map((r) => names[r] ?? r).join(" + ")} · {filters.models.length} of {options.models.length} models ·{" "}
           <span className="tabular-nums">
             {scope.finalSets} of {scope.sets}
           </span>{" "}
@@ -61,7 +65,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       </div>
 
       <RubricNamesProvider names={names}>
-      <DashboardFilters specialties={options.specialties} rubrics={options.rubrics} models={options.models} selected={filters} />
+      <DashboardFilters specialties={options.specialties} rubrics={options.rubrics} models={options.models} measures={choices} selected={filters} />
 
       {stats.radar.map((block) => (
         <RadarPanel key={block.rubric} block={block} allModels={options.models} slug={slug} filterTag={filterTag} />
@@ -69,18 +73,20 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
 
       <AlphaPanel block={stats.alpha} rubrics={filters.rubrics} slug={slug} filterTag={filterTag} />
 
-      {filters.rubrics.map((r) => (
-        <CliffsPanel key={r} data={stats.cliffs.data} reason={stats.cliffs.reason} rubric={r} slug={slug} filterTag={filterTag} />
-      ))}
+      {stats.cliffs.data && stats.cliffs.data.measures.length > 0
+        ? stats.cliffs.data.measures.map((m) => (
+            <CliffsPanel key={`${m.rubric}:${m.kind}:${m.key}`} data={stats.cliffs.data} reason={null} rubric={m.rubric} measure={m} slug={slug} filterTag={filterTag} />
+          ))
+        : filters.rubrics.map((r) => <CliffsPanel key={r} data={null} reason={stats.cliffs.reason ?? "Cliff's delta compares ordered values: this rubric has no total and no ordinal dimension."} rubric={r} measure={null} slug={slug} filterTag={filterTag} />)}
 
       <AgreementPanel block={stats.agreement} slug={slug} filterTag={filterTag} />
 
-      <RankingPanel block={stats.ranking} scope={scope.specialty} rubrics={filters.rubrics} allModels={options.models} slug={slug} filterTag={filterTag} />
+      <RankingPanel block={stats.ranking} scope={scope.specialty} measures={stats.measures} allModels={options.models} slug={slug} filterTag={filterTag} />
 
       <JournalPanel
         block={stats.journal}
         names={Object.fromEntries((stats.progress.data?.graders ?? []).map((g) => [g.id, g.name]))}
-        computeHref={`?${new URLSearchParams({ ...(q.specialty ? { specialty: q.specialty } : {}), ...(q.rubric?.length ? { rubric: q.rubric.join(",") } : {}), ...(q.models?.length ? { models: q.models.join(",") } : {}), journal: "1" }).toString()}#journal`}
+        computeHref={`?${new URLSearchParams({ ...(q.specialty ? { specialty: q.specialty } : {}), ...(q.rubric?.length ? { rubric: q.rubric.join(",") } : {}), ...(q.models?.length ? { models: q.models.join(",") } : {}), ...(measure ? { measure } : {}), journal: "1" }).toString()}#journal`}
         slug={slug}
       />
 

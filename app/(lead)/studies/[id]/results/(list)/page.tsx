@@ -22,7 +22,9 @@ export default async function ResultsPage({ params, searchParams }: Props) {
     <div className="flex flex-col gap-4">
       <p className="max-w-3xl text-sm text-muted-foreground">
         Final scores exist once a set is agreed (its primary graders within the thresholds) or adjudicated (a third grader has graded it): per
-        dimension, the mean over all its graders; a total, the mean of the graders&apos; totals ({describeTotals({ rubrics, safeLlmScoring: study.safeLlmScoring })}).
+        dimension, the mean over all its graders (a nominal dimension: the level most graders chose), a dimension graded on each answer as its
+        value over the {study.repetitions} answers; a total, the mean of the graders&apos; totals ({describeTotals({ rubrics, safeLlmScoring: study.safeLlmScoring })}). Every column sorts; a nominal level or N/A can be
+        filtered on. Open an item for each grader&apos;s scores and the final value of each answer.
       </p>
       <ResultsTable studyId={study.id} page={page} sort={q.sort} specialties={specialties} rubrics={rubrics} />
     </div>
