@@ -248,7 +248,7 @@ describe("GET /api/v1/studies/{id}/stats", () => {
     const r = await get(f.lead.token, f.study.id, `?specialty=Ophthalmology&rubric=SCORE&models=${encodeURIComponent(`${f.models[0].name},${f.models[1].name}`)}`);
     expect(r.status).toBe(200);
     const s = r.body as unknown as StudyStats;
-    expect(s.filters).toEqual({ specialty: "Ophthalmology", rubrics: ["SCORE"], models: [f.models[1].name, f.models[0].name].sort() });
+    expect(s.filters).toEqual({ specialty: "Ophthalmology", rubrics: ["SCORE"], models: [f.models[1].name, f.models[0].name].sort(), measure: "total" });
     expect(s.radar.map((x) => x.rubric)).toEqual(["SCORE"]);
     expect(new Set(s.ranking.data!.rows.map((x) => x.specialty))).toEqual(new Set(["Ophthalmology"]));
     expect(new Set(s.ranking.data!.rows.map((x) => x.model))).toEqual(new Set([f.models[0].name, f.models[1].name]));
