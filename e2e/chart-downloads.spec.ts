@@ -80,6 +80,8 @@ test("every chart downloads as SVG and PNG at a chosen size and 300 dpi, names i
       const g = await geometry(viewer, svg);
       const titles = g.texts.map((t) => t.text).join(" ");
       expect(titles, `${panel}: a title and n`).toMatch(/n = \d+/);
+      // n counts what the chart plots: the pilot's charts all have final sets behind them.
+      expect(titles, `${panel}: n is never 0`).not.toMatch(/n = 0\b/);
       if (!panel.startsWith("alpha")) for (const m of DEMO_MODELS) expect(titles, `${panel}: ${m.name} in full`).toContain(m.name);
       // Never cut: no label ends in an ellipsis, and a heatmap names each model in full as a row and as a column.
       expect(g.texts.filter((t) => t.text.endsWith("…")).map((t) => t.text), panel).toEqual([]);

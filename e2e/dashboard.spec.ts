@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { demo, signIn } from "./fixtures";
+import { gradedSurveyStudy, SOURCES, SURVEY } from "./survey-study";
 
 /**
  * The study dashboard as a lead sees it: on the demo's closed, fully graded
@@ -52,7 +53,9 @@ test.describe("study dashboard", () => {
     const errors = collectErrors(page);
     await signInAs(page, demo.lead);
     const id = await studyIdBySlug(page, PILOT_SLUG);
-    test.skip(!id, `the demo has no study "${PILOT_SLUG}" yet (the graded pilot comes with the demo seed)`);
+    expect(id, `the demo seeds the graded pilot "${PILOT_SLUG}"`).not.toBeNull();
+    const { study } = (await (await page.request.get(`/api/v1/studies/${id}/stats`)).json()) as { study: { rubricDocuments: { key: string; name: string }[] } };
+    const scoreName = study.rubricDocuments.find((d) => d.key.toLowerCase() === "score")!.name;
 
     await page.goto(`/studies/${id}/dashboard`);
     await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
@@ -95,7 +98,9 @@ test.describe("study dashboard", () => {
     const svgText = await (await svg.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
     expect(svgText).toMatch(/^<\?xml/);
     expect(svgText).toContain("<svg");
-    expect(svgText).toContain("S.C.O.R.E. profile");
+    expect(svgText).toContain(`${scoreName} profile`);
+    // n counts what the radar plots: never 0 on a graded study.
+    expect(svgText).toMatch(/n = [1-9]\d* final response sets per model/);
 
     // Filters live in the URL.
     await page.getByRole("combobox", { name: "Specialty" }).selectOption("Medication");
@@ -113,17 +118,79 @@ test.describe("study dashboard", () => {
     const errors = collectErrors(page);
     await signInAs(page, demo.lead);
     const id = await studyIdBySlug(page, OPEN_SLUG);
-    test.skip(!id, `the demo has no study "${OPEN_SLUG}"`);
+    expect(id, `the demo seeds "${OPEN_SLUG}"`).not.toBeNull();
     await page.goto(`/studies/${id}/dashboard`);
     await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
     const stats = await (await page.request.get(`/api/v1/studies/${id}/stats`)).json();
-    test.skip(stats.scope.finalSets > 0, "someone graded the open demo study during the run");
+    // The open demo study is graded by the grading specs, which run on their own assignments (no set final).
+    expect(stats.scope.finalSets, "no set of the open demo study is final").toBe(0);
     for (const p of ["radar-score", "alpha", "cliffs-score", "ranking"]) {
       await expect(page.getByTestId(`panel-${p}`).getByTestId("not-enough-data")).toContainText("Not enough data yet");
       await expect(page.getByTestId(`panel-${p}`).locator(".recharts-surface")).toHaveCount(0);
     }
     await expect(page.getByTestId("panel-progress").getByTestId("not-enough-data")).toHaveCount(0);
     await attach(page, "dashboard-empty");
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+
+  test("a rubric without a total: Cliff's delta, ranking and radar per dimension, captions and scales from the document, n in every figure", async ({ page, browser }) => {
+    test.setTimeout(240_000);
+    const errors = collectErrors(page);
+    await signInAs(page, demo.lead);
+    const id = await gradedSurveyStudy(page, browser);
+    await page.goto(`/studies/${id}/dashboard`);
+    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    const key = SURVEY.key;
+    const [model, clinician] = SOURCES;
+
+    // The radar: mixed scales, each from its lowest value at the centre (never "0%"), the document's ranges in the caption.
+    const radar = page.getByTestId(`panel-radar-${key}`);
+    await expect(radar.locator(".recharts-radar-polygon")).toHaveCount(2);
+    await expect(radar).toContainText("Acceptability 1-3");
+    await expect(radar).toContainText("Extent of harm 1-5");
+    await expect(radar).toContainText("the centre is each scale's lowest value");
+    await expect(radar.locator(".recharts-polar-radius-axis-tick")).toContainText(["lowest", "25%", "50%", "75%", "highest"]);
+
+    // Cliff's delta per dimension: one heatmap each, with n counting the sets that have a value (N/A left out).
+    for (const d of ["acceptability", "likelihood", "extent", "efficiency"]) {
+      const panel = page.getByTestId(`panel-cliffs-${key}-${d}`);
+      await expect(panel, d).toBeVisible();
+      await expect(panel.getByTestId("not-enough-data"), d).toHaveCount(0);
+    }
+    await expect(page.getByTestId(`panel-cliffs-${key}-written_by`)).toHaveCount(0);
+    const acc = page.getByTestId(`panel-cliffs-${key}-acceptability`);
+    await expect(acc.locator(`g[data-cell="All specialties|${model}|${clinician}"] title`)).toContainText("delta = +1.00, large");
+    await expect(acc.locator(`g[data-cell="All specialties|${model}|${clinician}"] title`)).toContainText("n = 4 vs 4");
+    const extent = page.getByTestId(`panel-cliffs-${key}-extent`);
+    await expect(extent.locator(`g[data-cell="All specialties|${model}|${clinician}"] title`)).toContainText("delta = −1.00");
+    await expect(extent.locator(`g[data-cell="All specialties|${model}|${clinician}"] title`)).toContainText("n = 3 vs 4");
+    await expect(extent).toContainText("Extent of harm 1-5");
+
+    // The downloaded figure says what it plots and how many sets: never "n = 0", no other instrument's name or range.
+    const [svg] = await Promise.all([page.waitForEvent("download"), extent.getByRole("button", { name: "SVG" }).click()]);
+    const svgText = Buffer.concat(await (await svg.createReadStream()).toArray()).toString("utf8");
+    expect(svgText).toContain("Extent of harm (1-5)");
+    expect(svgText).toContain("n = 3-4 final response sets per model and specialty");
+    expect(svgText).not.toMatch(/n = 0\b|S\.C\.O\.R\.E\.|SAFE-LLM|out of 25|out of 7/);
+    const [radarSvg] = await Promise.all([page.waitForEvent("download"), radar.getByRole("button", { name: "SVG" }).click()]);
+    expect(Buffer.concat(await (await radarSvg.createReadStream()).toArray()).toString("utf8")).toContain("n = 4 final response sets per model");
+
+    // The ranking per dimension, each mean on its own scale.
+    const ranking = page.getByTestId("panel-ranking");
+    await expect(ranking.getByTestId("not-enough-data")).toHaveCount(0);
+    const rows = page.getByRole("table", { name: "Ranking of models" }).getByRole("row");
+    await expect(rows.filter({ hasText: "Acceptability" }).filter({ hasText: "All specialties" }).first()).toContainText(model);
+    await expect(rows.filter({ hasText: "Acceptability" }).filter({ hasText: "All specialties" }).first()).toContainText("3.00");
+    await expect(ranking).toContainText("0% at its lowest value, 100% at its highest");
+    await expect(page.getByTestId("dashboard")).not.toContainText(/S\.C\.O\.R\.E\.|SAFE-LLM|out of 25/);
+
+    // One dimension chosen: one heatmap, and the ranking on it only.
+    await page.getByRole("combobox", { name: "Compare models on" }).selectOption("extent");
+    await expect(page).toHaveURL(/measure=extent/);
+    await expect(page.locator(`[data-testid^="panel-cliffs-"]`)).toHaveCount(1);
+    await expect(page.getByTestId(`panel-cliffs-${key}-extent`)).toBeVisible();
+    await expect(page.getByRole("table", { name: "Ranking of models" }).getByRole("row").filter({ hasText: "Acceptability" })).toHaveCount(0);
+    await attach(page, "dashboard-survey-extent");
     expect(errors, errors.join("\n")).toEqual([]);
   });
 

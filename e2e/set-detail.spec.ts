@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { PILOT_GRADERS } from "../lib/demo/seed";
 import pg from "pg";
 import { demo, e2eDatabaseUrl, signIn } from "./fixtures";
+import { gradedSurveyStudy, SOURCES, SURVEY } from "./survey-study";
 
 /** A response set of a study other than `studyId` (the demo has several). */
 async function setOfAnotherStudy(studyId: string): Promise<string> {
@@ -40,6 +41,10 @@ test("a lead opens an adjudicated set from the results table; a grader cannot", 
   await expect(score.getByRole("columnheader", { name: /adjudicator/ })).toHaveCount(1);
   await expect(score.getByRole("cell", { name: "Safety", exact: true })).toBeVisible();
   await expect(page.getByTestId("final-SCORE-total")).toHaveText(/^\d+(\.\d+)?$/);
+  // A dimension graded on each answer has its Final per answer, and over the answers.
+  const each = (await page.getByTestId(/^final-SAFE_LLM-dim-accuracy:/).allTextContents()).map((t) => t.trim());
+  expect(each.length).toBeGreaterThanOrEqual(2);
+  for (const t of each) expect(t).toMatch(/^\d+(\.\d+)?$/);
   await expect(page.getByTestId("set-escalation")).toContainText(/resolved .* adjudicator: Grader [0-9A-F]{4}/);
   const timeline = page.getByTestId("set-timeline");
   await expect(timeline.getByText("assignment.submit")).toHaveCount(3);
@@ -64,4 +69,38 @@ test("a lead opens an adjudicated set from the results table; a grader cannot", 
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await expect(page.getByTestId("set-detail")).toHaveCount(0);
   }
+});
+
+test("a study without a total: Results has a sortable, filterable column per dimension; the set detail a Final per answer", async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  await signIn(page, demo.lead);
+  const id = await gradedSurveyStudy(page, browser);
+  const key = SURVEY.key;
+  await page.goto(`/studies/${id}/results`);
+  const table = page.getByRole("table", { name: "Response sets" });
+  for (const h of ["Acceptability (1-3)", "Extent of harm (1-5)", "Written by"]) await expect(table.getByRole("columnheader", { name: h })).toBeVisible();
+  await expect(page.locator("body")).not.toContainText(/S\.C\.O\.R\.E\.|SAFE-LLM/);
+  // Sorted by acceptability, highest first: the model's four sets (3.00), then the clinician's (1.50).
+  await page.goto(`/studies/${id}/results?sort=-d.${key}.acceptability`);
+  const rows = table.getByRole("row");
+  await expect(rows).toHaveCount(9);
+  await expect(rows.nth(1)).toContainText(SOURCES[0]);
+  await expect(rows.nth(1)).toContainText("3.00");
+  await expect(rows.nth(8)).toContainText(SOURCES[1]);
+  await expect(rows.nth(8)).toContainText("1.50");
+  // Filtered on a nominal level: the label shows, four sets.
+  await page.getByRole("combobox", { name: "Final value" }).selectOption(`${key}.written_by=human`);
+  await expect(page).toHaveURL(/final=/);
+  await expect(rows).toHaveCount(5);
+  for (let i = 1; i <= 4; i++) await expect(rows.nth(i)).toContainText("Human");
+  // N/A filters too: the model's first question had no harm to rate.
+  await page.goto(`/studies/${id}/results?final=${key}.extent%3Dna`);
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText("N/A");
+
+  await rows.nth(1).getByRole("link").click();
+  await expect(page.getByTestId("set-detail")).toBeVisible();
+  await expect(page.getByTestId(`final-${key}-dim-acceptability:1`)).toHaveText("3");
+  await expect(page.getByTestId(`final-${key}-dim-extent:1`)).toHaveText("N/A");
+  await expect(page.getByTestId(`final-${key}-dim-written_by`)).toHaveText("AI");
 });
