@@ -168,7 +168,8 @@ export async function setDetail(studyId: string, setId: string): Promise<SetDeta
         }
       : null,
     finalScores: result?.finalScores ?? null,
-    finalPerAnswer: result?.finalScores ? finalPerAnswer(storedRubrics(set.study.rubrics), set.study.repetitions, set.assignments.filter((a) => a.status === "SUBMITTED").map((a) => a.grades)) : null,
+    // A judged set's (hybrid mode) final scores are the judge's, not these graders': no per-answer finals from them.
+    finalPerAnswer: result?.finalScores && result.finalBy !== "judge" ? finalPerAnswer(storedRubrics(set.study.rubrics), set.study.repetitions, set.assignments.filter((a) => a.status === "SUBMITTED").map((a) => a.grades)) : null,
     totals: result?.totals ?? null,
     timeline: events.map((e) => ({
       id: e.id.toString(),
