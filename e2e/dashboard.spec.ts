@@ -39,6 +39,9 @@ async function studyIdBySlug(page: Page, slug: string): Promise<string | null> {
   return body.studies.find((s) => s.slug === slug)?.id ?? null;
 }
 
+/** A downloaded SVG's words, in order, one space apart: its title and subtitle wrap over several text elements. */
+const svgWords = (svg: string) => svg.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
 /** A screenshot kept with the test's results (its output folder and the report). */
 async function attach(page: Page, name: string, locator?: ReturnType<Page["getByTestId"]>) {
   const path = test.info().outputPath(`${name}.png`);
@@ -99,8 +102,8 @@ test.describe("study dashboard", () => {
     expect(svgText).toMatch(/^<\?xml/);
     expect(svgText).toContain("<svg");
     expect(svgText).toContain(`${scoreName} profile`);
-    // n counts what the radar plots: never 0 on a graded study.
-    expect(svgText).toMatch(/n = [1-9]\d* final response sets per model/);
+    // n counts what the radar plots: never 0 on a graded study (the subtitle wraps: read its words).
+    expect(svgWords(svgText)).toMatch(/n = [1-9]\d* final response sets per model/);
 
     // Filters live in the URL.
     await page.getByRole("combobox", { name: "Specialty" }).selectOption("Medication");
@@ -169,11 +172,11 @@ test.describe("study dashboard", () => {
     // The downloaded figure says what it plots and how many sets: never "n = 0", no other instrument's name or range.
     const [svg] = await Promise.all([page.waitForEvent("download"), extent.getByRole("button", { name: "SVG" }).click()]);
     const svgText = Buffer.concat(await (await svg.createReadStream()).toArray()).toString("utf8");
-    expect(svgText).toContain("Extent of harm (1-5)");
-    expect(svgText).toContain("n = 3-4 final response sets per model and specialty");
-    expect(svgText).not.toMatch(/n = 0\b|S\.C\.O\.R\.E\.|SAFE-LLM|out of 25|out of 7/);
+    expect(svgWords(svgText)).toContain("Extent of harm (1-5)");
+    expect(svgWords(svgText)).toContain("n = 3-4 final response sets per model and specialty");
+    expect(svgWords(svgText)).not.toMatch(/n = 0\b|S\.C\.O\.R\.E\.|SAFE-LLM|out of 25|out of 7/);
     const [radarSvg] = await Promise.all([page.waitForEvent("download"), radar.getByRole("button", { name: "SVG" }).click()]);
-    expect(Buffer.concat(await (await radarSvg.createReadStream()).toArray()).toString("utf8")).toContain("n = 4 final response sets per model");
+    expect(svgWords(Buffer.concat(await (await radarSvg.createReadStream()).toArray()).toString("utf8"))).toContain("n = 4 final response sets per model");
 
     // The ranking per dimension, each mean on its own scale.
     const ranking = page.getByTestId("panel-ranking");

@@ -48,7 +48,7 @@ export async function gradedSurveyStudy(page: Page, browser: Browser): Promise<s
   const { id } = (await created.json()) as { id: string };
   const rows = [];
   for (let q = 1; q <= QUESTIONS; q++)
-    for (const source of SOURCES) rows.push({ item_id: `PT-${q}`, specialty: "Oncology", question: `Patient message ${q}:\nIs this side effect expected?`, model: source, repetition: 1, response: `Reply ${q} by ${source}.` });
+    for (const source of SOURCES) rows.push({ item_id: `PT-${q}`, specialty: "Oncology", question: `Patient message ${q}:\nIs this side effect expected?`, reference_answer: `Reply from the care team ${q}.`, model: source, repetition: 1, response: `Reply ${q} by ${source}.` });
   const imported = await page.request.post(`/api/v1/studies/${id}/import`, { data: rows });
   expect(imported.status(), await imported.text()).toBe(200);
   const graders: { email: string; password: string }[] = [];
