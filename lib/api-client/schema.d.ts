@@ -1664,14 +1664,17 @@ export interface components {
             rubric: string;
             specialty: string;
             /**
-             * @description mean: S.C.O.R.E. means on 1-5; fraction: SAFE-LLM domain mean / domain maximum
+             * @description mean: every axis on one scale, in its points; fraction: scales differ, each mean as (mean - min) / (max - min)
              * @enum {string}
              */
             scale: "mean" | "fraction";
+            /** @description The radial axis's centre: the scale's minimum (0 for fractions) */
+            domainMin: number;
             domainMax: number;
             axes: {
                 dimension: string;
                 label: string;
+                min: number;
                 max: number;
             }[];
             series: {
@@ -2058,6 +2061,7 @@ export interface components {
                 specialty: string | null;
                 rubrics: string[];
                 models: string[];
+                measure: string;
             };
             options: {
                 specialties: string[];
@@ -2069,6 +2073,16 @@ export interface components {
                 sets: number;
                 finalSets: number;
             };
+            /** @description What Cliff's delta and the ranking compare models on (the `measure` query parameter) */
+            measures: {
+                rubric: string;
+                key: string;
+                /** @enum {string} */
+                kind: "total" | "dimension";
+                label: string;
+                min: number;
+                max: number;
+            }[];
             radar: {
                 rubric: string;
                 data: components["schemas"]["StatsRadarChart"] & (Record<string, never> | null);
@@ -2101,12 +2115,26 @@ export interface components {
                     level: number;
                     models: string[];
                     specialties: string[];
+                    measures: {
+                        rubric: string;
+                        key: string;
+                        /** @enum {string} */
+                        kind: "total" | "dimension";
+                        label: string;
+                        min: number;
+                        max: number;
+                    }[];
                     cells: {
                         rubric: string;
+                        /** @description The total's or dimension's key */
+                        measure: string;
+                        /** @enum {string} */
+                        measureKind: "total" | "dimension";
+                        label: string;
                         specialty: string;
                         rowModel: string;
                         colModel: string;
-                        /** @description Positive = the row model's totals tend to be higher (better) */
+                        /** @description Positive = the row model's values tend to be higher (better) */
                         delta: number | null;
                         /** @enum {string|null} */
                         magnitude: "negligible" | "small" | "medium" | "large" | null;
@@ -2143,7 +2171,7 @@ export interface components {
                             number
                         ];
                         /**
-                         * @description set: one rating per response set; answer: SAFE-LLM per-answer domains, one rating per answer
+                         * @description set: one rating per response set; answer: a dimension graded on each answer, one rating per answer
                          * @enum {string}
                          */
                         unit: "set" | "answer";
@@ -2246,12 +2274,20 @@ export interface components {
                 data: {
                     rows: {
                         rubric: string;
+                        measure: string;
+                        /** @enum {string} */
+                        measureKind: "total" | "dimension";
+                        label: string;
                         specialty: string;
                         model: string;
                         rank: number;
+                        /** @description Final sets with a value on this measure (N/A left out) */
                         n: number;
                         mean: number | null;
                         sd: number | null;
+                        min: number;
+                        max: number;
+                        /** @description The same as max */
                         maxTotal: number;
                     }[];
                 } | null;
@@ -4769,10 +4805,12 @@ export interface operations {
             query?: {
                 /** @description One specialty (by name); default all specialties */
                 specialty?: string;
-                /** @description Rubric(s) to include by key, comma-separated (SCORE, SAFE_LLM or the study's own); default the study's rubrics */
+                /** @description Rubric(s) to include by key, comma-separated, as the study's rubric documents name them; default the study's rubrics */
                 rubric?: string;
                 /** @description Model names to include, comma-separated; default every model */
                 models?: string;
+                /** @description What Cliff's delta and the ranking compare models on: total (each rubric's headline total; a rubric without one: each ordinal dimension), dimensions (each ordinal dimension), or one dimension's key. Default total */
+                measure?: string;
                 /** @description 1: include the journal block (pairwise kappa, Kendall's W, ICC, alpha with bootstrap, model comparison); it costs bootstraps, so it is computed only on request */
                 journal?: "0" | "1" | "false" | "true";
             };
