@@ -94,8 +94,12 @@ describe("architecture", () => {
  */
 const INSTRUMENT_NAME = /S\.C\.O\.R\.E\.|SAFE-LLM|SAFE_LLM|["'`]SCORE["'`]|\bSCORE\s*:/;
 
-/** Where instruments are defined, or data written with them: the templates, the demo study, and Prisma's generated client (from the schema). */
-const INSTRUMENT_HOMES = ["lib/rubrics/templates/", "lib/demo/", "lib/generated/"];
+/**
+ * Where instruments are defined, or data written with them: the templates, the demo study, Prisma's
+ * generated client (from the schema), and the API document and client generated from the contracts
+ * (which this test checks at their source).
+ */
+const INSTRUMENT_HOMES = ["lib/rubrics/templates/", "lib/demo/", "lib/generated/", "lib/api-client/openapi.json", "lib/api-client/schema.d.ts"];
 
 /** Compatibility with what was stored before rubrics were documents: each file, and why it must name an instrument. */
 const COMPATIBILITY_SHIMS: Record<string, string> = {
