@@ -19,7 +19,10 @@
  * statsmodels `cohens_kappa(...).std_kappa` and SAS PROC FREQ report it, with agreement weights
  * w = 1 - D / max(D):
  *   var = [sum_ij p_ij (w_ij - (wr_i + wc_j)(1 - kappa))^2 - (kappa - pe (1 - kappa))^2] / (N (1 - pe)^2)
- * wr_i = sum_j p_.j w_ij, wc_j = sum_i p_i. w_ij; interval kappa -/+ z se (not clipped).
+ * wr_i = sum_j p_.j w_ij, wc_j = sum_i p_i. w_ij; interval kappa -/+ z se, clipped to [-1, 1]: the
+ * normal approximation knows nothing of kappa's range, so near perfect agreement it runs past 1
+ * ([0.80, 1.06] for 11 of 12 quadratic agreements), a value kappa cannot take (statsmodels does
+ * not clip; its bounds are equal wherever they are inside [-1, 1]).
  * R psych::cohen.kappa gives the same unweighted variance; its weighted variance uses a different
  * row term (rowSums(w * rs)), so it is not the reference here.
  *
@@ -49,7 +52,7 @@ export interface CohenResult extends Degenerate {
   n: number;
   /** Fleiss-Cohen-Everitt large-sample standard error, or null. */
   se?: number | null;
-  /** Normal interval kappa -/+ z se at `level`, or null. */
+  /** Normal interval kappa -/+ z se at `level`, clipped to [-1, 1], or null. */
   ci?: Interval | null;
   weights?: KappaWeights;
   convention?: KappaConvention;
@@ -141,7 +144,8 @@ export function cohenKappa(rows: NominalMatrix, options: CohenOptions = {}): Coh
     const se = Math.sqrt(Math.max(0, variance));
     const z = normalPpf(1 - (1 - level) / 2);
     result.se = se;
-    result.ci = [kappa - z * se, kappa + z * se];
+    // Clipped: a bound past kappa's own range is an artefact of the normal approximation, not a possible value.
+    result.ci = [Math.max(-1, kappa - z * se), Math.min(1, kappa + z * se)];
   } else {
     result.reason = "standard error needs at least two units";
   }

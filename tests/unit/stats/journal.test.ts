@@ -100,6 +100,23 @@ describe("Cohen's kappa conventions and the pairwise matrix", () => {
     expect(r95.ci![0]).toBeCloseTo(r95.kappa! - 1.959963984540054 * r95.se!, 12);
     expect(r80.ci![1] - r80.ci![0]).toBeLessThan(r95.ci![1] - r95.ci![0]);
   });
+  it("clips the interval to kappa's range: near perfect agreement the normal bound ran past 1", () => {
+    // 11 of 12 agreements on a 1-3 scale: kappa 0.933, se 0.066, kappa + 1.96 se = 1.062 (issue 31: "[0.66, 1.04]").
+    const a = [1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 1, 2];
+    const b = [1, 1, 1, 2, 2, 2, 3, 3, 3, 2, 1, 2];
+    const r = cohenKappa(a.map((x, i) => [x, b[i]]), { weights: "quadratic", categories: [1, 2, 3] });
+    expect(r.kappa).toBeCloseTo(0.9333333333, 9);
+    expect(r.kappa! + 1.959963984540054 * r.se!).toBeGreaterThan(1);
+    expect(r.ci![1]).toBe(1);
+    expect(r.ci![0]).toBeCloseTo(r.kappa! - 1.959963984540054 * r.se!, 12);
+    // And the pairwise matrix the journal panel shows carries the clipped interval.
+    const m = pairwiseCohenKappa(a.map((x, i) => [x, b[i]]), { weights: "quadratic", categories: [1, 2, 3] });
+    expect(m.pairs[0].ci).toEqual(r.ci);
+    // Near perfect disagreement the lower bound stops at -1.
+    const x = [1, 3, 1, 3, 1, 3, 1, 3];
+    const lo = cohenKappa(x.map((v) => [v, 4 - v]), { weights: "none", categories: [1, 2, 3] });
+    expect(lo.ci![0]).toBeGreaterThanOrEqual(-1);
+  });
   it("pairwise matrix is symmetric, 1 on the diagonal, and each cell is that pair's kappa", () => {
     const rows = [[1, 2, 1], [2, 2, 3], [3, 3, 3], [1, 1, 2], [2, 3, 2], [3, 3, 1]];
     const m = pairwiseCohenKappa(rows, { weights: "quadratic" });
