@@ -6,7 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { StudyStatsSchema } from "@/lib/analytics/contract";
 import { assembleStudyStats, type LoadedStudy } from "@/lib/analytics/assemble";
-import { journalKappaMatrixCsv } from "@/lib/analytics/journal-tables";
+import { journalGraderNames } from "@/lib/analytics/journal-graders";
+import { journalAgreementCsv, journalKappaMatrixCsv } from "@/lib/analytics/journal-tables";
+import { graderPseudonym } from "@/lib/users/pseudonym";
 import { cohenKappa, descriptives, friedmanTest, icc, kendallW, wilcoxonPosthoc } from "@/lib/stats";
 import { GRADERS, loadedStudy, SCORE_DIMS, scoreStudy, uuid, type GradedSet, type ScoreForm } from "./loaded-study";
 
@@ -150,6 +152,20 @@ describe("journal statistics block", () => {
     expect(total.posthoc.pairs[0].pHolm).toBe(total.posthoc.pairs[0].p); // one pair: Holm leaves it
     expect(total.cliffs!.intervalLevel).toBeCloseTo(0.95, 12);
     expect(score.models[0].cliffs).toBeNull();
+  });
+
+  it("names graders by their study pseudonym, as every other lead view does: never by name, in the panel or its CSVs", () => {
+    const names = journalGraderNames(STUDY.id, journal);
+    const raters = [...new Set(score.agreement.flatMap((a) => a.raters))];
+    expect(Object.keys(names).sort()).toEqual(raters.sort());
+    for (const id of raters) expect(names[id]).toBe(graderPseudonym(STUDY.id, id));
+    const map = new Map(Object.entries(names));
+    const csv = JSON.stringify([journalKappaMatrixCsv(score, map), journalAgreementCsv(journal, map)]);
+    for (const id of raters) expect(csv).toContain(names[id]);
+    for (const g of GRADERS) expect(csv).not.toMatch(new RegExp(`"${g.name}[" |]`));
+    // Another study: other pseudonyms for the same people (a reader cannot link them across studies).
+    expect(journalGraderNames(uuid(999), journal)[raters[0]]).not.toBe(names[raters[0]]);
+    expect(journalGraderNames(STUDY.id, null)).toEqual({});
   });
 
   it("an empty study: null with a reason", () => {

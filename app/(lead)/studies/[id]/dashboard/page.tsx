@@ -14,6 +14,7 @@ import { RadarPanel } from "@/components/dashboard/radar-panel";
 import { RubricNamesProvider } from "@/components/dashboard/rubric-names";
 import { RankingPanel } from "@/components/dashboard/ranking-panel";
 import { statsQuerySchema } from "@/lib/analytics/contract";
+import { journalGraderNames } from "@/lib/analytics/journal-graders";
 import { computeStudyStats } from "@/lib/analytics/study-stats";
 import { measureChoices } from "@/lib/results/measures";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
@@ -85,7 +86,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
 
       <JournalPanel
         block={stats.journal}
-        names={Object.fromEntries((stats.progress.data?.graders ?? []).map((g) => [g.id, g.name]))}
+        names={journalGraderNames(study.id, stats.journal.data)}
         computeHref={`?${new URLSearchParams({ ...(q.specialty ? { specialty: q.specialty } : {}), ...(q.rubric?.length ? { rubric: q.rubric.join(",") } : {}), ...(q.models?.length ? { models: q.models.join(",") } : {}), ...(measure ? { measure } : {}), journal: "1" }).toString()}#journal`}
         slug={slug}
       />
