@@ -1,5 +1,6 @@
 "use client";
 
+import { partOf } from "@/lib/grading/form-order";
 import { bareTotalName, ordinalRange, rubricInstructions, type RubricDocument, type RubricTotal } from "@/lib/rubrics/document";
 import {
   answerScores,
@@ -49,9 +50,7 @@ const PANEL = "flex flex-col divide-y divide-border rounded-lg border border-bor
 
 /** Which answer a field belongs beside: its repetition for each-answer dimensions, 1 for first-answer ones, 0 (the whole set) otherwise. */
 export function answerOfField(f: GradingField): number {
-  if (f.dimension.scope === "each_answer") return f.repetition;
-  if (f.dimension.scope === "first_answer") return 1;
-  return 0;
+  return partOf(f.dimension.scope, f.repetition);
 }
 
 /** The total a rubric scores answer by answer (`perAnswer`): each answer shows its own value, and the set a table of them. */

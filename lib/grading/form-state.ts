@@ -4,6 +4,7 @@ import { ordinalRange } from "@/lib/rubrics/document";
 import { graderTotal, repetitionsOf, type RubricCell } from "@/lib/scoring/rubric-values";
 import { rubricCells, type StoredCell } from "@/lib/scoring/study-values";
 import type { GradeSubmission } from "./contract-schemas";
+import { formOrder } from "./form-order";
 import { harmFlagOffered, validateGrades, type Problem } from "./validate";
 
 /**
@@ -45,22 +46,17 @@ export interface GradingField {
 
 /**
  * Every field the grader fills, in the order the form shows them (and Tab
- * walks them), rubric by rubric: first-answer dimensions, then whole-set ones,
- * then each answer's dimensions answer by answer. Derived dimensions (a
- * consistency computed from the answers' scores) are not fields.
+ * walks them): answer by answer, then the whole set, each rubric's dimensions
+ * in its document's order (lib/grading/form-order.ts, which the rubric
+ * builder's preview follows too). Derived dimensions (a consistency computed
+ * from the answers' scores) are not fields.
  */
 export function gradingFields(study: StudyShape): GradingField[] {
   const out: GradingField[] = [];
-  const push = (doc: RubricDocument, d: RubricDimension, r: number) => {
+  for (const { rubric: doc, dimension: d, repetition: r } of formOrder(study.rubrics, study.repetitions)) {
     if (d.scale.kind === "criteria") {
       for (const c of study.criteria ?? []) out.push({ key: cellKey(doc.key, d.key, r, c.id), rubric: doc.key, rubricName: doc.name, dimension: d, repetition: r, criterion: c });
     } else out.push({ key: cellKey(doc.key, d.key, r), rubric: doc.key, rubricName: doc.name, dimension: d, repetition: r });
-  };
-  for (const doc of study.rubrics) {
-    const typed = doc.dimensions.filter((d) => !d.derived);
-    for (const d of typed) if (d.scope === "first_answer") push(doc, d, 1);
-    for (const d of typed) if (d.scope === "set") push(doc, d, 0);
-    for (let r = 1; r <= study.repetitions; r++) for (const d of typed) if (d.scope === "each_answer") push(doc, d, r);
   }
   return out;
 }

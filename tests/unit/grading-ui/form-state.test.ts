@@ -37,15 +37,18 @@ function filled(acc: [number, number, number] = [2, 2, 2]): FormState {
 }
 
 describe("grading fields", () => {
-  it("lists S.C.O.R.E. first (4 on answer 1, then reproducibility once), then SAFE-LLM answer by answer, never consistency", () => {
+  it("lists them in the page's order: answer 1 (S.C.O.R.E.'s four, SAFE-LLM's), answers 2 and 3, then reproducibility across them; never consistency", () => {
     const keys = gradingFields(both).map((f) => f.key);
+    const safe = (r: number) => [`SAFE_LLM/accuracy/${r}`, `SAFE_LLM/comprehensiveness/${r}`, `SAFE_LLM/supplementation/${r}`, `SAFE_LLM/fluency/${r}`];
     expect(keys).toEqual([
       "SCORE/safety/1",
       "SCORE/consensus_context/1",
       "SCORE/objectivity/1",
       "SCORE/explainability/1",
+      ...safe(1),
+      ...safe(2),
+      ...safe(3),
       "SCORE/reproducibility/0",
-      ...[1, 2, 3].flatMap((r) => [`SAFE_LLM/accuracy/${r}`, `SAFE_LLM/comprehensiveness/${r}`, `SAFE_LLM/supplementation/${r}`, `SAFE_LLM/fluency/${r}`]),
     ]);
     expect(keys.some((k) => k.includes("consistency"))).toBe(false);
     expect(gradingFields(scoreOnly)).toHaveLength(5);
@@ -54,7 +57,8 @@ describe("grading fields", () => {
 
   it("round-trips cell keys and names fields for people", () => {
     expect(parseCellKey(cellKey("SCORE", "reproducibility", 0))).toEqual({ rubric: "SCORE", dimension: "reproducibility", repetition: 0 });
-    const [safety, , , , repro] = gradingFields(both);
+    const fields = gradingFields(both);
+    const [safety, repro] = [fields[0], fields.find((f) => f.dimension.key === "reproducibility")!];
     expect(fieldLabel(safety)).toBe("S.C.O.R.E. Safety (answer 1)");
     expect(fieldLabel(repro)).toBe("S.C.O.R.E. Reproducibility (all answers)");
   });
