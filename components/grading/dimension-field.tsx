@@ -23,8 +23,9 @@ export interface DimensionFieldProps {
 /**
  * One dimension to grade: a native radio group (fieldset + legend) with the
  * rubric's definition and every level's wording. Tab enters the group, arrow
- * keys move between levels, a digit sets the score directly; the optional
- * comment stays collapsed behind a button. Any ordinal or nominal dimension of
+ * keys move between levels, a digit sets the score directly; the comment
+ * stays collapsed behind a button, and opens by itself, marked required, when
+ * the score is at or below the rubric's `requireCommentAtOrBelow`. Any ordinal or nominal dimension of
  * any rubric: on a nominal scale a digit picks the level by its place (1 the
  * first); "n" picks "not applicable" where the rubric allows it.
  */
@@ -64,6 +65,11 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
   }
 
   const shownLevel = levels.find((l) => l.value === (focused ?? hovered ?? value));
+  // The rubric asks why at or below a value: there the comment is required, and the box is open.
+  const commentRule = ordinal ? d.requireCommentAtOrBelow : undefined;
+  const commentRequired = commentRule !== undefined && typeof value === "number" && value <= commentRule;
+  const open = commentOpen || commentRequired;
+  const need = commentRequired ? "required" : "optional";
   const hasExamples = levels.some((l) => l.example);
 
   return (
@@ -187,32 +193,36 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
       <div className="mt-2">
         <button
           type="button"
-          aria-expanded={commentOpen}
+          aria-expanded={open}
           aria-controls={commentId}
+          disabled={commentRequired}
           onClick={() => {
-            const open = !commentOpen;
-            setCommentOpen(open);
-            if (open) focusSoon(() => textareaRef.current?.focus());
+            const next = !commentOpen;
+            setCommentOpen(next);
+            if (next) focusSoon(() => textareaRef.current?.focus());
           }}
-          aria-label={`${comment.trim() ? "Comment" : "Add comment"} on ${d.name} (${scopeLabel})`}
+          aria-label={`${comment.trim() ? "Comment" : "Add comment"} on ${d.name} (${scopeLabel})${commentRequired ? ", required" : ""}`}
           className="comment-toggle"
         >
           {comment.trim() ? "Comment" : "Add comment"}
+          {commentRequired ? " (required)" : ""}
         </button>
+        {commentRule !== undefined && !commentRequired ? <span className="ml-2 text-xs text-muted-foreground">Required for a score of {commentRule} or below</span> : null}
         {/* The box exists only while open (its text lives in the form's state): the form has 17 of them, mostly unused. */}
-        <div id={commentId} hidden={!commentOpen} className="mt-2">
-          {commentOpen ? (
+        <div id={commentId} hidden={!open} className="mt-2">
+          {open ? (
             <>
               <textarea
                 ref={textareaRef}
-                aria-label={`Comment on ${d.name} (${scopeLabel}), optional`}
+                aria-label={`Comment on ${d.name} (${scopeLabel}), ${need}`}
+                aria-required={commentRequired || undefined}
                 value={comment}
                 readOnly={readOnly}
                 onChange={(e) => onComment(e.target.value)}
                 onBlur={onCommentBlur}
                 rows={2}
                 maxLength={5000}
-                placeholder="Optional: why this score?"
+                placeholder={commentRequired ? `Required at ${commentRule} or below: why this score?` : "Optional: why this score?"}
                 className="block w-full resize-y rounded-md border border-border bg-background px-3 py-2 text-sm shadow-sm placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
               />
               {value === undefined && comment.trim() ? <p className="mt-1 text-xs text-muted-foreground">Kept with your draft; choose a score before you submit.</p> : null}

@@ -208,7 +208,7 @@ export function placeProblems(problems: Problem[], keys: CellKey[], state: FormS
     const m = /^scores\[(\d+)\]/.exec(p.path);
     const key = m ? keys[Number(m[1])] : undefined;
     if (key) {
-      placed.fields[key] ??= p.message;
+      placed.fields[key] ??= besideField(p.message, key, study);
     } else if (p.path === "harm" || p.path.startsWith("harm.")) {
       placed.harm ??= p.message;
     } else {
@@ -219,6 +219,20 @@ export function placeProblems(problems: Problem[], keys: CellKey[], state: FormS
     }
   }
   return placed;
+}
+
+/**
+ * A problem as the form shows it beside its field (and after the field's name
+ * in the list of problems): the API's message names the dimension and answer
+ * ("Acceptability (answer 1): say why…"), which the field says already.
+ */
+function besideField(message: string, key: CellKey, study: StudyShape): string {
+  const { rubric, dimension } = parseCellKey(key);
+  const d = study.rubrics.find((r) => r.key === rubric)?.dimensions.find((x) => x.key === dimension);
+  if (!d) return message;
+  const name = d.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const rest = message.replace(new RegExp(`^${name}(?: \\((?:answer \\d+|whole set)\\))?: `), "");
+  return rest === message ? message : rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /**

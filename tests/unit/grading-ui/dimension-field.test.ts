@@ -78,3 +78,30 @@ describe("a dimension's row", () => {
     }
   });
 });
+
+describe("a comment the rubric requires", () => {
+  const doc: RubricDocument = {
+    key: "survey",
+    name: "Survey",
+    version: 1,
+    dimensions: [{ key: "acceptability", name: "Acceptability", scope: "each_answer", scale: { kind: "ordinal", levels: ["Unacceptable", "Acceptable with edits", "Acceptable"].map((label, i) => ({ value: i + 1, label })) }, requireCommentAtOrBelow: 1 }],
+    totals: [],
+  };
+  const [f] = fieldsOf([doc]);
+  const at = (value: number | undefined) =>
+    renderToStaticMarkup(createElement(DimensionField, { field: f, value, comment: "", readOnly: false, scopeLabel: "Answer 1", onChange: () => {}, onComment: () => {}, onCommentBlur: () => {} }));
+
+  it("is open and labelled required at or below the rule's value, never optional", () => {
+    const html = decode(at(1));
+    expect(html).toMatch(/<textarea[^>]*aria-label="Comment on Acceptability \(Answer 1\), required"/);
+    expect(html).toMatch(/<textarea[^>]*aria-required="true"/);
+    expect(html).not.toMatch(/[Oo]ptional/);
+  });
+
+  it("says when it will be required while the score is above it, and stays optional there", () => {
+    const html = decode(at(3));
+    expect(text(html)).toContain("Required for a score of 1 or below");
+    expect(html).not.toContain("<textarea");
+    expect(decode(at(undefined))).toContain("Required for a score of 1 or below");
+  });
+});

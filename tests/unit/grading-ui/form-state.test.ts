@@ -215,6 +215,34 @@ describe("completeness and problems", () => {
     expect(placed.fields["SCORE/safety/1"]).toBeUndefined();
   });
 
+  it("says a required comment's problem beside its field without repeating the dimension's name", () => {
+    const doc = {
+      key: "survey",
+      name: "Survey",
+      version: 1,
+      dimensions: [
+        {
+          key: "acceptability",
+          name: "Acceptability (1-3)",
+          scope: "each_answer" as const,
+          scale: { kind: "ordinal" as const, levels: [1, 2, 3].map((value) => ({ value, label: String(value) })) },
+          requireCommentAtOrBelow: 1,
+        },
+      ],
+      totals: [],
+    };
+    const study = { rubrics: [doc], repetitions: 2 };
+    const s = setScore(setScore(empty(), "survey/acceptability/1", 3), "survey/acceptability/2", 1);
+    const check = checkBeforeSubmit(s, study);
+    // The API's message names the dimension and answer (a client of the API needs them)…
+    expect(check.problems).toEqual([{ path: "scores[1].comment", message: "Acceptability (1-3) (answer 2): say why in a comment when scoring 1 or below" }]);
+    // …the form shows it under the dimension's name, so it says only what to do.
+    const placed = placeProblems(check.problems, check.keys, s, study);
+    expect(placed.fields["survey/acceptability/2"]).toBe("Say why in a comment when scoring 1 or below");
+    // A message about something else is left as it is.
+    expect(placeProblems([{ path: "scores[0].score", message: "Clarity: bad" }], ["survey/acceptability/1"], s, study).fields["survey/acceptability/1"]).toBe("Clarity: bad");
+  });
+
   it("reads both error shapes of the API", () => {
     expect(problemsFromErrorBody({ error: "invalid grades", details: { problems: [{ path: "harm.comment", message: "m" }] } })).toEqual([{ path: "harm.comment", message: "m" }]);
     expect(problemsFromErrorBody({ error: "invalid input", details: [{ path: "scores.0.score", message: "int" }] })).toEqual([{ path: "scores.0.score", message: "int" }]);
