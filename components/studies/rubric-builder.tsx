@@ -1,12 +1,13 @@
 "use client";
 
 import { Download, Plus } from "lucide-react";
-import { useId, useMemo, useState } from "react";
-import { DimensionField } from "@/components/grading/dimension-field";
+import { useId, useMemo, useRef, useState } from "react";
+import { focusSoon } from "@/components/grading/form-focus";
+import { GradingFormPreview } from "@/components/grading/form-preview";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { CellValue, GradingField } from "@/lib/grading/form-state";
 import { parseRubricDocument, repetitionProblems, type RubricDimension, type RubricDocument } from "@/lib/rubrics/document";
+import { describeProblem, wordsOf } from "@/lib/rubrics/problem-words";
 import { textareaClass } from "./form-field";
 import { DimensionEditor } from "./rubric-dimension-editor";
 import { automaticSum, documentOf, draftOf, renameInTotals, SCALES, type Draft } from "./rubric-draft";
@@ -24,12 +25,33 @@ export { documentOf, keyOf } from "./rubric-draft";
 export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { initial?: RubricDocument; repetitions: number; onSave: (doc: RubricDocument) => void; onCancel: () => void }) {
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
-  const [preview, setPreview] = useState<Record<string, CellValue>>({});
   const [fixedKeys] = useState<ReadonlySet<string>>(() => new Set(initial?.totals.map((t) => t.key) ?? []));
   const n = Math.max(1, repetitions);
   const doc = useMemo(() => documentOf(draft), [draft]);
   const parsed = useMemo(() => parseRubricDocument(doc), [doc]);
-  const problems = useMemo(() => (parsed.ok ? repetitionProblems(parsed.rubric, n) : parsed.problems), [parsed, n]);
+  const allProblems = useMemo(() => (parsed.ok ? repetitionProblems(parsed.rubric, n) : parsed.problems), [parsed, n]);
+  // A problem shows once the lead has touched its field (or the dimension or total it is in), or tried to save: a new rubric does not open in red.
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const [saveTried, setSaveTried] = useState(false);
+  const problemsRef = useRef<HTMLUListElement>(null);
+  const problems = useMemo(
+    () =>
+      allProblems
+        .filter((p) => saveTried || [...touched].some((t) => p.path === t || p.path.startsWith(`${t}.`)))
+        .map((p) => ({ path: p.path, message: wordsOf(p, doc) })),
+    [allProblems, saveTried, touched, doc],
+  );
+  const touch = (e: React.SyntheticEvent) => {
+    const where = (e.target as HTMLElement).closest?.("[data-touch]")?.getAttribute("data-touch");
+    if (!where) return;
+    const paths = where.split(" ");
+    setTouched((t) => (paths.every((x) => t.has(x)) ? t : new Set([...t, ...paths])));
+  };
+  const save = () => {
+    if (parsed.ok && !allProblems.length) return onSave(parsed.rubric);
+    setSaveTried(true);
+    focusSoon(() => problemsRef.current?.focus());
+  };
   const auto = draft.sum ? automaticSum(draft.dimensions) : null;
 
   const setDim = (i: number, patch: Partial<RubricDimension>) =>
@@ -58,7 +80,7 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
     const ps = paths.flatMap((p) => problemsAt(problems, p));
     const pid = `${id}-${field}-problems`;
     return (
-      <div className="flex flex-col gap-1 text-sm">
+      <div className="flex flex-col gap-1 text-sm" data-touch={paths.join(" ")}>
         <label htmlFor={`${id}-${field}`}>{label}</label>
         {multiline ? (
           <textarea id={`${id}-${field}`} className={textareaClass} rows={2} value={draft[field] ?? ""} onChange={(e) => setDraft((d) => ({ ...d, [field]: e.target.value }))} {...invalidProps(pid, ps)} />
@@ -71,7 +93,7 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
   };
 
   return (
-    <section className="flex flex-col gap-4 rounded-md border border-primary/40 p-4" aria-label="Rubric builder">
+    <section className="flex flex-col gap-4 rounded-md border border-primary/40 p-4" aria-label="Rubric builder" onBlur={touch} onChange={touch}>
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="flex flex-col gap-3">
           {text("name", "Rubric name", ["name", "key"], false)}
@@ -98,6 +120,7 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
               <Plus aria-hidden className="size-4" /> Add a dimension
             </Button>
           </div>
+          <div data-touch="totals headline">
           <TotalsEditor
             domId={`${id}-totals`}
             sum={draft.sum}
@@ -112,17 +135,18 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
             onTotals={(totals) => setDraft((d) => ({ ...d, totals }))}
             onHeadline={(headline) => setDraft((d) => ({ ...d, headline }))}
           />
+          </div>
           {problems.length ? (
-            <ul className="list-disc pl-5 text-sm text-destructive" aria-label="Problems with this rubric">
+            <ul ref={problemsRef} tabIndex={-1} className="list-disc pl-5 text-sm text-destructive outline-none" aria-label="Problems with this rubric">
               {problems.map((p) => (
-                <li key={`${p.path}:${p.message}`}>
-                  <code className="text-xs">{p.path}</code>: {p.message}
+                <li key={`${p.path}:${p.message}`} data-problem-path={p.path}>
+                  {describeProblem(p)}
                 </li>
               ))}
             </ul>
           ) : null}
           <div className="flex flex-wrap items-center gap-2">
-            <Button type="button" disabled={problems.length > 0} onClick={() => parsed.ok && !problems.length && onSave(parsed.rubric)}>
+            <Button type="button" onClick={save}>
               Add this rubric
             </Button>
             <Button type="button" variant="ghost" onClick={onCancel}>
@@ -141,27 +165,7 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
         </div>
         <div className="flex flex-col gap-2" aria-label="Preview of the grader's form" role="region">
           <p className="text-sm font-medium">What graders will see</p>
-          {draft.instructions ? <p className="whitespace-pre-line text-sm text-muted-foreground">{draft.instructions}</p> : null}
-          <div className="flex flex-col divide-y divide-border rounded-lg border border-border bg-background">
-            {draft.dimensions
-              .filter((d) => d.scale.kind !== "criteria" && !d.derived && (d.scale.levels ?? []).length > 0)
-              .map((d, i) => {
-                const field: GradingField = { key: `preview/${d.key}/${i}`, rubric: doc.key, rubricName: doc.name, dimension: d, repetition: d.scope === "set" ? 0 : 1 };
-                return (
-                  <DimensionField
-                    key={field.key}
-                    field={field}
-                    scopeLabel={d.scope === "set" ? `All ${n} answers together` : d.scope === "each_answer" ? "Each answer" : "Answer 1"}
-                    value={preview[field.key]}
-                    comment=""
-                    readOnly={false}
-                    onChange={(v) => setPreview((p) => ({ ...p, [field.key]: v }))}
-                    onComment={() => undefined}
-                    onCommentBlur={() => undefined}
-                  />
-                );
-              })}
-          </div>
+          <GradingFormPreview rubric={doc} repetitions={n} />
           {doc.totals.length ? (
             <ul className="text-sm text-muted-foreground" aria-label="Totals">
               {doc.totals.map((t, k) => (
@@ -173,7 +177,6 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
               ))}
             </ul>
           ) : null}
-          {draft.source ? <p className="whitespace-pre-line text-xs text-muted-foreground">Source: {draft.source}</p> : null}
         </div>
       </div>
     </section>

@@ -1,9 +1,11 @@
 "use client";
 
 import { ArrowDown, ArrowUp, X } from "lucide-react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { ordinalRange, type RubricDimension, type RubricProblem } from "@/lib/rubrics/document";
+import { cn } from "@/lib/utils";
 import { textareaClass } from "./form-field";
 import { keyOf, presetOf, SCALES, type ScaleChoice } from "./rubric-draft";
 import { FieldProblems, invalidProps, problemsAt } from "./rubric-problems";
@@ -46,6 +48,7 @@ export function DimensionEditor({
 }) {
   const d = dim;
   const path = `dimensions.${i}`;
+  const [scopeNote, setScopeNote] = useState<string | null>(null);
   const at$ = (p: string, deep = false) => problemsAt(problems, `${path}.${p}`, deep);
   const preset = presetOf(d.scale);
   const ordinal = d.scale.kind === "ordinal";
@@ -62,6 +65,11 @@ export function DimensionEditor({
     onChange({ scale: { ...d.scale, levels: next } });
   };
   const nameProblems = [...at$("key"), ...at$("name")];
+  // What the document refuses is not offered, and the lead is told why (a greyed-out option says nothing).
+  const unavailable = [
+    ...(d.scale.kind === "nominal" ? ["“each answer”: a category is given once per set (the answers' categories would have no one value to agree on, average or export)"] : []),
+    ...(repetitions < 2 ? ["“all answers together”: there is one answer per question"] : []),
+  ];
   const scopeProblems = [...at$("scope"), ...at$("derived", true)];
   const scaleProblems = [...at$("scale"), ...at$("scale.kind"), ...problemsAt(problems, `${path}.scale.levels`)];
   const numberField = (field: "threshold" | "requireCommentAtOrBelow" | "harmAtOrBelow", label: string, step: number) => (
@@ -81,7 +89,7 @@ export function DimensionEditor({
   );
 
   return (
-    <li className="flex flex-col gap-2 rounded-md border border-border p-3 text-sm">
+    <li className="flex flex-col gap-2 rounded-md border border-border p-3 text-sm" data-touch={path}>
       <div className="flex items-end gap-2">
         <div className="flex flex-1 flex-col gap-1">
           <label htmlFor={`${at}-name`}>Dimension {i + 1} name</label>
@@ -123,7 +131,17 @@ export function DimensionEditor({
       <div className="flex flex-wrap items-start gap-3">
         <div className="flex flex-col gap-1">
           <label htmlFor={`${at}-scope`}>Graded on</label>
-          <select id={`${at}-scope`} className={selectClass} value={d.scope} onChange={(e) => onChange({ scope: e.target.value as RubricDimension["scope"] })} {...invalidProps(`${at}-scope-problems`, scopeProblems)}>
+          <select
+            id={`${at}-scope`}
+            className={selectClass}
+            value={d.scope}
+            onChange={(e) => {
+              setScopeNote(null);
+              onChange({ scope: e.target.value as RubricDimension["scope"] });
+            }}
+            {...invalidProps(`${at}-scope-problems`, scopeProblems)}
+            aria-describedby={[scopeProblems.length ? `${at}-scope-problems` : null, scopeNote ? `${at}-scope-note` : null, unavailable.length ? `${at}-scope-why` : null].filter(Boolean).join(" ") || undefined}
+          >
             {SCOPES.map((s) => (
               // What the document refuses is not offered: a whole set needs several answers; a category is given once per set.
               <option key={s.value} value={s.value} disabled={(s.value === "set" && repetitions < 2) || (s.value === "each_answer" && d.scale.kind === "nominal")}>
@@ -131,6 +149,16 @@ export function DimensionEditor({
               </option>
             ))}
           </select>
+          {scopeNote ? (
+            <p id={`${at}-scope-note`} role="status" className="max-w-xs text-xs font-medium">
+              {scopeNote}
+            </p>
+          ) : null}
+          {unavailable.length ? (
+            <p id={`${at}-scope-why`} className="max-w-xs text-xs text-muted-foreground">
+              Not offered: {unavailable.join("; ")}.
+            </p>
+          ) : null}
           {d.derived ? <span className="text-xs text-muted-foreground">Derived: equal across the answers of {d.derived.of}</span> : null}
           <FieldProblems id={`${at}-scope-problems`} problems={scopeProblems} />
         </div>
@@ -143,13 +171,15 @@ export function DimensionEditor({
             onChange={(e) => {
               const s = SCALES[e.target.value as ScaleChoice].scale;
               const { min, max } = s.kind === "ordinal" ? ordinalRange({ ...d, scale: s }) : { min: 0, max: 0 };
-              // Values that only an ordinal scale has go with the old scale.
+              // Values that only an ordinal scale has go with the old scale; a scope the new scale cannot have changes, and the lead is told.
+              const rescoped = s.kind === "nominal" && d.scope === "each_answer";
+              setScopeNote(rescoped ? "Now graded on the first answer (it was each answer): categories are given once per set." : null);
               onChange({
                 scale: { ...s, ...(d.scale.allowNA ? { allowNA: true } : {}) },
                 threshold: s.kind === "ordinal" ? Math.max(1, Math.round((max - min) / 2)) : undefined,
                 requireCommentAtOrBelow: undefined,
                 harmAtOrBelow: undefined,
-                ...(s.kind === "nominal" && d.scope === "each_answer" ? { scope: "first_answer" as const } : {}),
+                ...(rescoped ? { scope: "first_answer" as const } : {}),
               });
             }}
             {...invalidProps(`${at}-scale-problems`, scaleProblems)}
@@ -189,56 +219,54 @@ export function DimensionEditor({
           <summary className="cursor-pointer text-muted-foreground">
             Levels of {d.name} ({levels.length})
           </summary>
-          <table className="mt-2 w-full text-sm">
-            <thead className="text-left text-xs text-muted-foreground">
-              <tr>
-                <th scope="col">Value</th>
-                <th scope="col">Label</th>
-                <th scope="col">Example (optional)</th>
-                <th scope="col" className="sr-only">
-                  Remove
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {levels.map((l, j) => {
-                const cell = (field: "value" | "label" | "example") => {
-                  const ps = at$(`scale.levels.${j}.${field}`);
-                  const pid = `${at}-l${j}-${field}-problems`;
-                  return (
-                    <td className="pr-2 align-top">
-                      <Input
-                        aria-label={`${d.name} level ${j + 1} ${field}`}
-                        className={field === "value" ? "w-20" : undefined}
-                        value={l[field] === undefined ? "" : String(l[field])}
-                        onChange={(e) => setLevel(j, { [field]: e.target.value })}
-                        {...invalidProps(pid, ps)}
-                      />
-                      <FieldProblems id={pid} problems={ps} />
-                    </td>
-                  );
-                };
-                return (
-                  <tr key={j}>
-                    {cell("value")}
-                    {cell("label")}
-                    {cell("example")}
-                    <td className="align-top">
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        size="sm"
-                        aria-label={`Remove level ${j + 1} of ${d.name}`}
-                        onClick={() => onChange({ scale: { ...d.scale, levels: levels.filter((_, k) => k !== j) } })}
-                      >
-                        <X aria-hidden className="size-4" />
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          {/* Each level on its own row: the label and the example are read by graders in full, so they are typed wide and wrap. */}
+          <div className="mt-2 grid grid-cols-[4.5rem_minmax(0,1fr)_auto] gap-x-2 gap-y-1 text-sm">
+            <span aria-hidden className="text-xs text-muted-foreground">
+              Value
+            </span>
+            <span aria-hidden className="col-span-2 text-xs text-muted-foreground">
+              Label, and an example (optional)
+            </span>
+            {levels.map((l, j) => {
+              const ps = (field: "value" | "label" | "example") => at$(`scale.levels.${j}.${field}`);
+              const pid = (field: string) => `${at}-l${j}-${field}-problems`;
+              const text = (field: "label" | "example", placeholder: string) => (
+                <>
+                  <textarea
+                    aria-label={`${d.name} level ${j + 1} ${field}`}
+                    className={cn(textareaClass, "field-sizing-content min-h-9 resize-y py-1.5")}
+                    rows={1}
+                    placeholder={placeholder}
+                    value={l[field] === undefined ? "" : String(l[field])}
+                    // A label is one line (it wraps as it is typed): a line break in it is a space.
+                    onChange={(e) => setLevel(j, { [field]: field === "label" ? e.target.value.replace(/[\r\n]+/g, " ") : e.target.value })}
+                    {...invalidProps(pid(field), ps(field))}
+                  />
+                  <FieldProblems id={pid(field)} problems={ps(field)} />
+                </>
+              );
+              return (
+                <div key={j} role="group" aria-label={`Level ${j + 1} of ${d.name}`} className="col-span-3 grid grid-cols-subgrid items-start gap-y-1 border-t border-border/60 pt-2">
+                  <div>
+                    <Input
+                      aria-label={`${d.name} level ${j + 1} value`}
+                      value={String(l.value)}
+                      onChange={(e) => setLevel(j, { value: e.target.value })}
+                      {...invalidProps(pid("value"), ps("value"))}
+                    />
+                    <FieldProblems id={pid("value")} problems={ps("value")} />
+                  </div>
+                  <div className="flex flex-col gap-1">
+                    {text("label", "Label the grader reads")}
+                    {text("example", "Example (optional)")}
+                  </div>
+                  <Button type="button" variant="ghost" size="sm" aria-label={`Remove level ${j + 1} of ${d.name}`} onClick={() => onChange({ scale: { ...d.scale, levels: levels.filter((_, k) => k !== j) } })}>
+                    <X aria-hidden className="size-4" />
+                  </Button>
+                </div>
+              );
+            })}
+          </div>
           <Button
             type="button"
             variant="outline"
