@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator } from "@playwright/test";
-import { demo, signIn } from "./fixtures";
+import { demo, gradingFormShown, signIn } from "./fixtures";
 
 /**
  * The rubric builder, in Chromium: a lead builds a DISCERN-like rubric (three
@@ -56,7 +56,10 @@ test("a lead builds a rubric with bands and a percent of applicable items, expor
   await comment.fill("7");
   await expect(comment).toHaveAttribute("aria-invalid", "true");
   await expect(page.locator(`[id="${await comment.getAttribute("aria-describedby")}"]`)).toHaveText("outside the scale (1-5)");
-  await expect(save).toBeDisabled();
+  // Saving with a problem keeps the builder open, its problems listed.
+  await save.click();
+  await expect(problems).toContainText("Dimension 3, “comment required at or below”: outside the scale (1-5)");
+  await expect(problems).toBeFocused();
   await comment.fill("2");
   await expect(comment).not.toHaveAttribute("aria-invalid");
 
@@ -91,8 +94,7 @@ test("a lead builds a rubric with bands and a percent of applicable items, expor
   // An overlapping band: named beside the band and in the list, with its JSON path.
   await expect(third).toContainText("bands go from the lowest to the highest, without overlap");
   await expect(third.getByLabel("Band 3 min")).toHaveAttribute("aria-invalid", "true");
-  await expect(problems).toContainText("totals.0.bands.2: bands go from the lowest to the highest, without overlap");
-  await expect(save).toBeDisabled();
+  await expect(problems).toContainText("Total 1, band 3: bands go from the lowest to the highest, without overlap");
   await third.getByLabel("Band 3 min").fill("12");
   await expect(third).not.toContainText("overlap");
 
@@ -168,4 +170,156 @@ test("a lead builds a rubric with bands and a percent of applicable items, expor
   const studyId = page.url().split("/").pop()!;
   const study = (await (await page.request.get(`/api/v1/studies/${studyId}`)).json()) as { rubricDocuments: unknown[] };
   expect(study.rubricDocuments).toEqual([exported]);
+});
+
+/**
+ * Issue 31, item 10, with the oncology survey's instrument (N = 2): a new rubric opens without
+ * problems; switching "written by" to a nominal scale says why its scope changed and keeps its
+ * place; the preview is the grader's form, in the order the grading page then has; a required
+ * comment is labelled required; level labels are typed in wide, wrapping boxes.
+ */
+test("the oncology survey in the builder: no red before typing, a nominal switch explained in place, the preview in the grader's order", async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now();
+  await signIn(page, demo.lead);
+  await page.goto("/studies/new");
+  await page.getByLabel("Name", { exact: true }).fill(`Oncology survey ${stamp}`);
+  await page.getByLabel("Repetitions per prompt (N)").fill("2");
+  await page.getByRole("button", { name: "Remove S.C.O.R.E." }).click();
+  await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
+  await page.getByRole("button", { name: "Build a rubric" }).click();
+  const builder = page.getByRole("region", { name: "Rubric builder" });
+  const preview = builder.getByRole("region", { name: "Preview of the grader's form" });
+  const problems = builder.getByRole("list", { name: "Problems with this rubric" });
+
+  // Nothing typed yet: nothing is red (the empty rubric's problems wait for a touch or a save).
+  await expect(problems).toHaveCount(0);
+  await expect(builder.locator('[aria-invalid="true"]')).toHaveCount(0);
+  await builder.getByLabel("Rubric name").fill("Oncology survey");
+  await builder.getByLabel("Rubric name").blur();
+  await expect(problems).toHaveCount(0);
+
+  const names = ["Acceptability", "Likelihood of harm", "Written by", "Efficiency"];
+  for (const [i, name] of names.entries()) {
+    await builder.getByRole("button", { name: "Add a dimension" }).click();
+    await builder.getByLabel(`Dimension ${i + 1} name`).fill(name);
+    await builder.locator(`select[id$='-d${i}-scope']`).selectOption("each_answer");
+  }
+  // Acceptability 1-3, a comment required on "Unacceptable".
+  await builder.getByText("Levels of Acceptability (5)").click();
+  for (const j of [5, 4]) await builder.getByRole("button", { name: `Remove level ${j} of Acceptability` }).click();
+  const labels = ["Unacceptable", "Acceptable with edits: the reply needs changes before it can be sent to the patient", "Acceptable as written"];
+  for (const [j, label] of labels.entries()) await builder.getByLabel(`Acceptability level ${j + 1} label`).fill(label);
+  // A level's label is typed in a wide box that wraps what does not fit on one line.
+  const long = builder.getByLabel("Acceptability level 2 label");
+  const value = builder.getByLabel("Acceptability level 2 value");
+  expect(await long.evaluate((el) => el.tagName)).toBe("TEXTAREA");
+  const [labelBox, valueBox] = [(await long.boundingBox())!, (await value.boundingBox())!];
+  expect(labelBox.width).toBeGreaterThan(3 * valueBox.width);
+  expect(labelBox.width).toBeGreaterThan(240);
+  expect(labelBox.height).toBeGreaterThan(valueBox.height); // the 86 characters wrap onto a second line
+  expect(await long.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+  await builder.getByLabel("Comment required at or below").first().fill("1");
+
+  // "Written by" becomes nominal: "each answer" is not offered, and the builder says so and why.
+  const scope = builder.locator("select[id$='-d2-scope']");
+  await builder.getByLabel("Scale").nth(2).selectOption("nominal");
+  await expect(scope).toHaveValue("first_answer");
+  const written = builder.getByRole("list", { name: "Dimensions" }).getByRole("listitem").nth(2);
+  await expect(written.getByRole("status")).toHaveText("Now graded on the first answer (it was each answer): categories are given once per set.");
+  await expect(written).toContainText("Not offered: “each answer”: a category is given once per set");
+  await expect(scope).toHaveAccessibleDescription(/Not offered: “each answer”/);
+  await expect(scope.locator("option[value='each_answer']")).toBeDisabled();
+
+  // The preview is the grader's form: answer 1 keeps the document's order ("written by" third, not first), then answer 2.
+  const cells = (where: typeof preview) => where.locator("fieldset[data-cell]").evaluateAll((els) => els.map((e) => e.getAttribute("data-cell")!));
+  const expected = [
+    "oncology_survey/acceptability/1",
+    "oncology_survey/likelihood_of_harm/1",
+    "oncology_survey/written_by/1",
+    "oncology_survey/efficiency/1",
+    "oncology_survey/acceptability/2",
+    "oncology_survey/likelihood_of_harm/2",
+    "oncology_survey/efficiency/2",
+  ];
+  await expect.poll(() => cells(preview)).toEqual(expected);
+  await expect(preview.locator("[data-answer-part='1']").getByRole("heading", { name: "Answer 1" })).toBeVisible();
+
+  // A level's number and its label never overlap, nor spill out of their box, at the preview's width.
+  for (const option of await preview.locator("label.level-option").all()) {
+    expect(await option.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    // Inside its row, below the dimension's name (it was squeezed beside the floated legend, past the row's edge).
+    expect(
+      await option.evaluate((el) => {
+        const row = el.closest("fieldset")!.getBoundingClientRect();
+        const legend = el.closest("fieldset")!.querySelector("legend")!.getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        return box.left >= row.left && box.right <= row.right + 0.5 && box.top >= legend.bottom;
+      }),
+    ).toBe(true);
+    const parts = option.locator(".level-value, .level-label");
+    if ((await parts.count()) < 2) continue;
+    const [a, b] = [(await parts.nth(0).boundingBox())!, (await parts.nth(1).boundingBox())!];
+    const apart = a.x + a.width <= b.x + 0.5 || b.x + b.width <= a.x + 0.5 || a.y + a.height <= b.y + 0.5 || b.y + b.height <= a.y + 0.5;
+    expect(apart, `${await option.textContent()}`).toBe(true);
+  }
+
+  // A required comment is labelled required (never "optional"), and opens by itself.
+  const acceptability1 = preview.locator("fieldset[data-cell='oncology_survey/acceptability/1']");
+  await acceptability1.getByRole("radio", { name: "1 — Unacceptable" }).check({ force: true });
+  await expect(acceptability1.getByRole("textbox", { name: "Comment on Acceptability (Answer 1), required" })).toBeVisible();
+  await expect(acceptability1).not.toContainText(/optional/i);
+  await expect(preview.locator("fieldset[data-cell='oncology_survey/acceptability/2']")).toContainText("Required for a score of 1 or below");
+
+  await expect(problems).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await builder.getByRole("button", { name: "Add this rubric" }).click();
+  await page.getByRole("button", { name: "Create study" }).click();
+  await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
+
+  // The grading page then has the preview's order.
+  const tabs = page.getByRole("navigation", { name: "Study sections" });
+  await tabs.getByRole("link", { name: "Import" }).click();
+  const csv = [
+    "item_id,specialty,question,reference_answer,model,repetition,response",
+    `ONC-1,Oncology,"Can I take ibuprofen with my chemo?","Ask your team.",Drafter,1,"Please ask your oncology team first."`,
+    `ONC-1,Oncology,"Can I take ibuprofen with my chemo?","Ask your team.",Drafter,2,"Check with your care team before taking it."`,
+  ].join("\n");
+  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "answers.csv", mimeType: "text/csv", buffer: Buffer.from(`${csv}\n`) });
+  await expect(page.getByTestId("answers-created")).toHaveText("2");
+  await page.getByRole("button", { name: "Import 2 answers" }).click();
+  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
+  await tabs.getByRole("link", { name: "Graders" }).click();
+  const graders: { email: string; password: string }[] = [];
+  for (let i = 1; i <= 2; i++) {
+    const email = `onc-${stamp}-${i}@hospital.example`;
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Name", { exact: true }).fill(`Dr. Onc ${i}`);
+    await page.getByRole("button", { name: "Add grader" }).click();
+    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
+    graders.push({ email, password: (await page.getByTestId("initial-password").textContent())!.trim() });
+  }
+  await tabs.getByRole("link", { name: "Overview" }).click();
+  await page.getByRole("button", { name: "Open study" }).click();
+  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await tabs.getByRole("link", { name: "Assignments" }).click();
+  await page.getByRole("button", { name: "Assign graders" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "new assignments" })).toBeVisible();
+
+  const context = await browser.newContext();
+  const grader = await context.newPage();
+  await signIn(grader, graders[0]);
+  const { assignments } = (await (await grader.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string }[] };
+  await grader.goto(`/grade/${assignments[0].id}`);
+  await gradingFormShown(grader);
+  await expect.poll(() => cells(grader.locator("body"))).toEqual(expected);
+  const field = grader.locator("fieldset[data-cell='oncology_survey/acceptability/1']");
+  await field.getByRole("radio", { name: "1 — Unacceptable" }).check({ force: true });
+  await expect(field.getByRole("textbox", { name: "Comment on Acceptability (Answer 1), required" })).toBeVisible();
+  // Submitted without the comment: the problem beside the field says what to do, without repeating the field's name.
+  await grader.getByRole("button", { name: "Submit grades" }).first().click();
+  await expect(field).toContainText("Say why in a comment when scoring 1 or below");
+  await expect(field.locator("p.text-destructive")).not.toContainText("Acceptability");
+  await context.close();
 });

@@ -100,7 +100,8 @@ export function DimensionField({ field, value, comment, error, readOnly, scopeLa
       ) : null}
 
       <div
-        className={cn("mt-3 grid", likert ? "grid-cols-5 gap-2" : "grid-cols-1 gap-1.5")}
+        // Below the floated legend, always: a grid has no width of its own, so beside the float it was squeezed to nothing and its levels overlapped.
+        className={cn("clear-both mt-3 grid", likert ? "grid-cols-5 gap-2" : "grid-cols-1 gap-1.5")}
         onMouseLeave={() => setHovered(null)}
       >
         {levels.map((l, i) => {

@@ -93,8 +93,9 @@ export function RubricBuilder({ initial, repetitions, onSave, onCancel }: { init
   };
 
   return (
-    <section className="flex flex-col gap-4 rounded-md border border-primary/40 p-4" aria-label="Rubric builder" onBlur={touch} onChange={touch}>
-      <div className="grid gap-4 lg:grid-cols-2">
+    <section className="@container flex flex-col gap-4 rounded-md border border-primary/40 p-4" aria-label="Rubric builder" onBlur={touch} onChange={touch}>
+      {/* Side by side only where both halves have room (a level's label box, a row of five levels); else the preview follows the editor. */}
+      <div className="grid gap-4 @5xl:grid-cols-2">
         <div className="flex flex-col gap-3">
           {text("name", "Rubric name", ["name", "key"], false)}
           {text("source", "Source (citation, optional)", ["source"], true)}
