@@ -208,7 +208,7 @@ test("the oncology survey in the builder: no red before typing, a nominal switch
   // Acceptability 1-3, a comment required on "Unacceptable".
   await builder.getByText("Levels of Acceptability (5)").click();
   for (const j of [5, 4]) await builder.getByRole("button", { name: `Remove level ${j} of Acceptability` }).click();
-  const labels = ["Unacceptable", "Acceptable with edits: the reply needs changes before it can be sent to the patient", "Acceptable as written"];
+  const labels = ["Unacceptable", "Acceptable with edits: the reply needs changes (a fact, a dose, the tone) before it can be sent to the patient, and the clinician makes them before sending it", "Acceptable as written"];
   for (const [j, label] of labels.entries()) await builder.getByLabel(`Acceptability level ${j + 1} label`).fill(label);
   // A level's label is typed in a wide box that wraps what does not fit on one line.
   const long = builder.getByLabel("Acceptability level 2 label");
@@ -217,7 +217,7 @@ test("the oncology survey in the builder: no red before typing, a nominal switch
   const [labelBox, valueBox] = [(await long.boundingBox())!, (await value.boundingBox())!];
   expect(labelBox.width).toBeGreaterThan(3 * valueBox.width);
   expect(labelBox.width).toBeGreaterThan(240);
-  expect(labelBox.height).toBeGreaterThan(valueBox.height); // the 86 characters wrap onto a second line
+  expect(labelBox.height).toBeGreaterThan(valueBox.height); // the 158 characters wrap onto a second line, all of them in view
   expect(await long.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
   await builder.getByLabel("Comment required at or below").first().fill("1");
 
