@@ -13,7 +13,7 @@ export type RubricChoiceItem = string | RubricDocument;
 
 const describe = (d: RubricDocument) => {
   const kinds = new Set(d.dimensions.map((x) => x.scale.kind));
-  return `${d.dimensions.length} dimension${d.dimensions.length === 1 ? "" : "s"} (${[...kinds].join(", ")})${d.totals.length ? `, ${d.totals.map((t) => t.name).join("; ")}` : ""}`;
+  return `version ${d.version}: ${d.dimensions.length} dimension${d.dimensions.length === 1 ? "" : "s"} (${[...kinds].join(", ")})${d.totals.length ? `, ${d.totals.map((t) => t.name).join("; ")}` : ""}`;
 };
 
 /**

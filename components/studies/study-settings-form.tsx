@@ -5,24 +5,28 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { ordinalRange, type RubricDocument } from "@/lib/rubrics/document";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { documentRule } from "@/lib/rubrics/escalation-rule";
 import { resolveRubrics } from "@/lib/rubrics/study-rubrics";
 import type { LockedSetting } from "@/lib/studies/locks";
 import { LIMITS, type StudySettings } from "@/lib/studies/settings";
-import { defaultThresholds } from "@/lib/studies/thresholds";
 import { apiRequest } from "./api-client";
+import { EscalationSettings, escalationDims, initialChoice as startingRule, type RuleChoice, type RuleChoices, type TriggerRates } from "./escalation-settings";
 import { checkboxClass, describedBy, Field, FieldError, FormMessage, textareaClass } from "./form-field";
-import { SAFE_LLM_SCORING_LABEL } from "./labels";
 import { RubricChooser, type RubricChoiceItem } from "./rubric-chooser";
-
-type ThresholdText = Record<string, Record<string, string>>;
-
-function thresholdText(thresholds: StudySettings["thresholds"]): ThresholdText {
-  return Object.fromEntries(Object.entries(thresholds).map(([r, dims]) => [r, Object.fromEntries(Object.entries(dims).map(([k, v]) => [k, String(v)]))]));
-}
+import { RubricDocumentsView } from "./rubric-documents-view";
 
 /** What a new study's form starts with: the settings, and the rubrics as template keys. */
-export type InitialSettings = Omit<StudySettings, "rubricDocuments" | "thresholds"> & Partial<Pick<StudySettings, "rubricDocuments" | "thresholds">>;
+export type InitialSettings = Omit<StudySettings, "rubricDocuments" | "thresholds" | "escalationRules"> &
+  Partial<Pick<StudySettings, "rubricDocuments" | "thresholds" | "escalationRules">>;
+
+const HEADLINE_LABEL = {
+  PER_ANSWER: "Per answer: each of the N answers is scored",
+  OVERALL: "Overall: the prompt is scored once from its N answers",
+} as const;
+
+/** Rubrics with two scorings of the answers (beside the headline, an "overall" total counting them another way): the study picks the one that leads. */
+const hasTwoScorings = (r: RubricDocument) => r.totals.length > 1 && r.totals.some((t) => t.key === "overall" && t.method === "sum" && t.across !== undefined);
 
 /** A number from an input; an empty or unreadable value goes to the API as null, which names the field in its 422. */
 const num = (text: string): number | null => (text.trim() === "" || Number.isNaN(Number(text)) ? null : Number(text));
@@ -38,11 +42,17 @@ export function StudySettingsForm({
   studyId,
   initial,
   locks,
+  frozen = null,
+  triggerRates,
 }: {
   mode: "create" | "edit";
   studyId?: string;
   initial: InitialSettings;
   locks?: Record<LockedSetting, string | null>;
+  /** Why escalation can no longer change (the study is closed), or null. */
+  frozen?: string | null;
+  /** The grades so far under the stored rules, beside each dimension's rule. */
+  triggerRates?: TriggerRates;
 }) {
   const router = useRouter();
   const [name, setName] = useState(initial.name);
@@ -65,9 +75,13 @@ export function StudySettingsForm({
     const dropped = full.rubrics[0].dimensions.filter((d) => !doc.dimensions.some((x) => x.key === d.key)).map((d) => d.name);
     return dropped.length ? [`${doc.name}: ${dropped.join(" and ")} left out; ${doc.totals.map((t) => t.name).join("; ")}`] : [];
   });
-  const [thresholds, setThresholds] = useState<ThresholdText>(() => thresholdText(initial.thresholds ?? defaultThresholds(docs)));
-  const thresholdOf = (rubric: RubricDocument, dim: string) =>
-    thresholds[rubric.key]?.[dim] ?? String(defaultThresholds([rubric])[rubric.key]?.[dim] ?? "");
+  const [rules, setRules] = useState<RuleChoices>({});
+  // What the study has (edit) or the documents say (create), under the lead's changes.
+  const choiceOf = (rubric: RubricDocument, dim: string): RuleChoice => {
+    const d = rubric.dimensions.find((x) => x.key === dim)!;
+    return rules[rubric.key]?.[dim] ?? startingRule(d, initial.thresholds?.[rubric.key]?.[dim], initial.escalationRules?.[rubric.key]?.[dim]);
+  };
+  const twoScorings = docs.filter(hasTwoScorings);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -90,23 +104,30 @@ export function StudySettingsForm({
       safeLlmScoring,
     };
     const thresholdPatch: Record<string, Record<string, number | null>> = {};
+    const rulePatch: Record<string, Record<string, Partial<Pick<RuleChoice, "rule" | "na">>>> = {};
     for (const rubric of docs) {
-      for (const d of thresholdDims(rubric)) {
-        const value = num(thresholdOf(rubric, d.key));
-        const before = initial.thresholds?.[rubric.key]?.[d.key];
-        if (value === null && before === undefined) continue; // no threshold: the dimension does not escalate
-        // Create: send the shown values of the chosen rubrics. Edit: only what changed.
-        if (mode === "create" || value !== before) thresholdPatch[rubric.key] = { ...(thresholdPatch[rubric.key] ?? {}), [d.key]: value };
+      for (const d of escalationDims(rubric)) {
+        const c = choiceOf(rubric, d.key);
+        const was = startingRule(d, initial.thresholds?.[rubric.key]?.[d.key], initial.escalationRules?.[rubric.key]?.[d.key]);
+        // Create: what differs from the documents. Edit: only what changed.
+        const base = mode === "create" ? { ...documentRule(d), threshold: was.threshold } : was;
+        const o: Partial<Pick<RuleChoice, "rule" | "na">> = {};
+        if (c.rule !== base.rule) o.rule = c.rule;
+        if (c.na !== base.na) o.na = c.na;
+        if (Object.keys(o).length) rulePatch[rubric.key] = { ...(rulePatch[rubric.key] ?? {}), [d.key]: o };
+        if (c.rule === "spread" && (mode === "create" || c.threshold !== was.threshold)) {
+          thresholdPatch[rubric.key] = { ...(thresholdPatch[rubric.key] ?? {}), [d.key]: num(c.threshold) };
+        }
       }
     }
-    if (mode === "create") return { ...candidate, thresholds: thresholdPatch };
+    const escalation = { ...(Object.keys(thresholdPatch).length ? { thresholds: thresholdPatch } : {}), ...(Object.keys(rulePatch).length ? { escalationRules: rulePatch } : {}) };
+    if (mode === "create") return { ...candidate, ...escalation };
     const changed: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(candidate)) {
       const before = key === "rubrics" ? initialChoice : initial[key as keyof InitialSettings];
       if (JSON.stringify(value) !== JSON.stringify(before)) changed[key] = value;
     }
-    if (Object.keys(thresholdPatch).length) changed.thresholds = thresholdPatch;
-    return changed;
+    return { ...changed, ...escalation };
   }
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -140,7 +161,6 @@ export function StudySettingsForm({
   }
 
   const err = (key: string) => errors[key];
-  const thresholdError = (rubric: string) => errors[`thresholds.${rubric}`] ?? errors.thresholds;
   const rubricsError = err("rubrics") ?? Object.entries(errors).find(([k]) => k.startsWith("rubrics."))?.[1];
 
   return (
@@ -201,6 +221,7 @@ export function StudySettingsForm({
         repetitions={Number(repetitions) || 1}
         lockNote={rubricsLock ? <LockNote id="study-rubrics-hint" reason={rubricsLock} /> : null}
       />
+      {mode === "edit" && docs.length ? <RubricDocumentsView docs={docs} /> : null}
 
       {singleAnswer.length ? (
         <div role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm" data-testid="single-answer-note">
@@ -272,10 +293,10 @@ export function StudySettingsForm({
         </label>
       </fieldset>
 
-      {docs.some((r) => r.key === "SAFE_LLM") ? (
+      {twoScorings.length ? (
       <fieldset className="flex flex-col gap-2" aria-describedby={describedBy("study-safe-llm-scoring", true, err("safeLlmScoring"))}>
-        <legend className="mb-1 text-sm font-medium">SAFE-LLM headline scoring</legend>
-        {(Object.keys(SAFE_LLM_SCORING_LABEL) as (keyof typeof SAFE_LLM_SCORING_LABEL)[]).map((value) => (
+        <legend className="mb-1 text-sm font-medium">Headline scoring of {twoScorings.map((r) => r.name).join(" and ")}</legend>
+        {(Object.keys(HEADLINE_LABEL) as (keyof typeof HEADLINE_LABEL)[]).map((value) => (
           <label key={value} className="flex items-center gap-2 text-sm">
             <input
               type="radio"
@@ -285,55 +306,26 @@ export function StudySettingsForm({
               checked={safeLlmScoring === value}
               onChange={() => setSafeLlmScoring(value)}
             />
-            {SAFE_LLM_SCORING_LABEL[value]}
+            {HEADLINE_LABEL[value]}
           </label>
         ))}
         <p id="study-safe-llm-scoring-hint" className="text-xs text-muted-foreground">
-          Used only when the study grades with SAFE-LLM; both scores are always computed and exported. Per answer: each answer&apos;s
-          four points plus the set&apos;s consistency, averaged over the N answers. Overall (SAFE-LLM paper, Main Text): accuracy from the
-          most accurate answer, comprehensiveness from the most comprehensive, supplementation 1 if any answer supplements, consistency
-          as derived, and fluency as the mean over the N answers (our reading of &quot;assessed across all of the answers&quot;).
+          {twoScorings.map((r) => `${r.name}: ${r.totals.map((t) => t.name).join(" or ")}`).join("; ")}. Both scores are always computed and exported; this
+          chooses the one the dashboards lead with. Per answer: each answer is scored and the scores are averaged over the N answers. Overall:
+          the prompt is scored once from its N answers, each dimension counted as the rubric&apos;s overall total says (e.g. the best answer&apos;s).
         </p>
         <FieldError id="study-safe-llm-scoring" error={err("safeLlmScoring")} />
       </fieldset>
       ) : null}
 
-      <fieldset className="flex flex-col gap-4">
-        <legend className="mb-1 text-sm font-medium">Escalation thresholds</legend>
-        <p className="text-xs text-muted-foreground">
-          When the primary graders&apos; scores on a dimension differ by at least this much, a third grader is called (scale points; a
-          dimension scored on each answer compares the graders&apos; means over the N answers). Nominal dimensions escalate on any disagreement.
-        </p>
-        {docs.filter((r) => thresholdDims(r).length > 0).map((rubric) => (
-          <fieldset key={rubric.key} className="rounded-md border border-border p-3">
-            <legend className="px-1 text-sm font-medium">{rubric.name}</legend>
-            <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5">
-              {thresholdDims(rubric).map((d) => {
-                const id = `threshold-${rubric.key}-${d.key}`;
-                const key = `thresholds.${rubric.key}.${d.key}`;
-                const { min, max } = ordinalRange(d);
-                return (
-                  <Field key={d.key} id={id} label={d.name} hint={`scale ${min}-${max}`} error={err(key)}>
-                    <Input
-                      id={id}
-                      type="number"
-                      inputMode="decimal"
-                      min={0}
-                      max={max - min}
-                      step={0.25}
-                      value={thresholdOf(rubric, d.key)}
-                      onChange={(e) => setThresholds((t) => ({ ...t, [rubric.key]: { ...(t[rubric.key] ?? {}), [d.key]: e.target.value } }))}
-                      aria-invalid={Boolean(err(key))}
-                      aria-describedby={describedBy(id, true, err(key))}
-                    />
-                  </Field>
-                );
-              })}
-            </div>
-            <FieldError id={`thresholds-${rubric.key}`} error={thresholdError(rubric.key)} />
-          </fieldset>
-        ))}
-      </fieldset>
+      <EscalationSettings
+        docs={docs}
+        choices={Object.fromEntries(docs.map((r) => [r.key, Object.fromEntries(escalationDims(r).map((d) => [d.key, choiceOf(r, d.key)]))]))}
+        onChange={(rubric, dim, c) => setRules((all) => ({ ...all, [rubric]: { ...(all[rubric] ?? {}), [dim]: c } }))}
+        rates={triggerRates}
+        frozen={frozen}
+        error={err}
+      />
 
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={pending}>
@@ -348,9 +340,6 @@ export function StudySettingsForm({
     </form>
   );
 }
-
-/** The dimensions a lead sets a threshold for: ordinal ones a grader scores or that are derived. */
-const thresholdDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind === "ordinal");
 
 function LockText({ reason, prefix = "Locked" }: { reason: string; prefix?: string }) {
   return (

@@ -23,6 +23,7 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
 import type { GraderRubricValues, Thresholds } from "@/lib/scoring/escalation";
 import { dimensionDisagrees } from "@/lib/scoring/rubric-final";
+import { studyRule, type EscalationOverrides } from "@/lib/rubrics/escalation-rule";
 import type { DimensionValue } from "@/lib/scoring/rubric-values";
 import { fleissKappa, gwetAC1, gwetAC2, icc, krippendorffAlpha, ratingPatterns, type IccType, type Rating } from "@/lib/stats";
 import { rowCategory, scoreAtSlot, slotIndex, type GraderRow } from "./grader-cells";
@@ -228,7 +229,7 @@ export function nominalAgreement(rows: ReadonlyArray<ReadonlyArray<Rating>>, k: 
  * (`dimensionDisagrees`, as `findDisagreements` applies it) on the primaries'
  * values. Counted over the sets where the dimension has at least two values.
  */
-export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocument[], thresholds: Thresholds): Map<string, { triggered: number; sets: number }> {
+export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocument[], thresholds: Thresholds, overrides: EscalationOverrides = {}): Map<string, { triggered: number; sets: number }> {
   const out = new Map<string, { triggered: number; sets: number }>();
   // Dimension by dimension over the sets, with escalation's own rule (dimensionDisagrees): one reused list, no record per set.
   const xs: DimensionValue[] = [];
@@ -237,7 +238,7 @@ export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocumen
       const rate = { triggered: 0, sets: 0 };
       out.set(`${r.key}.${d.key}`, rate);
       const kind = d.scale.kind;
-      const threshold = thresholds[r.key]?.[d.key] ?? d.threshold;
+      const rule = studyRule(d, thresholds[r.key]?.[d.key], overrides[r.key]?.[d.key]);
       for (const s of sets) {
         xs.length = 0;
         for (const v of s.values) {
@@ -246,7 +247,7 @@ export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocumen
         }
         if (xs.length < 2) continue;
         rate.sets++;
-        if (kind !== "criteria" && dimensionDisagrees(kind, xs, threshold)) rate.triggered++;
+        if (kind !== "criteria" && dimensionDisagrees(kind, xs, rule)) rate.triggered++;
       }
     }
   }
@@ -254,9 +255,9 @@ export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocumen
 }
 
 /** The agreement table: one row per ordinal dimension of each rubric shown. */
-export function agreementRows(sets: PrimarySet[], rubrics: readonly RubricDocument[], n: number, thresholds: Thresholds): { design: "pool" | "crossed"; rows: AgreementRow[] } {
+export function agreementRows(sets: PrimarySet[], rubrics: readonly RubricDocument[], n: number, thresholds: Thresholds, overrides: EscalationOverrides = {}): { design: "pool" | "crossed"; rows: AgreementRow[] } {
   const design = designOf(sets);
-  const triggers = triggerRates(sets, rubrics, thresholds);
+  const triggers = triggerRates(sets, rubrics, thresholds, overrides);
   const rows: AgreementRow[] = [];
   for (const r of rubrics) {
     for (const d of ordinalDims(r)) {

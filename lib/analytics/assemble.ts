@@ -7,6 +7,7 @@
  * summaries, alpha and Cliff's delta are lib/results/summary.ts's; agreement is
  * agreement.ts's.
  */
+import type { EscalationOverrides } from "@/lib/rubrics/escalation-rule";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import type { SetResult } from "@/lib/results/sets";
 import { ALL_SPECIALTIES, alphaBySpecialty, CLIFFS_BOOTSTRAP, cliffsPairs, cliffsPairsAsync, finalOnly, modelSummaries, type DeltaPairCell } from "@/lib/results/summary";
@@ -41,7 +42,7 @@ export interface LoadedAssignment {
 }
 
 export interface LoadedStudy {
-  study: Omit<StudyStats["study"], "rubrics" | "rubricDocuments"> & { rubrics: RubricDocument[]; thresholds: Thresholds };
+  study: Omit<StudyStats["study"], "rubrics" | "rubricDocuments"> & { rubrics: RubricDocument[]; thresholds: Thresholds; escalationRules?: EscalationOverrides };
   /** How the assignments' cells are packed (grader-cells.ts). */
   layout: CellLayout;
   /** The study's models, by name. */
@@ -259,7 +260,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
           : "Agreement needs response sets graded by at least two primary graders; none yet.",
     );
   } else {
-    const { design, rows } = agreementRows(primarySets, rubrics, n, study.thresholds);
+    const { design, rows } = agreementRows(primarySets, rubrics, n, study.thresholds, study.escalationRules);
     agreement = ok({ note: `${AGREEMENT_NOTE} ${ICC_NOTE[design]}`, design, escalation: escalationRate(sets.map((s) => s.status)), rows });
   }
 

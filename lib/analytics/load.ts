@@ -1,7 +1,7 @@
 import { sqlTransaction } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { storedThresholds } from "@/lib/studies/thresholds";
+import { storedEscalationRules, storedThresholds } from "@/lib/studies/thresholds";
 import { graderRecordOf, type LoadedAssignment, type LoadedSet, type LoadedStudy } from "./assemble";
 import { cellCodeSql, cellLayout, codesFromBytes, decodeRow, packedCellsWhere } from "./grader-cells";
 
@@ -16,13 +16,13 @@ import { cellCodeSql, cellLayout, codesFromBytes, decodeRow, packedCellsWhere } 
  * directly (lib/db/sql.ts), without Prisma's conversion of every value.
  */
 
-type StudyRow = Omit<LoadedStudy["study"], "rubrics" | "thresholds"> & { rubrics: unknown; thresholds: unknown };
+type StudyRow = Omit<LoadedStudy["study"], "rubrics" | "thresholds" | "escalationRules"> & { rubrics: unknown; thresholds: unknown; escalationRules: unknown };
 type SetRow = { id: string; status: LoadedSet["status"]; itemId: string; externalId: string; specialty: string; modelId: string; model: string; version: string };
 /** `c`: the packed codes one after another, 4 bytes each (int4send), for a submitted assignment. */
 type AssignmentRow = { s: string; g: string; k: LoadedAssignment["kind"]; st: LoadedAssignment["status"]; c: Buffer | null };
 
 const studySql = (studyId: string) => Prisma.sql`
-  SELECT id::text AS id, name, slug, status::text AS status, rubrics, repetitions, "gradersPerSet", "safeLlmScoring"::text AS "safeLlmScoring", thresholds
+  SELECT id::text AS id, name, slug, status::text AS status, rubrics, repetitions, "gradersPerSet", "safeLlmScoring"::text AS "safeLlmScoring", thresholds, "escalationRules"
   FROM "Study" WHERE id = ${studyId}::uuid`;
 
 const modelsSql = (studyId: string) => Prisma.sql`SELECT name FROM "LlmModel" WHERE "studyId" = ${studyId}::uuid`;
@@ -77,7 +77,7 @@ export async function loadStudy(studyId: string): Promise<LoadedStudy | null> {
       });
       const graders = await tx.rows<{ id: string; name: string; active: boolean; external: boolean }>(gradersSql(studyId));
       return {
-        study: { ...study, rubrics, thresholds: storedThresholds(study.thresholds, rubrics) },
+        study: { ...study, rubrics, thresholds: storedThresholds(study.thresholds, rubrics), escalationRules: storedEscalationRules(study.escalationRules, rubrics) },
         layout,
         models: models.map((m) => m.name),
         sets: sets.map((s) => ({ id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, status: s.status, model: { id: s.modelId, name: s.model, version: s.version } })),

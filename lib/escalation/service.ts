@@ -6,7 +6,7 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { seededShuffle } from "@/lib/random/seeded";
 import { findDisagreements, type GraderRubricValues } from "@/lib/scoring/escalation";
 import { graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
-import { storedThresholds } from "@/lib/studies/thresholds";
+import { storedEscalationRules, storedThresholds } from "@/lib/studies/thresholds";
 
 /**
  * Third-grader escalation, run inside the transaction that submits or revises a
@@ -26,6 +26,8 @@ export type StudyForEscalation = {
   repetitions: number;
   gradersPerSet: number;
   thresholds: Prisma.JsonValue;
+  /** Study.escalationRules (lib/rubrics/escalation-rule.ts). */
+  escalationRules: Prisma.JsonValue;
   matchSpecialty: boolean;
   assignmentSeed: string | null;
 };
@@ -146,7 +148,7 @@ export async function evaluateSet(tx: Sql, study: StudyForEscalation, setId: str
 
   const values = graderValuesOf(submitted, study.rubrics, study.repetitions);
   const byGrader = Object.fromEntries(submitted.map((a) => [a.graderId, values[a.id]]));
-  const disagreements = findDisagreements(byGrader, study.rubrics, storedThresholds(study.thresholds, study.rubrics));
+  const disagreements = findDisagreements(byGrader, study.rubrics, storedThresholds(study.thresholds, study.rubrics), storedEscalationRules(study.escalationRules, study.rubrics));
   const dimensions = JSON.stringify(disagreements);
 
   if (disagreements.length === 0) {

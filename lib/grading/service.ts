@@ -279,7 +279,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
           st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
-          st.thresholds, st."matchSpecialty", st."assignmentSeed",
+          st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed",
           (SELECT q.criteria FROM "ResponseSet" rs JOIN "QaItem" q ON q.id = rs."itemId" WHERE rs.id = a."responseSetId") AS criteria,
           (SELECT json_agg(jsonb_build_object('id', g.id) || ${gradeJsonSql}::jsonb) FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades,
           s."setStatus", s.assignments AS "setAssignments", s.escalation
@@ -298,6 +298,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         repetitions: a.repetitions,
         gradersPerSet: a.gradersPerSet,
         thresholds: a.thresholds,
+        escalationRules: a.escalationRules,
         matchSpecialty: a.matchSpecialty,
         assignmentSeed: a.assignmentSeed,
       };

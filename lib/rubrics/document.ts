@@ -32,6 +32,17 @@ export const ScaleSchema = z.object({
   allowNA: z.boolean().optional(),
 });
 
+/**
+ * A dimension's escalation rule: never; on any disagreement; or when the
+ * graders' spread reaches `threshold` (ordinal only). `na`: whether one
+ * grader's N/A against another's value escalates (the default) or is left out.
+ */
+export const EscalationSchema = z.object({
+  rule: z.enum(["never", "any", "spread"]),
+  threshold: z.number().positive().optional(),
+  na: z.enum(["escalate", "ignore"]).optional(),
+});
+
 export const DimensionScopeSchema = z.enum(["first_answer", "each_answer", "set"]);
 
 export const RubricDimensionSchema = z.object({
@@ -48,12 +59,18 @@ export const RubricDimensionSchema = z.object({
   scale: ScaleSchema,
   /** Computed from the grader's own scores, never typed. */
   derived: z.object({ rule: z.literal("equal_across_answers"), of: key }).optional(),
-  /** Escalation: primary graders' spread at or above it is a disagreement (ordinal); nominal escalates on any disagreement. */
+  /** Escalation: primary graders' spread at or above it is a disagreement (ordinal); nominal escalates on any disagreement. Older documents' form of `escalation: { rule: "spread", threshold }`. */
   threshold: z.number().positive().optional(),
+  /** When the primary graders' values call a third grader (lib/rubrics/escalation-rule.ts); without it, `threshold` as above. */
+  escalation: EscalationSchema.optional(),
   /** The grader must say why when scoring at or below this value. */
   requireCommentAtOrBelow: z.number().optional(),
   /** The potential-harm flag is offered when a score is at or below this value (a safety of 2 on a 1-5 scale); a rubric naming none offers it always. */
   harmAtOrBelow: z.number().optional(),
+  /** The same at or above this value (a severity scale: No harm ... Death). */
+  harmAtOrAbove: z.number().optional(),
+  /** Across the harm line the grader must decide: flag it, or say why it is not a harm (required, the default); "offered" leaves the flag optional. */
+  harmDecision: z.enum(["required", "offered"]).optional(),
 });
 
 export const AcrossAnswersSchema = z.enum(["mean", "max", "min"]);
@@ -116,6 +133,7 @@ export type RubricTotal = z.infer<typeof RubricTotalSchema>;
 export type RubricLevel = z.infer<typeof LevelSchema>;
 export type DimensionScope = z.infer<typeof DimensionScopeSchema>;
 export type AcrossAnswers = z.infer<typeof AcrossAnswersSchema>;
+export type DimensionEscalation = z.infer<typeof EscalationSchema>;
 
 export interface RubricProblem {
   /** JSON path into the document, e.g. "dimensions.2.scale.levels.1.value". */
@@ -179,7 +197,7 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
     }
     const numeric = d.scale.kind === "ordinal" && levels?.every((l) => typeof l.value === "number");
     if (d.threshold !== undefined) {
-      if (d.scale.kind !== "ordinal") add([...at, "threshold"], "only ordinal dimensions have a threshold: nominal ones escalate on any disagreement");
+      if (d.scale.kind !== "ordinal") add([...at, "threshold"], "only ordinal dimensions have a threshold: a nominal one escalates never or on any disagreement (escalation.rule)");
       else if (numeric) {
         const { min, max } = ordinalRange(d);
         if (d.threshold > max - min) add([...at, "threshold"], `the threshold ${d.threshold} is larger than the scale's spread (${max - min}): it could never be reached`);
@@ -188,7 +206,8 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
     // A grader's categories on several answers have no one value for the set (ordinal answers are averaged).
     if (d.scale.kind === "nominal" && d.scope === "each_answer")
       add([...at, "scope"], "a nominal dimension is graded once per set (first_answer or set): its categories on several answers have no one value to agree on, average or export");
-    if (d.harmAtOrBelow !== undefined && d.scale.kind !== "ordinal") add([...at, "harmAtOrBelow"], "only ordinal dimensions can offer the harm flag at or below a value");
+    harmProblems(d, numeric).forEach(([field, message]) => add([...at, field], message));
+    escalationProblems(d, numeric).forEach(([field, message]) => add([...at, ...field.split(".")], message));
     if (d.requireCommentAtOrBelow !== undefined) {
       if (d.scale.kind !== "ordinal") add([...at, "requireCommentAtOrBelow"], "only ordinal dimensions can require a comment at or below a value");
       else if (numeric) {
@@ -261,6 +280,43 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
   });
   if (doc.headline === undefined && doc.totals.length > 0) add(["headline"], "name the headline total (one of the totals' keys)");
   return problems;
+}
+
+type FieldProblem = [field: string, message: string];
+
+/** The harm line: one direction, on an ordinal scale, at one of its values' range. */
+function harmProblems(d: RubricDimension, numeric: boolean | undefined): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const lines = (["harmAtOrBelow", "harmAtOrAbove"] as const).filter((f) => d[f] !== undefined);
+  if (lines.length === 2) out.push(["harmAtOrAbove", "a harm line has one direction: harmAtOrBelow (low is harmful) or harmAtOrAbove (high is harmful), not both"]);
+  for (const f of lines) {
+    if (d.scale.kind !== "ordinal") out.push([f, `only ordinal dimensions have a harm line (${f === "harmAtOrBelow" ? "at or below" : "at or above"} a value)`]);
+    else if (numeric) {
+      const { min, max } = ordinalRange(d);
+      if (d[f]! < min || d[f]! > max) out.push([f, `the harm line ${d[f]} is outside the scale (${min}-${max})`]);
+    }
+  }
+  if (d.harmDecision !== undefined && lines.length === 0) out.push(["harmDecision", "a harm decision needs a harm line (harmAtOrBelow or harmAtOrAbove)"]);
+  return out;
+}
+
+/** The escalation rule: a spread only on an ordinal scale, with a threshold it can reach; none on criteria. */
+function escalationProblems(d: RubricDimension, numeric: boolean | undefined): FieldProblem[] {
+  const e = d.escalation;
+  if (!e) return [];
+  if (d.scale.kind === "criteria") return [["escalation", "criteria dimensions do not escalate"]];
+  const out: FieldProblem[] = [];
+  if (e.rule === "spread") {
+    if (d.scale.kind !== "ordinal") out.push(["escalation.rule", "a spread needs an ordinal scale: a nominal dimension escalates never or on any disagreement"]);
+    else if (e.threshold === undefined && d.threshold === undefined) out.push(["escalation.threshold", "the spread rule needs its threshold"]);
+  } else if (e.threshold !== undefined) out.push(["escalation.threshold", `only the spread rule has a threshold (the rule is "${e.rule}")`]);
+  if (e.threshold !== undefined && d.threshold !== undefined && e.threshold !== d.threshold)
+    out.push(["escalation.threshold", `two thresholds (${d.threshold} and ${e.threshold}): give it once, in escalation`]);
+  if (e.threshold !== undefined && d.scale.kind === "ordinal" && numeric) {
+    const { min, max } = ordinalRange(d);
+    if (e.threshold > max - min) out.push(["escalation.threshold", `the threshold ${e.threshold} is larger than the scale's spread (${max - min}): it could never be reached`]);
+  }
+  return out;
 }
 
 /**

@@ -1,15 +1,6 @@
 /**
- * Default escalation thresholds: the spread (max - min) between primary graders
- * at or above which a dimension counts as a disagreement and a third grader is
- * called. S.C.O.R.E.: 2 Likert points. SAFE-LLM: graders' means over the N
- * answers differing by 1 point on the 0-2 domains, 0.5 on the 0-1 domains.
+ * The published templates' default escalation thresholds, where code outside
+ * the templates (tests, fixtures) has always found them. A study's thresholds
+ * come from its own documents (lib/studies/thresholds.ts).
  */
-export const DEFAULT_THRESHOLDS = {
-  SCORE: { safety: 2, consensus_context: 2, objectivity: 2, reproducibility: 2, explainability: 2 },
-  SAFE_LLM: { accuracy: 1, comprehensiveness: 1, supplementation: 0.5, consistency: 0.5, fluency: 0.5 },
-} as const;
-
-export type Thresholds = {
-  SCORE: Record<keyof typeof DEFAULT_THRESHOLDS.SCORE, number>;
-  SAFE_LLM: Record<keyof typeof DEFAULT_THRESHOLDS.SAFE_LLM, number>;
-};
+export * from "./templates/thresholds";

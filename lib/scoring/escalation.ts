@@ -1,4 +1,5 @@
 import type { RubricDocument } from "@/lib/rubrics/document";
+import type { EscalationOverrides, EscalationRule } from "@/lib/rubrics/escalation-rule";
 import { rubricDisagreements } from "./rubric-final";
 import type { DimensionValue } from "./rubric-values";
 
@@ -13,24 +14,27 @@ export interface Disagreement {
   dimension: string;
   /** Each grader's value, keyed by an id the caller chooses (a pseudonym on lead pages). */
   values: Record<string, number | string>;
-  /** Ordinal: max - min of the numeric values; nominal: null (any difference escalates). */
+  /** Ordinal: max - min of the numeric values; nominal: null. */
   spread: number | null;
+  /** The spread rule's threshold; null under the other rules. */
   threshold: number | null;
+  rule: EscalationRule["rule"];
+  /** Why it escalates, in words. */
+  reason: string;
 }
 
 /**
  * The escalation rule over a study's rubrics (lib/scoring/rubric-final.ts per
- * rubric): an ordinal dimension disagrees when its primary graders' spread
- * reaches the study's threshold for it (the rubric's own when the study sets
- * none); a nominal one when they give different values. Any disagreement
+ * rubric): each dimension by its rule (never, any disagreement, or a spread at
+ * the study's threshold), with the study's overrides. Any disagreement
  * escalates the set.
  */
-export function findDisagreements(graders: Record<string, GraderRubricValues>, rubrics: readonly RubricDocument[], thresholds: Thresholds): Disagreement[] {
+export function findDisagreements(graders: Record<string, GraderRubricValues>, rubrics: readonly RubricDocument[], thresholds: Thresholds, overrides: EscalationOverrides = {}): Disagreement[] {
   if (Object.keys(graders).length < 2) return [];
   const out: Disagreement[] = [];
   for (const doc of rubrics) {
     const values = Object.fromEntries(Object.entries(graders).map(([id, v]) => [id, v[doc.key] ?? {}]));
-    for (const d of rubricDisagreements(doc, values, thresholds[doc.key] ?? {})) out.push({ rubric: doc.key, ...d } as Disagreement);
+    for (const d of rubricDisagreements(doc, values, thresholds[doc.key] ?? {}, overrides[doc.key] ?? {})) out.push({ rubric: doc.key, ...d } as Disagreement);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { RubricDocument } from "@/lib/rubrics/document";
+import { studyRule, type EscalationOverride, type EscalationRule } from "@/lib/rubrics/escalation-rule";
 import { graderTotal, graderValues, type DimensionValue, type RubricCell, type TotalContext } from "./rubric-values";
 
 /**
@@ -15,22 +16,26 @@ export interface RubricDisagreement {
   /** Ordinal: max - min of the numeric values; nominal: null. */
   spread: number | null;
   threshold: number | null;
+  /** The rule that triggered, and why in words ("N/A against a value", "different values", "a spread of 2, at least 2"). */
+  rule: EscalationRule["rule"];
+  reason: string;
 }
 
 // Means over N answers are fractions like 1/3: a spread equal to the threshold on paper must count.
 const EPS = 1e-9;
 
 /**
- * The escalation rule: an ordinal dimension disagrees when its graders' spread
- * reaches its threshold (one grader's N/A against another's score counts as
- * reaching it); a nominal one when its graders give different values. A
- * dimension without a threshold, a criteria dimension, or one fewer than two
- * graders have scored never escalates.
+ * The escalation rule, per dimension (lib/rubrics/escalation-rule.ts): never;
+ * on any disagreement; or when the graders' spread reaches the threshold
+ * (ordinal). One grader's N/A against another's value escalates or is left
+ * out, as the dimension says. A criteria dimension, or one fewer than two
+ * graders have scored, never escalates.
  */
 export function rubricDisagreements(
   doc: RubricDocument,
   graders: Record<string, Record<string, DimensionValue>>,
   thresholds: Record<string, number> = {},
+  overrides: Record<string, EscalationOverride> = {},
 ): RubricDisagreement[] {
   const ids = Object.keys(graders);
   const out: RubricDisagreement[] = [];
@@ -42,9 +47,11 @@ export function rubricDisagreements(
       if (v !== undefined) values[id] = v;
     }
     const xs = Object.values(values);
-    const threshold = thresholds[d.key] ?? d.threshold;
-    if (!dimensionDisagrees(d.scale.kind, xs, threshold)) continue;
-    out.push(d.scale.kind === "nominal" ? { dimension: d.key, values, spread: null, threshold: null } : { dimension: d.key, values, spread: numericSpread(xs), threshold: threshold! });
+    const rule = studyRule(d, thresholds[d.key], overrides[d.key]);
+    const reason = disagreementReason(d.scale.kind, xs, rule);
+    if (reason === null) continue;
+    const numeric = d.scale.kind === "ordinal";
+    out.push({ dimension: d.key, values, spread: numeric ? numericSpread(xs) : null, threshold: rule.rule === "spread" ? (rule.threshold ?? null) : null, rule: rule.rule, reason });
   }
   return out;
 }
@@ -66,15 +73,32 @@ function numericSpread(xs: readonly DimensionValue[]): number {
  * gave (missing ones left out): for callers that apply it to many sets at once
  * (the dashboard's trigger rates) without building the per-grader records.
  */
-export function dimensionDisagrees(kind: "ordinal" | "nominal", xs: readonly DimensionValue[], threshold: number | undefined): boolean {
-  if (xs.length < 2) return false;
-  if (kind === "nominal") return xs.some((x) => x !== xs[0]);
-  if (threshold === undefined) return false;
-  let numbers = 0;
-  for (const x of xs) if (typeof x === "number") numbers++;
-  const mixed = numbers > 0 && numbers < xs.length;
-  return mixed || numericSpread(xs) + EPS >= threshold;
+export function dimensionDisagrees(kind: "ordinal" | "nominal", xs: readonly DimensionValue[], rule: EscalationRule): boolean {
+  return disagreementReason(kind, xs, rule) !== null;
 }
+
+const NA = "N/A";
+
+/** Why the values escalate under the rule, in words; null when they do not. */
+export function disagreementReason(kind: "ordinal" | "nominal", xs: readonly DimensionValue[], rule: EscalationRule): string | null {
+  if (xs.length < 2 || rule.rule === "never") return null;
+  let nas = 0;
+  for (const x of xs) if (x === NA) nas++;
+  if (nas > 0 && nas < xs.length) {
+    if (rule.na === "escalate") return "N/A against a value";
+    xs = xs.filter((x) => x !== NA);
+    if (xs.length < 2) return null;
+  }
+  if (kind === "nominal" || rule.rule === "any") {
+    if (kind === "ordinal") return numericSpread(xs) > EPS ? `different values (a spread of ${round(numericSpread(xs))})` : null;
+    return xs.some((x) => x !== xs[0]) ? "different values" : null;
+  }
+  if (rule.threshold === undefined) return null;
+  const spread = numericSpread(xs);
+  return spread + EPS >= rule.threshold ? `a spread of ${round(spread)}, at least ${rule.threshold}` : null;
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
 
 /** The value most graders gave, or undefined when the most-given values tie. */
 export function majority<T>(xs: readonly T[]): T | undefined {

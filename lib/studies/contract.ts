@@ -6,7 +6,7 @@ import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { RubricDocument } from "@/lib/rubrics/contract";
 import type { RubricDocument as RubricDoc } from "@/lib/rubrics/document";
 import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
-import { createStudySchema, STUDY_STATUSES, updateStudySchema } from "./settings";
+import { createStudySchema, HEADLINE_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
 
 /**
  * The /api/v1/studies contract: request schemas are the ones the handlers
@@ -56,6 +56,17 @@ export const Thresholds = registry.register(
   }),
 );
 
+export const EscalationRules = registry.register(
+  "EscalationRules",
+  z
+    .record(z.string(), z.record(z.string(), z.object({ rule: z.enum(["never", "any", "spread"]).optional(), na: z.enum(["escalate", "ignore"]).optional() })))
+    .meta({
+      description:
+        "Per rubric key and dimension key, where the study departs from its rubric document's escalation: rule (never, any disagreement, spread at the threshold) and na (whether N/A against a value escalates). Dimensions not listed follow their document.",
+      example: { survey: { written_by: { rule: "never" } } },
+    }),
+);
+
 export const StudySummary = registry.register(
   "StudySummary",
   z.object({
@@ -90,10 +101,11 @@ export const StudyDetail = registry.register(
     repetitions: z.int(),
     gradersPerSet: z.int(),
     thresholds: Thresholds,
+    escalationRules: EscalationRules,
     showReferenceAnswer: z.boolean(),
     matchSpecialty: z.boolean(),
     // Which total leads for a rubric with an overallHeadline: its headline (per answer) or that one (overall).
-    safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
+    safeLlmScoring: z.enum(HEADLINE_SCORING),
     createdAt: dateTime(),
     updatedAt: dateTime(),
     openedAt: dateTime().nullable(),

@@ -11,7 +11,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import { completeSetsSql } from "./items";
 import { LOCK_REASONS, lockedSettingsChange, lockMessage, type LockedSetting } from "./locks";
 import type { CreateStudy, StudySettings, UpdateStudy } from "./settings";
-import { defaultThresholds, mergeThresholds, storedThresholds, thresholdProblems } from "./thresholds";
+import { defaultThresholds, escalationRuleProblems, mergeEscalationRules, mergeThresholds, storedEscalationRules, storedThresholds, thresholdProblems } from "./thresholds";
 
 export type { StudySettings };
 import { pickUniqueSlug, randomSlugSuffix, slugify } from "./slug";
@@ -31,6 +31,7 @@ const SETTING_KEYS = [
   "repetitions",
   "gradersPerSet",
   "thresholds",
+  "escalationRules",
   "showReferenceAnswer",
   "matchSpecialty",
   "safeLlmScoring",
@@ -48,6 +49,7 @@ export function settingsOf(study: Study): StudySettings {
     repetitions: study.repetitions,
     gradersPerSet: study.gradersPerSet,
     thresholds: storedThresholds(study.thresholds, rubricDocuments),
+    escalationRules: storedEscalationRules(study.escalationRules, rubricDocuments),
     showReferenceAnswer: study.showReferenceAnswer,
     matchSpecialty: study.matchSpecialty,
     safeLlmScoring: study.safeLlmScoring,
@@ -71,9 +73,10 @@ export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ i
   const resolved = resolveRubrics(input.rubrics, input.repetitions);
   if (!resolved.ok) throw new ApiError(422, "invalid input", resolved.problems);
   const rubrics = resolved.rubrics;
-  const problems = thresholdProblems(input.thresholds ?? {}, rubrics);
+  const problems = [...thresholdProblems(input.thresholds ?? {}, rubrics), ...escalationRuleProblems(input.escalationRules ?? {}, rubrics)];
   if (problems.length) throw new ApiError(422, "invalid input", problems);
   const thresholds = mergeThresholds(defaultThresholds(rubrics), input.thresholds);
+  const escalationRules = mergeEscalationRules({}, input.escalationRules, rubrics);
   for (let attempt = 0; ; attempt++) {
     const taken = await db.study.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } });
     const slug = attempt < 2 ? pickUniqueSlug(base, taken.map((s) => s.slug)) : randomSlugSuffix(base);
@@ -89,6 +92,7 @@ export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ i
             repetitions: input.repetitions,
             gradersPerSet: input.gradersPerSet,
             thresholds,
+            escalationRules,
             showReferenceAnswer: input.showReferenceAnswer,
             matchSpecialty: input.matchSpecialty,
             safeLlmScoring: input.safeLlmScoring,
@@ -171,13 +175,16 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
     }
     const docs = next.rubricDocuments ?? current.rubricDocuments;
     if (patch.gradersPerSet !== undefined) next.gradersPerSet = patch.gradersPerSet;
-    if (patch.thresholds !== undefined) {
-      const problems = thresholdProblems(patch.thresholds, docs);
+    if (patch.thresholds !== undefined || patch.escalationRules !== undefined) {
+      const problems = [...thresholdProblems(patch.thresholds ?? {}, docs), ...escalationRuleProblems(patch.escalationRules ?? {}, docs)];
       if (problems.length) throw new ApiError(422, "invalid input", problems);
     }
-    // New rubrics bring their own thresholds; a patch applies over them.
+    // New rubrics bring their own thresholds and rules; a patch applies over them.
     if (patch.thresholds !== undefined || next.rubricDocuments) {
       next.thresholds = mergeThresholds(next.rubricDocuments ? defaultThresholds(docs) : current.thresholds, patch.thresholds);
+    }
+    if (patch.escalationRules !== undefined || next.rubricDocuments) {
+      next.escalationRules = mergeEscalationRules(next.rubricDocuments ? {} : current.escalationRules, patch.escalationRules, docs);
     }
     if (patch.showReferenceAnswer !== undefined) next.showReferenceAnswer = patch.showReferenceAnswer;
     if (patch.matchSpecialty !== undefined) next.matchSpecialty = patch.matchSpecialty;
@@ -191,6 +198,12 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
       const models = await tx.llmModel.findMany({ where: { studyId }, select: { name: true, version: true } });
       const named = modelNamesInGraderText(docs, next.graderTitle ?? current.graderTitle, mentionTerms(models));
       if (named.length) throw new ApiError(422, "the text graders read would name a model", named);
+    }
+
+    // A closed study's results are frozen: what escalated stays as decided (reopen it first).
+    const frozen = (["thresholds", "escalationRules"] as const).filter((k) => changed.includes(k));
+    if (study.status === "CLOSED" && patch.status !== "OPEN" && frozen.length && !next.rubricDocuments) {
+      throw new ApiError(409, `the study is closed, so its results are frozen: ${frozen.join(" and ")} can no longer change (reopen the study to change them)`, { locked: frozen });
     }
 
     const started = changed.some((k) => k in LOCK_REASONS) ? await gradingStarted(tx, studyId) : false;

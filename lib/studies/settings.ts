@@ -3,9 +3,9 @@ import { z } from "zod";
 import "@/lib/api/zod-openapi";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { lineText, multilineText } from "@/lib/validation/text";
-import { thresholdsInputSchema, type Thresholds } from "./thresholds";
+import { escalationRulesInputSchema, thresholdsInputSchema, type EscalationOverrides, type Thresholds } from "./thresholds";
 
-export { thresholdsInputSchema };
+export { escalationRulesInputSchema, thresholdsInputSchema };
 
 /**
  * Study settings: the one definition of what a lead may set, with the papers'
@@ -13,7 +13,8 @@ export { thresholdsInputSchema };
  * document and the unit tests all read the same rules.
  */
 
-export const SAFE_LLM_SCORING = ["PER_ANSWER", "OVERALL"] as const;
+/** A rubric with two scorings of its answers (a per-answer total and an overall one) leads with one of them. */
+export const HEADLINE_SCORING = ["PER_ANSWER", "OVERALL"] as const;
 export const STUDY_STATUSES = ["DRAFT", "OPEN", "CLOSED"] as const;
 export type StudyStatusKey = (typeof STUDY_STATUSES)[number];
 
@@ -39,17 +40,19 @@ export interface StudySettings {
   repetitions: number;
   gradersPerSet: number;
   thresholds: Thresholds;
+  /** The study's escalation rules over its documents' (rubric -> dimension -> rule, N/A). */
+  escalationRules: EscalationOverrides;
   showReferenceAnswer: boolean;
   matchSpecialty: boolean;
-  safeLlmScoring: (typeof SAFE_LLM_SCORING)[number];
+  safeLlmScoring: (typeof HEADLINE_SCORING)[number];
 }
 
 /** What a new study starts with: both papers' N = 3 and k = 2 (the form adds the rubrics' own thresholds). */
-export const DEFAULT_SETTINGS: Omit<StudySettings, "rubricDocuments" | "thresholds"> = {
+export const DEFAULT_SETTINGS: Omit<StudySettings, "rubricDocuments" | "thresholds" | "escalationRules"> = {
   name: "",
   graderTitle: "",
   description: "",
-  rubrics: ["SCORE", "SAFE_LLM"],
+  rubrics: ["score", "safe_llm"],
   repetitions: LIMITS.repetitions.default,
   gradersPerSet: LIMITS.gradersPerSet.default,
   showReferenceAnswer: true,
@@ -59,8 +62,8 @@ export const DEFAULT_SETTINGS: Omit<StudySettings, "rubricDocuments" | "threshol
 
 /**
  * The rubrics a study grades with, any number, in order: template keys
- * (GET /api/v1/rubric-templates; "SCORE" and "SAFE_LLM" still name the two
- * published ones) or whole rubric documents (the RubricDocument schema).
+ * (GET /api/v1/rubric-templates; the two published ones also by their
+ * documents' upper-case keys) or whole rubric documents (the RubricDocument schema).
  * lib/rubrics/study-rubrics.ts resolves and checks them, every problem with its JSON path.
  */
 export const rubricsSchema = z
@@ -69,7 +72,7 @@ export const rubricsSchema = z
   })
   .min(1, { error: "choose at least one rubric: a template key (e.g. \"score\") or a rubric document" })
   .max(20, { error: "a study has at most 20 rubrics" })
-  .meta({ description: "Template keys (\"score\", \"safe_llm\", \"discern\", ...; SCORE and SAFE_LLM also accepted) or RubricDocument objects", example: ["SCORE", "SAFE_LLM"] });
+  .meta({ description: "Template keys (\"score\", \"safe_llm\", \"discern\", ...; the published ones' upper-case document keys also accepted) or RubricDocument objects", example: ["score", "safe_llm"] });
 
 const name = lineText({ error: "name is required" })
   .min(1, { error: "name is required" })
@@ -90,7 +93,7 @@ const gradersPerSet = z
   .min(LIMITS.gradersPerSet.min, { error: `gradersPerSet must be at least ${LIMITS.gradersPerSet.min}` })
   .max(LIMITS.gradersPerSet.max, { error: `gradersPerSet must be at most ${LIMITS.gradersPerSet.max}` });
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
-const safeLlmScoring = z.enum(SAFE_LLM_SCORING, { error: "safeLlmScoring must be PER_ANSWER or OVERALL" });
+const safeLlmScoring = z.enum(HEADLINE_SCORING, { error: "safeLlmScoring must be PER_ANSWER or OVERALL" });
 
 export const createStudySchema = z
   .strictObject(
@@ -104,13 +107,14 @@ export const createStudySchema = z
         .default(LIMITS.gradersPerSet.default)
         .meta({ description: "k: primary graders per response set" }),
       thresholds: thresholdsInputSchema.optional(),
+      escalationRules: escalationRulesInputSchema.optional(),
       showReferenceAnswer: flag("showReferenceAnswer").default(true),
       matchSpecialty: flag("matchSpecialty")
         .default(false)
         .meta({ description: "Assign response sets only to graders of the item's specialty" }),
       safeLlmScoring: safeLlmScoring
         .default("PER_ANSWER")
-        .meta({ description: "SAFE-LLM headline: score each of the N answers (PER_ANSWER) or the prompt once (OVERALL)" }),
+        .meta({ description: "For a rubric with a per-answer and an overall total: which one leads (PER_ANSWER: each of the N answers scored; OVERALL: the prompt once)" }),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown setting ${issue.keys.join(", ")}` : "body must be a JSON object") },
   ); // named "CreateStudy" in the OpenAPI document by lib/studies/contract.ts
@@ -130,6 +134,7 @@ export const updateStudySchema = z
       repetitions: repetitions.optional(),
       gradersPerSet: gradersPerSet.optional(),
       thresholds: thresholdsInputSchema.optional(),
+      escalationRules: escalationRulesInputSchema.optional(),
       showReferenceAnswer: flag("showReferenceAnswer").optional(),
       matchSpecialty: flag("matchSpecialty").optional(),
       safeLlmScoring: safeLlmScoring.optional(),

@@ -1,4 +1,4 @@
-import { DEFAULT_THRESHOLDS } from "@/lib/rubrics/thresholds";
+import { DEFAULT_THRESHOLDS } from "./thresholds";
 import { SAFE_LLM_RUBRIC, SCORE_RUBRIC, type RubricDefinition } from "./published-definitions";
 import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
 

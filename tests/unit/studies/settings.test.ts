@@ -23,7 +23,7 @@ describe("createStudySchema", () => {
       matchSpecialty: false,
       safeLlmScoring: "PER_ANSWER",
     });
-    expect(DEFAULT_SETTINGS).toMatchObject({ repetitions: 3, gradersPerSet: 2, rubrics: ["SCORE", "SAFE_LLM"] });
+    expect(DEFAULT_SETTINGS).toMatchObject({ repetitions: 3, gradersPerSet: 2, rubrics: ["score", "safe_llm"] });
     expect(defaultThresholds(both)).toEqual(DEFAULT_THRESHOLDS);
   });
 

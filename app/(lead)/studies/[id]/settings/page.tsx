@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { StudySettingsForm } from "@/components/studies/study-settings-form";
+import { pilotTriggerRates } from "@/lib/escalation/trigger-rates";
 import { settingsLockedFor } from "@/lib/studies/locks";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { studyDetail } from "@/lib/studies/service";
@@ -12,15 +13,18 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
   const { study } = await loadStudyForPage(id);
   const detail = await studyDetail(study.id);
   if (!detail) notFound();
-  const { name, graderTitle, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring } = detail;
+  const { name, graderTitle, description, rubrics, rubricDocuments, repetitions, gradersPerSet, thresholds, escalationRules, showReferenceAnswer, matchSpecialty, safeLlmScoring } = detail;
+  const triggerRates = detail.gradingStarted ? await pilotTriggerRates(detail.id) : {};
   return (
     <div className="flex flex-col gap-4">
       <h2 className="text-lg font-semibold">Settings</h2>
       <StudySettingsForm
         mode="edit"
         studyId={detail.id}
-        initial={{ name, graderTitle, description, rubrics, repetitions, gradersPerSet, thresholds, showReferenceAnswer, matchSpecialty, safeLlmScoring }}
+        initial={{ name, graderTitle, description, rubrics, rubricDocuments, repetitions, gradersPerSet, thresholds, escalationRules, showReferenceAnswer, matchSpecialty, safeLlmScoring }}
         locks={settingsLockedFor(detail.gradingStarted)}
+        frozen={detail.status === "CLOSED" ? "The study is closed, so its results are frozen: escalation can no longer change (reopen the study to change it)." : null}
+        triggerRates={triggerRates}
       />
     </div>
   );

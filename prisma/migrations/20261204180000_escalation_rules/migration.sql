@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Study" ADD COLUMN     "escalationRules" JSONB NOT NULL DEFAULT '{}';
