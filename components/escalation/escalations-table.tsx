@@ -6,7 +6,6 @@ import { DataTable, dataTableColumns } from "@/components/data-table/data-table"
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/lib/tables/search-params";
 import { apiRequest } from "@/components/studies/api-client";
-import { DIMENSION_LABEL } from "@/components/studies/labels";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { EscalationRow } from "@/lib/escalation/queries";
@@ -85,10 +84,8 @@ export function EscalationsTable({ page, sort, specialties, graders }: { page: P
         <ul className="flex flex-col gap-0.5 text-sm">
           {c.getValue().map((d) => (
             <li key={`${d.rubric}-${d.dimension}`}>
-              <span className="font-medium">{DIMENSION_LABEL[d.dimension] ?? d.dimension}</span>{" "}
-              <span className="text-muted-foreground">
-                {d.spread === null ? "different values" : `spread ${fmt(d.spread)} (≥ ${fmt(d.threshold)})`}: {d.values.map((v) => `${v.grader} ${fmt(v.value)}`).join(", ")}
-              </span>
+              <span className="font-medium">{d.name}</span> <span className="text-muted-foreground">({d.reason})</span>:{" "}
+              <span className="text-muted-foreground">{d.values.map((v) => `${v.grader} ${v.label ? `${fmt(v.value)} “${v.label}”` : fmt(v.value)}`).join(", ")}</span>
             </li>
           ))}
         </ul>

@@ -92,9 +92,17 @@ const EscalationRow = registry.register(
       z.object({
         rubric: z.string(),
         dimension: z.string(),
-        spread: z.number().nullable().meta({ description: "Ordinal: max - min of the graders' values; nominal: null (any difference escalates)" }),
-        threshold: z.number().nullable(),
-        values: z.array(z.object({ grader: z.string().meta({ description: "Pseudonym" }), value: z.union([z.number(), z.string()]) })),
+        name: z.string().meta({ description: "The dimension's name in the study's rubric document" }),
+        spread: z.number().nullable().meta({ description: "Ordinal: max - min of the graders' values; nominal: null" }),
+        threshold: z.number().nullable().meta({ description: "The spread rule's threshold; null under the other rules" }),
+        reason: z.string().meta({ description: "Why it escalated, in words: \"N/A against a value\", \"different values\", \"a spread of 2, at least 2\"" }),
+        values: z.array(
+          z.object({
+            grader: z.string().meta({ description: "Pseudonym" }),
+            value: z.union([z.number(), z.string()]),
+            label: z.string().nullable().meta({ description: "The level's label, when the value is one of the scale's levels" }),
+          }),
+        ),
       }),
     ),
     adjudicator: z.object({ id: z.uuid(), name: z.string(), status: z.string() }).nullable(),

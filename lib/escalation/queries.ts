@@ -8,6 +8,8 @@ import { graderPseudonym } from "@/lib/users/pseudonym";
 import { prismaSql } from "@/lib/db/sql";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { findDimension, storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { createAdjudicatorAssignment } from "./service";
 
 export interface EscalationRow {
@@ -18,7 +20,18 @@ export interface EscalationRow {
   model: string;
   status: EscalationStatus;
   setStatus: string;
-  dimensions: { rubric: string; dimension: string; spread: number | null; threshold: number | null; values: { grader: string; value: number | string }[] }[];
+  dimensions: {
+    rubric: string;
+    dimension: string;
+    /** The dimension's name in the study's rubric document. */
+    name: string;
+    spread: number | null;
+    threshold: number | null;
+    /** Why it escalated, in words ("N/A against a value", "a spread of 2, at least 2", "different values"). */
+    reason: string;
+    /** Each grader's value, with the level's label where the scale has one. */
+    values: { grader: string; value: number | string; label: string | null }[];
+  }[];
   adjudicator: { id: string; name: string; status: string } | null;
   createdAt: string;
   ageHours: number;
@@ -42,6 +55,8 @@ export async function listEscalations(studyId: string, filter: { status?: Escala
     },
   });
   const now = Date.now();
+  const study = await getDb().study.findUnique({ where: { id: studyId }, select: { rubrics: true } });
+  const docs = storedRubrics(study?.rubrics);
   return rows.map((r) => ({
     id: r.id,
     responseSetId: r.responseSet.id,
@@ -50,19 +65,39 @@ export async function listEscalations(studyId: string, filter: { status?: Escala
     model: r.responseSet.model.name,
     status: r.status,
     setStatus: r.responseSet.status,
-    dimensions: (r.dimensions as unknown as Disagreement[]).map((d) => ({
-      rubric: d.rubric,
-      dimension: d.dimension,
-      spread: d.spread,
-      threshold: d.threshold,
-      values: Object.entries(d.values).map(([graderId, value]) => ({ grader: graderPseudonym(studyId, graderId), value })),
-    })),
+    dimensions: (r.dimensions as unknown as Disagreement[]).map((d) => {
+      const dim = findDimension(docs, d.rubric, d.dimension);
+      return {
+        rubric: d.rubric,
+        dimension: d.dimension,
+        name: dim?.name ?? d.dimension,
+        spread: d.spread,
+        threshold: d.threshold,
+        reason: d.reason ?? storedReason(d),
+        values: Object.entries(d.values).map(([graderId, value]) => ({ grader: graderPseudonym(studyId, graderId), value, label: levelLabel(dim, value) })),
+      };
+    }),
     adjudicator: r.adjudicatorAssignment
       ? { id: r.adjudicatorAssignment.grader.id, name: r.adjudicatorAssignment.grader.name, status: r.adjudicatorAssignment.status }
       : null,
     createdAt: r.createdAt.toISOString(),
     ageHours: Math.round(((now - r.createdAt.getTime()) / 3_600_000) * 10) / 10,
   }));
+}
+
+/** A level's label for a value (a mean between levels, N/A and criteria have none). */
+function levelLabel(d: RubricDocument["dimensions"][number] | undefined, value: number | string): string | null {
+  return d?.scale.levels?.find((l) => l.value === value)?.label ?? null;
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/** The reason of an escalation stored before reasons were (the rule then: any nominal difference, N/A against a score, or the spread). */
+function storedReason(d: Disagreement): string {
+  const xs = Object.values(d.values);
+  if (xs.includes("N/A") && xs.some((x) => x !== "N/A")) return "N/A against a value";
+  if (d.spread === null || d.threshold === null) return "different values";
+  return `a spread of ${round(d.spread)}, at least ${d.threshold}`;
 }
 
 /**
