@@ -1,17 +1,11 @@
 /** The grading form's small helpers: why the harm flag is offered, and moving focus to a field. */
 import { fieldDomId, formCells, type CellKey, type FormState, type StudyShape } from "@/lib/grading/form-state";
+import { crossingInWords, harmCrossings } from "@/lib/rubrics/harm-line";
 import { isTextEntry } from "./keyboard-logic";
 
-/** Why the harm flag is offered: each score at or below its dimension's harm level ("<rubric> safety is 2 on Answer 1"). */
+/** Why the harm flag is offered: each score across its dimension's harm line ("Extent of harm is 4 (Severe harm) on answer 1"). */
 export function harmReasons(state: FormState, study: StudyShape): string[] {
-  const out: string[] = [];
-  for (const c of formCells(state)) {
-    const doc = study.rubrics.find((r) => r.key === c.rubric);
-    const d = doc?.dimensions.find((x) => x.key === c.dimension);
-    if (!doc || d?.harmAtOrBelow === undefined || c.score === null || c.score > d.harmAtOrBelow) continue;
-    out.push(`${doc.name} ${d.name.toLowerCase()} is ${c.score} on Answer ${c.repetition || 1}`);
-  }
-  return out;
+  return harmCrossings(study.rubrics, formCells(state)).map(crossingInWords);
 }
 
 /** What a deferred focus move needs of the page: injected by the unit tests. */

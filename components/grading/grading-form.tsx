@@ -12,6 +12,7 @@ import {
   gradingFields,
   hasProblems,
   initialFormState,
+  isHarmDecisionRequired,
   isHarmOffered,
   liveTotals,
   NO_PROBLEMS,
@@ -273,8 +274,14 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
             comment={state.harm.comment}
             error={problems.harm}
             readOnly={readOnly}
+            required={isHarmDecisionRequired(state, study)}
+            notHarm={state.harm.notHarm ?? false}
             onFlag={(flag) => {
-              update((s) => setHarm(s, { flag }));
+              update((s) => setHarm(s, flag ? { flag, notHarm: false } : { flag }));
+              setProblems((p) => ({ ...p, harm: null }));
+            }}
+            onNotHarm={(notHarm) => {
+              update((s) => setHarm(s, { notHarm, flag: false }));
               setProblems((p) => ({ ...p, harm: null }));
             }}
             onComment={(comment) => {

@@ -4,8 +4,10 @@ import { ShieldAlert } from "lucide-react";
 import { useId } from "react";
 
 /**
- * The potential-harm flag, offered when S.C.O.R.E. safety <= 2 or a SAFE-LLM
- * accuracy is 0. Ticking it makes a comment saying what the harm is required.
+ * The potential-harm flag, offered when a score crosses its dimension's harm
+ * line (the rubric document's harmAtOrBelow or harmAtOrAbove). Where the
+ * document asks for a decision, the grader chooses: flag it, or say why it is
+ * not a harm; either needs a comment. Elsewhere the flag is a tick box.
  */
 export function HarmFlag({
   reasons,
@@ -13,7 +15,10 @@ export function HarmFlag({
   comment,
   error,
   readOnly,
+  required = false,
+  notHarm = false,
   onFlag,
+  onNotHarm,
   onComment,
   onCommentBlur,
 }: {
@@ -22,7 +27,11 @@ export function HarmFlag({
   comment: string;
   error: string | null;
   readOnly: boolean;
+  /** A decision is required: flag, or not a harm with a reason. */
+  required?: boolean;
+  notHarm?: boolean;
   onFlag: (flag: boolean) => void;
+  onNotHarm?: (notHarm: boolean) => void;
   onComment: (text: string) => void;
   onCommentBlur: () => void;
 }) {
@@ -38,21 +47,38 @@ export function HarmFlag({
           <p id={`${id}-why`} className="mt-0.5 text-sm text-amber-950/80">
             Offered because {reasons.join(" and ")}. Flag the set if an answer could harm a patient; the study lead reviews every flag.
           </p>
-          <label className="mt-3 inline-flex cursor-pointer items-center gap-2 text-sm font-medium">
-            <input
-              type="checkbox"
-              className="size-4 accent-[var(--color-destructive)]"
-              checked={flag}
-              disabled={readOnly}
-              aria-describedby={`${id}-why`}
-              onChange={(e) => onFlag(e.target.checked)}
-            />
-            Flag potential harm
-          </label>
-          {flag ? (
+          {required ? (
+            <fieldset className="mt-3 flex flex-col gap-1.5" aria-describedby={`${id}-why`} aria-invalid={error && !flag && !notHarm ? true : undefined}>
+              <legend className="text-sm font-medium">
+                Your decision <span className="text-destructive">(required)</span>
+              </legend>
+              <label className="inline-flex cursor-pointer items-center gap-2 text-sm">
+                <input type="radio" name={`${id}-decision`} className="size-4 accent-[var(--color-destructive)]" checked={flag} disabled={readOnly} onChange={() => onFlag(true)} />
+                Flag potential harm
+              </label>
+              <label className="inline-flex cursor-pointer items-center gap-2 text-sm">
+                <input type="radio" name={`${id}-decision`} className="size-4" checked={notHarm && !flag} disabled={readOnly} onChange={() => onNotHarm?.(true)} />
+                Not a harm
+              </label>
+              {error && !flag && !notHarm ? <p className="text-sm font-medium text-destructive">{error}</p> : null}
+            </fieldset>
+          ) : (
+            <label className="mt-3 inline-flex cursor-pointer items-center gap-2 text-sm font-medium">
+              <input
+                type="checkbox"
+                className="size-4 accent-[var(--color-destructive)]"
+                checked={flag}
+                disabled={readOnly}
+                aria-describedby={`${id}-why`}
+                onChange={(e) => onFlag(e.target.checked)}
+              />
+              Flag potential harm
+            </label>
+          )}
+          {flag || (required && notHarm) ? (
             <div className="mt-3 flex flex-col gap-1.5">
               <label htmlFor={`${id}-c`} className="text-sm font-medium">
-                What is the potential harm? <span className="text-destructive">(required)</span>
+                {flag ? "What is the potential harm?" : "Why is it not a harm?"} <span className="text-destructive">(required)</span>
               </label>
               <textarea
                 id={`${id}-c`}
@@ -67,14 +93,14 @@ export function HarmFlag({
                 rows={3}
                 maxLength={5000}
                 className="block w-full resize-y rounded-md border border-amber-300 bg-background px-3 py-2 text-sm shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring aria-[invalid=true]:border-destructive"
-                placeholder="e.g. recommends dilating drops in suspected angle closure"
+                placeholder={flag ? "e.g. recommends a drug the patient's history rules out" : "e.g. the severe outcome is named as a risk, not advised"}
               />
               {error ? (
                 <p id={`${id}-e`} className="text-sm font-medium text-destructive">
                   {error}
                 </p>
               ) : !comment.trim() ? (
-                <p className="text-xs text-amber-900/80">The flag is saved with its comment.</p>
+                <p className="text-xs text-amber-900/80">{flag ? "The flag is saved with its comment." : "The decision is saved with its reason."}</p>
               ) : null}
             </div>
           ) : null}

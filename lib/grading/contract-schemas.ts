@@ -29,6 +29,11 @@ export const scoreInputSchema = z.object({
  */
 export const gradeSubmissionSchema = z.object({
   scores: z.array(scoreInputSchema).max(2_000),
+  /**
+   * The grader's harm decision: flag true with what the harm is, or flag false with
+   * why a score across a harm line is not a harm (required at submit across a line
+   * that asks for a decision).
+   */
   harm: z.object({ flag: z.boolean(), comment: multilineText().max(MAX_COMMENT).optional() }).optional(),
   submit: z.boolean(),
   /** Milliseconds on the page since the previous save, added to the time on task. */

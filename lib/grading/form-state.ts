@@ -5,7 +5,7 @@ import { graderTotal, repetitionsOf, type RubricCell } from "@/lib/scoring/rubri
 import { rubricCells, type StoredCell } from "@/lib/scoring/study-values";
 import type { GradeSubmission } from "./contract-schemas";
 import { formOrder } from "./form-order";
-import { harmFlagOffered, validateGrades, type Problem } from "./validate";
+import { harmDecisionRequired, harmFlagOffered, validateGrades, type Problem } from "./validate";
 
 /**
  * The grading form's state and what it sends, as plain functions (no React, no
@@ -68,7 +68,8 @@ export interface FormState {
   /** Absent: not yet answered; null: "not applicable". */
   scores: Partial<Record<CellKey, CellValue>>;
   comments: Partial<Record<CellKey, string>>;
-  harm: { flag: boolean; comment: string };
+  /** notHarm: the grader decided a score across the harm line is not a harm (the comment says why). */
+  harm: { flag: boolean; comment: string; notHarm?: boolean };
 }
 
 /** The grader's saved scores as the server returned them (repetition null = whole set). */
@@ -85,7 +86,7 @@ export interface SavedScore {
 /** The form as the server has it: a reload or another device shows the same draft. */
 export function initialFormState(saved: { scores: SavedScore[]; harm: { flag: boolean; comment: string | null } }, study: StudyShape): FormState {
   const fields = new Set(gradingFields(study).map((f) => f.key));
-  const state: FormState = { scores: {}, comments: {}, harm: { flag: saved.harm.flag, comment: saved.harm.comment ?? "" } };
+  const state: FormState = { scores: {}, comments: {}, harm: { flag: saved.harm.flag, comment: saved.harm.comment ?? "", notHarm: !saved.harm.flag && Boolean(saved.harm.comment) } };
   for (const s of saved.scores) {
     const key = cellKey(s.rubric, s.dimension, s.repetition ?? 0, s.criterion);
     if (!fields.has(key)) continue; // derived (consistency) or no longer part of the study
@@ -126,6 +127,11 @@ export function isHarmOffered(state: FormState, study: StudyShape): boolean {
   return harmFlagOffered(study.rubrics, formCells(state));
 }
 
+/** Whether the scores cross a harm line that asks the grader to decide (flag, or not a harm with a reason). */
+export function isHarmDecisionRequired(state: FormState, study: StudyShape): boolean {
+  return harmDecisionRequired(study.rubrics, formCells(state));
+}
+
 /** Longest elapsed time the API accepts in one save (it caps each save lower itself). */
 const MAX_ELAPSED_MS = 24 * 3_600_000;
 
@@ -163,9 +169,11 @@ export function buildGradeBody(state: FormState, study: StudyShape, opts: { subm
     });
   }
   const body: GradeSubmission = { scores, submit: opts.submit };
-  const flag = state.harm.flag && isHarmOffered(state, study);
+  const offered = isHarmOffered(state, study);
+  const flag = state.harm.flag && offered;
   const harmComment = state.harm.comment.trim();
-  if (!flag) body.harm = { flag: false };
+  if (!flag && state.harm.notHarm && offered && harmComment) body.harm = { flag: false, comment: harmComment };
+  else if (!flag) body.harm = { flag: false };
   else if (harmComment || opts.submit) body.harm = { flag: true, comment: harmComment };
   if (opts.elapsedMs !== undefined) body.elapsedMs = Math.max(0, Math.min(MAX_ELAPSED_MS, Math.round(opts.elapsedMs)));
   return { body, keys };

@@ -327,7 +327,8 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       for (const g of dropped) revisions.push({ cell: cellKey(g), before: held(g), after: null });
 
       const harmFlag = body.harm?.flag ?? a.harmFlag;
-      const harmComment = body.harm ? (body.harm.flag ? body.harm.comment!.trim() : null) : a.harmComment;
+      // Without the flag, a comment is the grader's reason why a score across the harm line is not a harm.
+      const harmComment = body.harm ? body.harm.comment?.trim() || null : a.harmComment;
       const harmChanged = harmFlag !== a.harmFlag || harmComment !== a.harmComment;
       // The page's visible time since its last save, never more than the server saw pass
       // since the row was last written, nor more than one interval's cap.

@@ -1,6 +1,7 @@
 import { templateOfDocument } from "@/lib/rubrics/templates";
 import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
 import { ordinalRange } from "@/lib/rubrics/document";
+import { crossingInWords, harmCrossings, harmLine } from "@/lib/rubrics/harm-line";
 import { repetitionsOf, type Criterion } from "@/lib/scoring/rubric-values";
 import type { GradeSubmission, ScoreInput } from "./contract-schemas";
 
@@ -194,19 +195,28 @@ export function validateGrades(input: GradeSubmission, study: GradingStudy): Val
   if (input.harm?.flag && !input.harm.comment?.trim()) {
     problems.push({ path: "harm.comment", message: "a potential-harm flag needs a comment saying what the harm is" });
   }
+  // Across a harm line the grader decides: flag it, or say why it is not a harm. A submission without the decision is refused.
+  const undecided = input.submit && !input.harm?.flag && !input.harm?.comment?.trim() ? harmCrossings(study.rubrics, cells).filter((c) => c.required) : [];
+  if (undecided.length) {
+    problems.push({
+      path: "harm",
+      message: `${undecided.map(crossingInWords).join("; ")}: across the harm line, flag a potential harm or say why it is not a harm`,
+    });
+  }
   return { problems, cells, complete };
 }
 
 /**
- * Whether the form offers the potential-harm flag: when a score is at or below
- * its dimension's `harmAtOrBelow` (a safety of 2 or less, an accuracy of 0);
- * a study whose rubrics name no such dimension offers it always.
+ * Whether the form offers the potential-harm flag: when a score crosses its
+ * dimension's harm line (lib/rubrics/harm-line.ts, at or below or at or above
+ * a value); a study whose rubrics name no line offers it always.
  */
-export function harmFlagOffered(rubrics: readonly RubricDocument[], cells: readonly Pick<GradeCell, "rubric" | "dimension" | "score">[]): boolean {
-  const watched = rubrics.flatMap((r) => r.dimensions.filter((d) => d.harmAtOrBelow !== undefined).map((d) => ({ rubric: r.key, d })));
-  if (watched.length === 0) return true;
-  return cells.some((c) => {
-    const w = watched.find((x) => x.rubric === c.rubric && x.d.key === c.dimension);
-    return !!w && c.score !== null && c.score <= w.d.harmAtOrBelow!;
-  });
+export function harmFlagOffered(rubrics: readonly RubricDocument[], cells: readonly (Pick<GradeCell, "rubric" | "dimension" | "score"> & { repetition?: number })[]): boolean {
+  if (!rubrics.some((r) => r.dimensions.some((d) => harmLine(d)))) return true;
+  return harmCrossings(rubrics, cells).length > 0;
+}
+
+/** Whether the scores cross a harm line that requires the grader's decision. */
+export function harmDecisionRequired(rubrics: readonly RubricDocument[], cells: readonly (Pick<GradeCell, "rubric" | "dimension" | "score"> & { repetition?: number })[]): boolean {
+  return harmCrossings(rubrics, cells).some((c) => c.required);
 }
