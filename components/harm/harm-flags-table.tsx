@@ -6,7 +6,7 @@ import { DataTable, dataTableColumns } from "@/components/data-table/data-table"
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/lib/tables/search-params";
 import { apiRequest } from "@/components/studies/api-client";
-import { DIMENSION_LABEL, formatDate } from "@/components/studies/labels";
+import { formatDate } from "@/components/studies/labels";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { HarmFlagRow, HarmReviewStatus } from "@/lib/harm/service";
@@ -107,9 +107,11 @@ export function HarmFlagsTable({ studyId, page, sort }: { studyId: string; page:
       cell: (c) => (
         <ul className="text-xs">
           {c.getValue().map((s) => (
-            <li key={`${s.rubric}-${s.dimension}-${s.repetition}`}>
-              {DIMENSION_LABEL[s.dimension] ?? s.dimension}
-              {s.repetition ? ` (answer ${s.repetition})` : ""}: <span className="tabular-nums font-medium">{s.score}</span>
+            <li key={`${s.rubric}-${s.dimension}-${s.repetition}`} className={s.acrossHarmLine ? "font-semibold text-destructive" : undefined}>
+              {s.name}
+              {s.repetition ? ` (answer ${s.repetition})` : ""}: <span className="font-medium">{s.label ?? String(s.value)}</span>
+              {s.label && typeof s.value === "number" ? <span className="tabular-nums text-muted-foreground"> ({s.value})</span> : null}
+              {s.acrossHarmLine ? <span className="sr-only"> (across the harm line)</span> : null}
             </li>
           ))}
         </ul>

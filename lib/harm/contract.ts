@@ -32,7 +32,19 @@ export const HarmFlag = registry.register(
     submitted: z.boolean().meta({ description: "false: the flag is in a draft the grader has not submitted yet" }),
     comment: z.string(),
     flaggedAt: z.iso.datetime(),
-    scores: z.array(z.object({ rubric: z.string(), dimension: z.string(), repetition: z.int().nullable(), score: z.int() })),
+    scores: z.array(
+      z.object({
+        rubric: z.string(),
+        dimension: z.string(),
+        rubricName: z.string(),
+        name: z.string().meta({ description: "The dimension's name in the study's rubric document" }),
+        repetition: z.int().nullable(),
+        score: z.int().nullable().meta({ description: "Ordinal and criteria values; null for a nominal value or N/A" }),
+        value: z.union([z.number(), z.string()]).meta({ description: "The value as given: a number, a nominal level, or \"N/A\"" }),
+        label: z.string().nullable().meta({ description: "The level's label (e.g. \"Severe harm\")" }),
+        acrossHarmLine: z.boolean().meta({ description: "The score crosses the dimension's harm line" }),
+      }),
+    ),
     review: z.object({
       status: harmReviewStatus,
       note: z.string().nullable(),

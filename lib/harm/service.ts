@@ -4,6 +4,9 @@ import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { graderPseudonym } from "@/lib/users/pseudonym";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { crossesHarmLine } from "@/lib/rubrics/harm-line";
+import { findDimension, findRubric, storedRubrics } from "@/lib/rubrics/study-rubrics";
 import type { HarmReviewBody } from "./contract";
 
 /**
@@ -25,8 +28,26 @@ export interface HarmFlagRow {
   submitted: boolean;
   comment: string;
   flaggedAt: string;
-  scores: { rubric: string; dimension: string; repetition: number | null; score: number }[];
+  scores: HarmFlagScore[];
   review: { status: HarmReviewStatus; note: string | null; reviewer: string | null; reviewedAt: string | null };
+}
+
+/** One of the grader's scores on the flagged set, named and labelled as the study's rubric documents say. */
+export interface HarmFlagScore {
+  rubric: string;
+  dimension: string;
+  /** The rubric's and the dimension's names. */
+  rubricName: string;
+  name: string;
+  repetition: number | null;
+  /** Ordinal values and criteria; null for a nominal value or N/A. */
+  score: number | null;
+  /** The value as given: the ordinal number, the nominal level, or "N/A". */
+  value: number | string;
+  /** The level's label ("Severe harm"), or null where the scale has none. */
+  label: string | null;
+  /** The score crosses the dimension's harm line. */
+  acrossHarmLine: boolean;
 }
 
 interface FlagRecord {
@@ -40,7 +61,7 @@ interface FlagRecord {
   status: string;
   comment: string;
   flaggedAt: Date;
-  scores: { rubric: string; dimension: string; repetition: number; score: number }[] | null;
+  scores: { rubric: string; dimension: string; repetition: number; score: number | null; category: string | null; na: boolean }[] | null;
   reviewStatus: HarmReviewStatus | null;
   note: string | null;
   reviewer: string | null;
@@ -52,7 +73,7 @@ const flagsSql = (studyId: string, assignmentId?: string) => Prisma.sql`
   SELECT a.id AS "assignmentId", rs.id AS "responseSetId", q."externalId", sp.name AS specialty, m.name AS model,
          a."graderId", a.kind::text AS kind, a.status::text AS status, a."harmComment" AS comment,
          coalesce(a."submittedAt", a."updatedAt") AS "flaggedAt",
-         (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score)
+         (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'score', g.score, 'category', g.category, 'na', g.na)
                  ORDER BY g.rubric, g.repetition, g.dimension)
             FROM "Grade" g WHERE g."assignmentId" = a.id) AS scores,
          hr.status::text AS "reviewStatus", hr.note, u.name AS reviewer, hr."reviewedAt"
@@ -67,7 +88,26 @@ const flagsSql = (studyId: string, assignmentId?: string) => Prisma.sql`
     ${assignmentId ? Prisma.sql`AND a.id = ${assignmentId}::uuid` : Prisma.empty}
   ORDER BY coalesce(a."submittedAt", a."updatedAt") DESC, a.id`;
 
-function toRow(studyId: string, r: FlagRecord): HarmFlagRow {
+function scoreOf(docs: readonly RubricDocument[], s: NonNullable<FlagRecord["scores"]>[number]): HarmFlagScore {
+  const d = findDimension(docs, s.rubric, s.dimension);
+  const value = s.na ? "N/A" : (s.score ?? s.category ?? "N/A");
+  return {
+    rubric: s.rubric,
+    dimension: s.dimension,
+    rubricName: findRubric(docs, s.rubric)?.name ?? s.rubric,
+    name: d?.name ?? s.dimension,
+    repetition: s.repetition === 0 ? null : s.repetition,
+    score: s.score,
+    value,
+    label: s.na ? "Not applicable" : (d?.scale.levels?.find((l) => l.value === value)?.label ?? null),
+    acrossHarmLine: d !== undefined && d.scale.kind === "ordinal" && crossesHarmLine(d, s.score),
+  };
+}
+
+const rubricsOf = async (tx: Sql, studyId: string) =>
+  storedRubrics((await tx.rows<{ rubrics: unknown }>(Prisma.sql`SELECT rubrics FROM "Study" WHERE id = ${studyId}::uuid`))[0]?.rubrics);
+
+function toRow(studyId: string, r: FlagRecord, docs: readonly RubricDocument[]): HarmFlagRow {
   return {
     assignmentId: r.assignmentId,
     responseSetId: r.responseSetId,
@@ -79,13 +119,14 @@ function toRow(studyId: string, r: FlagRecord): HarmFlagRow {
     submitted: r.status === "SUBMITTED",
     comment: r.comment,
     flaggedAt: r.flaggedAt.toISOString(),
-    scores: (r.scores ?? []).map((s) => ({ ...s, repetition: s.repetition === 0 ? null : s.repetition })),
+    scores: (r.scores ?? []).map((s) => scoreOf(docs, s)),
     review: { status: r.reviewStatus ?? "OPEN", note: r.note, reviewer: r.reviewer, reviewedAt: r.reviewedAt?.toISOString() ?? null },
   };
 }
 
 export async function listHarmFlags(studyId: string, filter: { review?: HarmReviewStatus } = {}): Promise<HarmFlagRow[]> {
-  const rows = (await sql.rows<FlagRecord>(flagsSql(studyId))).map((r) => toRow(studyId, r));
+  const [records, docs] = await Promise.all([sql.rows<FlagRecord>(flagsSql(studyId)), rubricsOf(sql, studyId)]);
+  const rows = records.map((r) => toRow(studyId, r, docs));
   return filter.review ? rows.filter((r) => r.review.status === filter.review) : rows;
 }
 
@@ -102,7 +143,7 @@ export async function openHarmFlagCounts(studyIds: readonly string[]): Promise<M
 
 async function flagOf(tx: Sql, studyId: string, assignmentId: string): Promise<HarmFlagRow | null> {
   const [r] = await tx.rows<FlagRecord>(flagsSql(studyId, assignmentId));
-  return r ? toRow(studyId, r) : null;
+  return r ? toRow(studyId, r, await rubricsOf(tx, studyId)) : null;
 }
 
 /**
