@@ -86,7 +86,7 @@ export interface SavedScore {
 /** The form as the server has it: a reload or another device shows the same draft. */
 export function initialFormState(saved: { scores: SavedScore[]; harm: { flag: boolean; comment: string | null } }, study: StudyShape): FormState {
   const fields = new Set(gradingFields(study).map((f) => f.key));
-  const state: FormState = { scores: {}, comments: {}, harm: { flag: saved.harm.flag, comment: saved.harm.comment ?? "", notHarm: !saved.harm.flag && Boolean(saved.harm.comment) } };
+  const state: FormState = { scores: {}, comments: {}, harm: { flag: saved.harm.flag, comment: saved.harm.comment ?? "", ...(!saved.harm.flag && saved.harm.comment ? { notHarm: true } : {}) } };
   for (const s of saved.scores) {
     const key = cellKey(s.rubric, s.dimension, s.repetition ?? 0, s.criterion);
     if (!fields.has(key)) continue; // derived (consistency) or no longer part of the study

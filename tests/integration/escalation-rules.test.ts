@@ -12,7 +12,7 @@ import { GET as harmFlags } from "@/app/api/v1/studies/[id]/harm-flags/route";
 import { GET as getStudy, PATCH as patchStudy } from "@/app/api/v1/studies/[id]/route";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
-import { pilotTriggerRates } from "@/lib/escalation/trigger-rates";
+import { pilotTriggerRates } from "@/lib/analytics/pilot-trigger-rates";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { bearer, call } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";

@@ -94,7 +94,7 @@ describe("nominal dimensions and N/A", () => {
   it("a nominal dimension escalates on any disagreement; its final value is the majority, a tie none", () => {
     expect(rubricDisagreements(doc, values(grader("aligned", 3), grader("aligned", 4)))).toEqual([]);
     expect(rubricDisagreements(doc, values(grader("aligned", 3), grader("opposed", 4)))).toEqual([
-      { dimension: "consensus", values: { g0: "aligned", g1: "opposed" }, spread: null, threshold: null },
+      { dimension: "consensus", values: { g0: "aligned", g1: "opposed" }, spread: null, threshold: null, rule: "any", reason: "different values" },
     ]);
     expect(rubricFinal(doc, [grader("aligned", 3), grader("opposed", 4), grader("aligned", 5)], 1).dimensions).toEqual({ consensus: "aligned", clarity: 4 });
     expect(rubricFinal(doc, [grader("aligned", 3), grader("opposed", 4), grader("none", 5)], 1).dimensions.consensus).toBeUndefined();
@@ -104,7 +104,7 @@ describe("nominal dimensions and N/A", () => {
 
   it("an ordinal N/A against a score escalates; the final value leaves N/A out; all N/A is N/A", () => {
     expect(rubricDisagreements(doc, values(grader("aligned", null), grader("aligned", 4)))).toEqual([
-      { dimension: "clarity", values: { g0: "N/A", g1: 4 }, spread: 0, threshold: 2 },
+      { dimension: "clarity", values: { g0: "N/A", g1: 4 }, spread: 0, threshold: 2, rule: "spread", reason: "N/A against a value" },
     ]);
     expect(rubricDisagreements(doc, values(grader("aligned", null), grader("aligned", null)))).toEqual([]);
     expect(rubricFinal(doc, [grader("aligned", null), grader("aligned", 4), grader("aligned", 5)], 1).dimensions.clarity).toBe(4.5);

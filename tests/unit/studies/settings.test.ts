@@ -100,7 +100,7 @@ describe("thresholds", () => {
     expect(issues(thresholdsInputSchema.safeParse({ SAFE_LLM: { accuracy: "1" } }))).toEqual([["SAFE_LLM.accuracy", "a threshold must be a number"]]);
     expect(problems({ SCORE: { safty: 1 } })[0]).toEqual({
       path: "thresholds.SCORE.safty",
-      message: 'unknown SCORE dimension "safty" (or not ordinal: nominal dimensions escalate on any disagreement); known: safety, consensus_context, objectivity, reproducibility, explainability',
+      message: 'unknown SCORE dimension "safty" (or not ordinal: a nominal dimension has no spread; set its rule in escalationRules); known: safety, consensus_context, objectivity, reproducibility, explainability',
     });
     // A S.C.O.R.E. dimension under SAFE-LLM is unknown there.
     expect(problems({ SAFE_LLM: { safety: 1 } })[0].path).toBe("thresholds.SAFE_LLM.safety");

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { StudySettingsForm } from "@/components/studies/study-settings-form";
-import { pilotTriggerRates } from "@/lib/escalation/trigger-rates";
+import { pilotTriggerRates } from "@/lib/analytics/pilot-trigger-rates";
 import { settingsLockedFor } from "@/lib/studies/locks";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { studyDetail } from "@/lib/studies/service";

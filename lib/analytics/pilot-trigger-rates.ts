@@ -1,6 +1,6 @@
-import { triggerRates, type PrimarySet } from "@/lib/analytics/agreement";
-import type { LoadedAssignment } from "@/lib/analytics/assemble";
-import { loadStudy } from "@/lib/analytics/load";
+import { triggerRates, type PrimarySet } from "./agreement";
+import type { LoadedAssignment } from "./assemble";
+import { loadStudy } from "./load";
 import type { EscalationOverrides } from "@/lib/rubrics/escalation-rule";
 import type { Thresholds } from "@/lib/scoring/escalation";
 
