@@ -1,4 +1,5 @@
 import type { RubricDimension, RubricDocument } from "@/lib/rubrics/document";
+import { decisionRequired } from "@/lib/rubrics/harm-line";
 
 const SCOPE: Record<RubricDimension["scope"], string> = { first_answer: "first answer", each_answer: "each answer", set: "whole set" };
 
@@ -13,7 +14,7 @@ function harmLine(d: RubricDimension): string | null {
   if (at === undefined) return null;
   const label = d.scale.levels?.find((l) => l.value === at)?.label;
   const dir = d.harmAtOrAbove !== undefined ? "at or above" : "at or below";
-  return `harm line ${dir} ${at}${label ? ` (${label})` : ""}${d.harmDecision === "offered" ? ", flag offered" : ", decision required"}`;
+  return `harm line ${dir} ${at}${label ? ` (${label})` : ""}${decisionRequired(d) ? ", decision required" : ", flag offered"}`;
 }
 
 /**

@@ -69,7 +69,11 @@ export const RubricDimensionSchema = z.object({
   harmAtOrBelow: z.number().optional(),
   /** The same at or above this value (a severity scale: No harm ... Death). */
   harmAtOrAbove: z.number().optional(),
-  /** Across the harm line the grader must decide: flag it, or say why it is not a harm (required, the default); "offered" leaves the flag optional. */
+  /**
+   * Across the harm line the grader must decide: flag it, or say why it is not a harm ("required");
+   * "offered" leaves the flag optional. Unsaid: required at or above a value; offered at or below one,
+   * as documents written before the decision existed (the published rubrics among them) offer it.
+   */
   harmDecision: z.enum(["required", "offered"]).optional(),
 });
 

@@ -4,8 +4,8 @@ import type { RubricDimension, RubricDocument } from "./document";
  * The harm line of a dimension: a score at or below `harmAtOrBelow` (a safety
  * scale, low is harmful) or at or above `harmAtOrAbove` (a severity scale:
  * No harm ... Death) crosses it. Across it the grader decides: flag a
- * potential harm, or say why it is not one (unless the document only offers
- * the flag, harmDecision "offered").
+ * potential harm, or say why it is not one, where the document asks for the
+ * decision (decisionRequired); elsewhere the flag is only offered.
  */
 export interface HarmLine {
   direction: "at_or_below" | "at_or_above";
@@ -22,6 +22,12 @@ export function crossesHarmLine(d: Pick<RubricDimension, "harmAtOrBelow" | "harm
   const line = harmLine(d);
   if (!line || score === null) return false;
   return line.direction === "at_or_above" ? score >= line.at : score <= line.at;
+}
+
+/** Whether crossing the line asks for a decision: as the document says, else required at or above a value and offered at or below one (older documents' flag). */
+export function decisionRequired(d: Pick<RubricDimension, "harmAtOrBelow" | "harmAtOrAbove" | "harmDecision">): boolean {
+  if (d.harmDecision) return d.harmDecision === "required";
+  return harmLine(d)?.direction === "at_or_above";
 }
 
 /** One score across a harm line: which dimension, where, and the level's label. */
@@ -42,7 +48,7 @@ export function harmCrossings(rubrics: readonly RubricDocument[], cells: readonl
     const d = rubrics.find((r) => r.key === c.rubric)?.dimensions.find((x) => x.key === c.dimension);
     if (!d || d.scale.kind !== "ordinal" || !crossesHarmLine(d, c.score)) continue;
     const label = d.scale.levels?.find((l) => l.value === c.score)?.label ?? null;
-    out.push({ rubric: c.rubric, dimension: d, repetition: c.repetition ?? 1, score: c.score!, label, required: d.harmDecision !== "offered" });
+    out.push({ rubric: c.rubric, dimension: d, repetition: c.repetition ?? 1, score: c.score!, label, required: decisionRequired(d) });
   }
   return out;
 }

@@ -25,8 +25,7 @@ function dimensionsOf(def: RubricDefinition, thresholds: Record<string, number>)
     scale: { kind: "ordinal", levels: d.levels.map((l) => ({ ...l })) },
     ...(d.derived && d.key === "consistency" ? { derived: { rule: "equal_across_answers" as const, of: "accuracy" } } : {}),
     threshold: thresholds[d.key],
-    // The papers offer the flag without asking for a decision.
-    ...(HARM_AT_OR_BELOW[d.key] !== undefined ? { harmAtOrBelow: HARM_AT_OR_BELOW[d.key], harmDecision: "offered" as const } : {}),
+    ...(HARM_AT_OR_BELOW[d.key] !== undefined ? { harmAtOrBelow: HARM_AT_OR_BELOW[d.key] } : {}),
   }));
 }
 

@@ -39,6 +39,10 @@ describe("harm line in a rubric document", () => {
     const [c] = harmCrossings([doc(above)], [{ rubric: "survey", dimension: "extent", repetition: 1, score: 4 }]);
     expect(c).toMatchObject({ label: "Severe harm", required: true });
     expect(harmCrossings([doc({ ...above, harmDecision: "offered" })], [{ rubric: "survey", dimension: "extent", score: 5 }])[0].required).toBe(false);
+    // Older documents' line at or below a value offered the flag; they may now ask for the decision.
+    const below = { ...severity, harmAtOrBelow: 2 };
+    expect(harmCrossings([doc(below)], [{ rubric: "survey", dimension: "extent", score: 1 }])[0].required).toBe(false);
+    expect(harmCrossings([doc({ ...below, harmDecision: "required" })], [{ rubric: "survey", dimension: "extent", score: 1 }])[0].required).toBe(true);
   });
 });
 
