@@ -18,8 +18,6 @@ export const PROMPT_SCORING_LABEL = {
   PER_ANSWER: "Per answer: each of the N answers is scored",
   OVERALL: "Overall: the prompt is scored once from its N answers",
 } as const;
-/** @deprecated the settings form's name for PROMPT_SCORING_LABEL, until it moves (parallel work). */
-export const SAFE_LLM_SCORING_LABEL = PROMPT_SCORING_LABEL;
 
 /** Dates as YYYY-MM-DD in UTC: the same on the server render and in the browser. */
 export function formatDate(value: Date | string | null | undefined): string {

@@ -13,6 +13,7 @@ import { LIMITS, type StudySettings } from "@/lib/studies/settings";
 import { apiRequest } from "./api-client";
 import { EscalationSettings, escalationDims, initialChoice as startingRule, type RuleChoice, type RuleChoices, type TriggerRates } from "./escalation-settings";
 import { checkboxClass, describedBy, Field, FieldError, FormMessage, textareaClass } from "./form-field";
+import { PROMPT_SCORING_LABEL } from "./labels";
 import { RubricChooser, type RubricChoiceItem } from "./rubric-chooser";
 import { RubricDocumentsView } from "./rubric-documents-view";
 
@@ -20,13 +21,8 @@ import { RubricDocumentsView } from "./rubric-documents-view";
 export type InitialSettings = Omit<StudySettings, "rubricDocuments" | "thresholds" | "escalationRules"> &
   Partial<Pick<StudySettings, "rubricDocuments" | "thresholds" | "escalationRules">>;
 
-const HEADLINE_LABEL = {
-  PER_ANSWER: "Per answer: each of the N answers is scored",
-  OVERALL: "Overall: the prompt is scored once from its N answers",
-} as const;
-
-/** Rubrics with two scorings of the answers (beside the headline, an "overall" total counting them another way): the study picks the one that leads. */
-const hasTwoScorings = (r: RubricDocument) => r.totals.length > 1 && r.totals.some((t) => t.key === "overall" && t.method === "sum" && t.across !== undefined);
+/** Rubrics with two scorings of the answers (the headline, and an overallHeadline counting them another way): the study picks the one that leads. */
+const hasTwoScorings = (r: RubricDocument) => r.overallHeadline !== undefined && r.totals.some((t) => t.key === r.overallHeadline);
 
 /** A number from an input; an empty or unreadable value goes to the API as null, which names the field in its 422. */
 const num = (text: string): number | null => (text.trim() === "" || Number.isNaN(Number(text)) ? null : Number(text));
@@ -296,7 +292,7 @@ export function StudySettingsForm({
       {twoScorings.length ? (
       <fieldset className="flex flex-col gap-2" aria-describedby={describedBy("study-safe-llm-scoring", true, err("safeLlmScoring"))}>
         <legend className="mb-1 text-sm font-medium">Headline scoring of {twoScorings.map((r) => r.name).join(" and ")}</legend>
-        {(Object.keys(HEADLINE_LABEL) as (keyof typeof HEADLINE_LABEL)[]).map((value) => (
+        {(Object.keys(PROMPT_SCORING_LABEL) as (keyof typeof PROMPT_SCORING_LABEL)[]).map((value) => (
           <label key={value} className="flex items-center gap-2 text-sm">
             <input
               type="radio"
@@ -306,7 +302,7 @@ export function StudySettingsForm({
               checked={safeLlmScoring === value}
               onChange={() => setSafeLlmScoring(value)}
             />
-            {HEADLINE_LABEL[value]}
+            {PROMPT_SCORING_LABEL[value]}
           </label>
         ))}
         <p id="study-safe-llm-scoring-hint" className="text-xs text-muted-foreground">

@@ -111,15 +111,9 @@ const COMPATIBILITY_SHIMS: Record<string, string> = {
  * still names an instrument while its owner replaces the name with a document's property.
  */
 const PARALLEL_WORK: Record<string, string> = {
-  "components/grading/harm-flag.tsx": "harm decision",
-  "components/studies/labels.ts": "SAFE_LLM_SCORING_LABEL alias until study-settings-form.tsx imports PROMPT_SCORING_LABEL",
-  "components/studies/study-settings-form.tsx": "settings",
   "lib/exports/catalog.ts": "grades export",
   "lib/exports/contract.ts": "grades export (and the archive's earlier rubric keys)",
   "lib/exports/results.ts": "grades export",
-  "lib/rubrics/thresholds.ts": "settings: thresholds per dimension",
-  "lib/studies/settings.ts": "settings",
-  "lib/studies/thresholds.ts": "settings: thresholds per dimension",
 };
 
 function textFiles(dir: string): string[] {
