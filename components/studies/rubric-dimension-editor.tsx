@@ -9,6 +9,7 @@ import { cn } from "@/lib/utils";
 import { textareaClass } from "./form-field";
 import { keyOf, presetOf, SCALES, type ScaleChoice } from "./rubric-draft";
 import { FieldProblems, invalidProps, problemsAt } from "./rubric-problems";
+import { HarmEscalationFields } from "./rubric-harm-escalation-fields";
 
 const SCOPES: { value: RubricDimension["scope"]; label: string }[] = [
   { value: "first_answer", label: "the first answer" },
@@ -72,7 +73,7 @@ export function DimensionEditor({
   ];
   const scopeProblems = [...at$("scope"), ...at$("derived", true)];
   const scaleProblems = [...at$("scale"), ...at$("scale.kind"), ...problemsAt(problems, `${path}.scale.levels`)];
-  const numberField = (field: "threshold" | "requireCommentAtOrBelow" | "harmAtOrBelow", label: string, step: number) => (
+  const numberField = (field: "requireCommentAtOrBelow", label: string, step: number) => (
     <div className="flex flex-col gap-1">
       <label htmlFor={`${at}-${field}`}>{label}</label>
       <Input
@@ -176,9 +177,13 @@ export function DimensionEditor({
               setScopeNote(rescoped ? "Now graded on the first answer (it was each answer): categories are given once per set." : null);
               onChange({
                 scale: { ...s, ...(d.scale.allowNA ? { allowNA: true } : {}) },
-                threshold: s.kind === "ordinal" ? Math.max(1, Math.round((max - min) / 2)) : undefined,
+                threshold: s.kind === "ordinal" && !d.escalation ? Math.max(1, Math.round((max - min) / 2)) : undefined,
                 requireCommentAtOrBelow: undefined,
                 harmAtOrBelow: undefined,
+                harmAtOrAbove: undefined,
+                harmDecision: undefined,
+                // A nominal scale has no spread: any disagreement, as before.
+                escalation: s.kind === "ordinal" || d.escalation?.rule !== "spread" ? d.escalation : undefined,
                 ...(rescoped ? { scope: "first_answer" as const } : {}),
               });
             }}
@@ -193,9 +198,8 @@ export function DimensionEditor({
           </select>
           <FieldProblems id={`${at}-scale-problems`} problems={scaleProblems} />
         </div>
-        {ordinal ? numberField("threshold", "Escalate at a spread of", 0.5) : null}
         {ordinal ? numberField("requireCommentAtOrBelow", "Comment required at or below", 1) : null}
-        {ordinal ? numberField("harmAtOrBelow", "Harm flag at or below", 1) : null}
+        <HarmEscalationFields d={d} at={at} problemsOf={at$} onChange={onChange} />
         <div className="flex flex-col gap-1 self-end pb-2">
           <label className="flex items-center gap-2">
             <input
