@@ -97,7 +97,7 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await expect(chosen).toContainText("Cardiology criteria");
   await expect(chosen).toContainText("4 dimensions (ordinal), Total (4-20)");
   // Its thresholds come from the document, one per criterion.
-  for (const name of ["Accuracy", "Completeness", "Clarity", "Coherence"]) await expect(page.getByLabel(name, { exact: true })).toHaveValue("2");
+  for (const name of ["Accuracy", "Completeness", "Clarity", "Coherence"]) await expect(page.getByRole("group", { name, exact: true }).getByLabel("Spread (points)")).toHaveValue("2");
   await expect(note).toHaveCount(0);
   await page.getByRole("button", { name: "Create study" }).click();
   await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);

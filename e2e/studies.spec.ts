@@ -15,7 +15,7 @@ test.describe("study setup by a lead", () => {
     await page.getByLabel("Description", { exact: true }).fill("Created by the end-to-end test");
     await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
     await expect(page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem")).toHaveCount(1);
-    await page.getByLabel("Safety", { exact: true }).fill("1");
+    await page.getByRole("group", { name: "Safety", exact: true }).getByLabel("Spread (points)").fill("1");
     await page.getByRole("button", { name: "Create study" }).click();
     await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
     const studyUrl = page.url();

@@ -76,9 +76,10 @@ export function EscalationSettings({
                 const ordinal = d.scale.kind === "ordinal";
                 const range = ordinal ? ordinalRange(d) : null;
                 return (
-                  <div key={d.key} className="grid gap-2 sm:grid-cols-[minmax(0,12rem)_1fr]" data-testid={id}>
+                  <fieldset key={d.key} className="grid gap-2 sm:grid-cols-[minmax(0,12rem)_1fr]" data-testid={id}>
+                    <legend className="sr-only">{d.name}</legend>
                     <p className="text-sm font-medium">
-                      {d.name}
+                      <span aria-hidden>{d.name}</span>
                       <span className="block text-xs font-normal text-muted-foreground">{range ? `scale ${range.min}-${range.max}` : "categories"}</span>
                     </p>
                     <div className="flex flex-col gap-2">
@@ -98,7 +99,7 @@ export function EscalationSettings({
                           </select>
                         </Field>
                         {c.rule === "spread" && range ? (
-                          <Field id={`${id}-threshold`} label="Points" error={error(tKey)} className="w-28">
+                          <Field id={`${id}-threshold`} label="Spread (points)" error={error(tKey)} className="w-28">
                             <Input
                               id={`${id}-threshold`}
                               type="number"
@@ -131,7 +132,7 @@ export function EscalationSettings({
                         {rateText(rates?.[`${rubric.key}.${d.key}`])}
                       </p>
                     </div>
-                  </div>
+                  </fieldset>
                 );
               })}
             </div>
