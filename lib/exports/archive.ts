@@ -80,7 +80,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export async function* archiveChunks(session: ExportSession, studyId: string, opts: { identities: boolean; audit: boolean; now?: Date }): AsyncGenerator<string> {
   const q = session.rawQuery;
   const [study] = await q<Record<string, unknown>>(
-    `SELECT name, slug, description, "graderTitle", rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
+    `SELECT name, slug, description, "graderTitle", rubrics, repetitions, "gradersPerSet", thresholds, "escalationRules", "showReferenceAnswer", "matchSpecialty",
             "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
        FROM "Study" WHERE id = $1::uuid`,
     [studyId],
@@ -116,6 +116,8 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       repetitions: study.repetitions,
       gradersPerSet: study.gradersPerSet,
       thresholds: study.thresholds,
+      // Only where the study departs from its documents' escalation rules, so other archives stay as they were.
+      ...(study.escalationRules && Object.keys(study.escalationRules).length ? { escalationRules: study.escalationRules } : {}),
       showReferenceAnswer: study.showReferenceAnswer,
       matchSpecialty: study.matchSpecialty,
       safeLlmScoring: study.safeLlmScoring,

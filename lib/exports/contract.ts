@@ -3,7 +3,7 @@ import { errorResponses, registry } from "@/lib/api/registry";
 import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { MAX_COMMENT } from "@/lib/grading/contract-schemas";
 import { MAX_NAME, MAX_TEXT } from "@/lib/import/validate";
-import { LIMITS, thresholdsInputSchema } from "@/lib/studies/settings";
+import { escalationRulesInputSchema, LIMITS, thresholdsInputSchema } from "@/lib/studies/settings";
 
 /**
  * The exports contract: GET /api/v1/studies/{id}/export (every dataset, CSV or
@@ -175,6 +175,8 @@ export const ArchiveStudy = z.strictObject({
   repetitions: z.int().min(LIMITS.repetitions.min).max(LIMITS.repetitions.max),
   gradersPerSet: z.int().min(LIMITS.gradersPerSet.min).max(LIMITS.gradersPerSet.max),
   thresholds: thresholdsInputSchema,
+  /** The study's escalation rules over its documents'; absent: the documents' own. */
+  escalationRules: escalationRulesInputSchema.default({}),
   showReferenceAnswer: z.boolean(),
   matchSpecialty: z.boolean(),
   safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
