@@ -153,6 +153,9 @@ export const ArchiveEscalation = z.strictObject({
         dimension: archiveKey,
         spread: z.number().nullable(),
         threshold: z.number().nullable(),
+        /** The rule that escalated and why, in words (archives written before per-dimension rules have neither). */
+        rule: z.enum(["never", "any", "spread"]).optional(),
+        reason: text(200).optional(),
         values: z.record(ref, z.union([z.number(), z.string().max(63)])),
       }),
     )
