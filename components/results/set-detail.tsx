@@ -203,7 +203,7 @@ export function SetDetailView({ detail: d, rubrics, repetitions }: { detail: Set
                 return (
                   <li key={`${x.rubric}:${x.dimension}`}>
                     {doc?.name ?? x.rubric} · {doc?.dimensions.find((dd) => dd.key === x.dimension)?.name ?? x.dimension}: {x.values.map((v) => `${v.grader} ${v.value}`).join(", ")}
-                    {x.spread !== null ? ` (spread ${x.spread}${x.threshold !== null ? `, threshold ${x.threshold}` : ""})` : ""}
+ ({x.reason})
                   </li>
                 );
               })}

@@ -3,7 +3,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/uuid";
 import type { EscalationStatus } from "@/lib/generated/prisma/enums";
 import { ApiError } from "@/lib/errors/api-error";
-import type { Disagreement } from "@/lib/scoring/escalation";
+import { disagreementInWords, type Disagreement } from "@/lib/scoring/escalation";
 import { graderPseudonym } from "@/lib/users/pseudonym";
 import { prismaSql } from "@/lib/db/sql";
 import { lockSetsSql } from "@/lib/db/set-lock";
@@ -73,7 +73,7 @@ export async function listEscalations(studyId: string, filter: { status?: Escala
         name: dim?.name ?? d.dimension,
         spread: d.spread,
         threshold: d.threshold,
-        reason: d.reason ?? storedReason(d),
+        reason: disagreementInWords(d),
         values: Object.entries(d.values).map(([graderId, value]) => ({ grader: graderPseudonym(studyId, graderId), value, label: levelLabel(dim, value) })),
       };
     }),
@@ -88,16 +88,6 @@ export async function listEscalations(studyId: string, filter: { status?: Escala
 /** A level's label for a value (a mean between levels, N/A and criteria have none). */
 function levelLabel(d: RubricDocument["dimensions"][number] | undefined, value: number | string): string | null {
   return d?.scale.levels?.find((l) => l.value === value)?.label ?? null;
-}
-
-const round = (x: number) => Math.round(x * 100) / 100;
-
-/** The reason of an escalation stored before reasons were (the rule then: any nominal difference, N/A against a score, or the spread). */
-function storedReason(d: Disagreement): string {
-  const xs = Object.values(d.values);
-  if (xs.includes("N/A") && xs.some((x) => x !== "N/A")) return "N/A against a value";
-  if (d.spread === null || d.threshold === null) return "different values";
-  return `a spread of ${round(d.spread)}, at least ${d.threshold}`;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AssignmentKind, AssignmentStatus, EscalationStatus, SetStatus } fr
 import type { HarmReviewStatus } from "@/lib/harm/service";
 import { graderPseudonym } from "@/lib/users/pseudonym";
 import { setResultOf } from "./sets";
-import type { Disagreement } from "@/lib/scoring/escalation";
+import { disagreementInWords, type Disagreement } from "@/lib/scoring/escalation";
 import type { FinalScores, FinalTotals } from "@/lib/scoring/final-scores";
 import type { StoredCell } from "@/lib/scoring/study-values";
 import { finalDimensionValue } from "@/lib/scoring/rubric-final";
@@ -56,7 +56,7 @@ export interface SetDetail {
   escalation: {
     status: EscalationStatus;
     /** What disagreed, as the escalation recorded it (rubric, dimension, spread, threshold, each grader's value). */
-    dimensions: { rubric: string; dimension: string; spread: number | null; threshold: number | null; values: { grader: string; value: number | string }[] }[];
+    dimensions: { rubric: string; dimension: string; spread: number | null; threshold: number | null; reason: string; values: { grader: string; value: number | string }[] }[];
     adjudicator: string | null;
     createdAt: string;
     resolvedAt: string | null;
@@ -190,6 +190,7 @@ function pseudonymousDimensions(stored: unknown, pseudonym: (id: string) => stri
     dimension: d.dimension,
     spread: d.spread,
     threshold: d.threshold,
+    reason: disagreementInWords(d),
     values: Object.entries(d.values ?? {}).map(([graderId, value]) => ({ grader: pseudonym(graderId), value })),
   }));
 }

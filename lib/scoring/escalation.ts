@@ -38,3 +38,18 @@ export function findDisagreements(graders: Record<string, GraderRubricValues>, r
   }
   return out;
 }
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Why a stored disagreement escalated, in words: its reason, or for one stored
+ * before reasons were, what the rule then was (any nominal difference, N/A
+ * against a score, or the spread reaching the threshold).
+ */
+export function disagreementInWords(d: Pick<Disagreement, "values" | "spread" | "threshold"> & { reason?: string }): string {
+  if (d.reason) return d.reason;
+  const xs = Object.values(d.values ?? {});
+  if (xs.includes("N/A") && xs.some((x) => x !== "N/A")) return "N/A against a value";
+  if (d.spread === null || d.threshold === null) return "different values";
+  return `a spread of ${round(d.spread)}, at least ${d.threshold}`;
+}
