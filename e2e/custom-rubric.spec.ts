@@ -144,4 +144,19 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await page.goto(`/studies/${studyId}/exports`);
   const csv = await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=score-long`)).text();
   expect(csv.split(/\r?\n/)[0]).toBe("domain,model,response_id,accuracy,completeness,clarity,coherence");
+
+  // Settings after the pilot (issue 31, item 5): the study's own document read-only with its version, no
+  // error, each dimension's escalation rule with how often it triggered on the grades so far.
+  await page.goto(`/studies/${studyId}/settings`);
+  await expect(page.getByText(/no rubric template/)).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "The study's rubric documents" })).toContainText("Cardiology criteria (key cardiology_criteria, version 1)");
+  const accuracy = page.getByRole("group", { name: "Accuracy", exact: true });
+  await expect(accuracy.getByLabel("Escalate")).toHaveValue("spread");
+  await expect(accuracy.getByLabel("Spread (points)")).toHaveValue("2");
+  await expect(accuracy).toContainText("escalated 0 of 6 sets with two primary grades (0%)");
+  await accuracy.getByLabel("Escalate").selectOption("never");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Settings saved." })).toBeVisible();
+  const study = await (await page.request.get(`/api/v1/studies/${studyId}`)).json();
+  expect(study.escalationRules).toEqual({ cardiology_criteria: { accuracy: { rule: "never" } } });
 });
