@@ -69,7 +69,7 @@ export function GradingFormFrame({ assignment, item, justSubmitted }: Pick<Gradi
         <QuestionPanel
           studyName={assignment.study.name}
           specialty={item.specialty}
-          question={item.question}
+          question={item.questionBody}
           referenceAnswer={null}
           position={assignment.progress.position}
           total={assignment.progress.total}

@@ -44,8 +44,8 @@ import { useDraftAutosave, type AutosaveMode } from "./use-draft-autosave";
 
 export interface GradingFormProps {
   assignment: Omit<BlindedAssignment, "answers" | "item">;
-  /** The question, and the reference answer already rendered (on the server). */
-  item: { specialty: string; question: string; referenceAnswer: ReactNode | null; criteria?: BlindedAssignment["item"]["criteria"] };
+  /** The question (its text for the toolbar, `questionBody` rendered on the server) and the reference answer, rendered too. */
+  item: { specialty: string; question: string; questionBody: ReactNode; referenceAnswer: ReactNode | null; criteria?: BlindedAssignment["item"]["criteria"] };
   /** The answers by repetition, already rendered (on the server). */
   answers: RenderedAnswer[];
   justSubmitted: boolean;
@@ -227,7 +227,7 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
   const missingFirst = done.missing[0];
 
   return (
-    <div className="flex flex-col">
+    <div className="flex min-w-0 flex-col">
       <GradingToolbar
         position={assignment.progress.position}
         total={assignment.progress.total}
@@ -252,14 +252,14 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
           ref={headingRef}
           studyName={assignment.study.name}
           specialty={item.specialty}
-          question={item.question}
+          question={item.questionBody}
           referenceAnswer={item.referenceAnswer}
           position={assignment.progress.position}
           total={assignment.progress.total}
           adjudicator={assignment.kind === "ADJUDICATOR"}
         />
 
-        <div className="grid gap-3 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
           {study.rubrics.map((r) => (
             <RubricIntro key={r.key} {...parts} rubric={r} />
           ))}
@@ -298,9 +298,12 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
               {wasSubmitted ? "Update your submitted grades" : "Submit"}
             </h2>
             <p className="mt-1 text-sm text-muted-foreground">
-              {done.done === done.total ? "Every score is given." : `${done.total - done.done} of ${done.total} scores still to give.`} Press{" "}
-              <kbd className="rounded border border-border bg-background px-1 font-mono text-xs">Ctrl</kbd> +{" "}
-              <kbd className="rounded border border-border bg-background px-1 font-mono text-xs">Enter</kbd> anywhere to submit. Your draft is saved as you go.
+              {done.done === done.total ? "Every score is given." : `${done.total - done.done} of ${done.total} scores still to give.`}{" "}
+              <span className="pointer-coarse:hidden" data-testid="press-hint">
+                Press <kbd className="rounded border border-border bg-background px-1 font-mono text-xs">Ctrl</kbd> +{" "}
+                <kbd className="rounded border border-border bg-background px-1 font-mono text-xs">Enter</kbd> anywhere to submit.
+              </span>{" "}
+              Your draft is saved as you go.
             </p>
 
             {hasProblems(problems) ? <SubmitProblems ref={problemsRef} fields={fields} problems={problems} onReveal={revealField} /> : null}

@@ -135,7 +135,9 @@ export function GradingToolbar({
           <Button type="button" variant="ghost" size="sm" onClick={onShortcuts} aria-keyshortcuts="?" disabled={pending}>
             <Keyboard aria-hidden className="size-4" />
             <span className="hidden sm:inline">Shortcuts</span>
-            <kbd className="rounded border border-border bg-muted px-1 font-mono text-[0.7rem] text-muted-foreground">?</kbd>
+            <kbd className="rounded border border-border bg-muted px-1 font-mono text-[0.7rem] text-muted-foreground pointer-coarse:hidden" data-testid="press-hint">
+              ?
+            </kbd>
           </Button>
           {readOnly ? null : (
             <Button type="button" size="sm" onClick={onSubmit} disabled={submitting || pending} aria-keyshortcuts="Control+Enter Meta+Enter">

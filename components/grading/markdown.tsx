@@ -16,6 +16,14 @@ import { cn } from "@/lib/utils";
  */
 const OPTIONS = { disableParsingRawHTML: true, forceBlock: true, forceWrapper: true, wrapper: null, disableFrontmatter: true } as const;
 
-export function Markdown({ children, className }: { children: string; className?: string }) {
-  return <div className={cn("answer-prose", className)}>{compiler(children, OPTIONS)}</div>;
+/**
+ * Questions: the same parser and sanitising, but a heading in the question
+ * is shown as a bold line of body text (the page's one h1 is "Question"), and
+ * its line breaks are kept (question-prose: an EHR extract is written line by line).
+ */
+const HEADING = { component: "p", props: { className: "font-semibold" } } as const;
+const QUESTION_OPTIONS = { ...OPTIONS, overrides: { h1: HEADING, h2: HEADING, h3: HEADING, h4: HEADING, h5: HEADING, h6: HEADING } } as const;
+
+export function Markdown({ children, className, question = false }: { children: string; className?: string; question?: boolean }) {
+  return <div className={cn("answer-prose", question && "question-prose", className)}>{compiler(children, question ? QUESTION_OPTIONS : OPTIONS)}</div>;
 }

@@ -124,14 +124,15 @@ export function RubricIntro(p: FormParts & { rubric: RubricDocument }) {
     </div>
   ) : null;
   return (
-    <section aria-labelledby={id} data-rubric={r.key} className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-border bg-background p-4">
-      <div className="max-w-2xl flex-1">
+    <section aria-labelledby={id} data-rubric={r.key} className="flex min-w-0 flex-wrap items-start justify-between gap-3 rounded-lg border border-border bg-background p-4">
+      {/* min-w-0 and anywhere-wrapping: a long word or address in the instructions wraps instead of widening a phone's page. */}
+      <div className="max-w-2xl min-w-0 flex-1 basis-60">
         <p className="text-xs font-semibold uppercase tracking-wider text-primary">Rubric</p>
         <h2 id={id} className="text-lg font-semibold tracking-tight">
           {r.name}
         </h2>
-        <p className="mt-1 text-sm text-muted-foreground">
-          {rubricInstructions(r)} <span className="whitespace-nowrap">Source: {r.source ?? "the study's own rubric"}.</span>
+        <p className="mt-1 text-sm whitespace-pre-line text-muted-foreground [overflow-wrap:anywhere]">
+          {rubricInstructions(r)} <span>Source: {r.source ?? "the study's own rubric"}.</span>
         </p>
       </div>
       {totals}

@@ -15,37 +15,42 @@ const STATUS = {
   SUBMITTED: { label: "Submitted", variant: "success" },
 } as const;
 
+// On a phone the table fits the screen: the specialty moves under the question and the status column stays in view.
 const col = dataTableColumns<QueueRow>();
 const columns = col.columns([
-  col.accessor("number", { header: "#", enableSorting: false, meta: { className: "w-12 tabular-nums text-muted-foreground" } }),
+  col.accessor("number", { header: "#", enableSorting: false, meta: { className: "w-8 tabular-nums text-muted-foreground sm:w-12" } }),
   col.accessor("question", {
     header: "Question",
     enableSorting: false,
-    meta: { className: "max-w-xl py-2.5" },
+    meta: { className: "max-w-xl py-2.5 whitespace-normal" },
     cell: (c) => {
       const r = c.row.original;
       return (
-        <div className="flex items-start gap-2">
-          <Link
-            href={`/grade/${r.id}`}
-            className="line-clamp-2 font-medium text-foreground underline underline-offset-2 decoration-muted-foreground/50 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-          >
-            {r.question}
-          </Link>
-          {r.setLabel ? (
-            <Badge variant="outline" className="shrink-0 whitespace-nowrap" data-testid="set-label">
-              {r.setLabel}
-            </Badge>
-          ) : null}
+        <div className="flex min-w-0 flex-col gap-1">
+          <div className="flex flex-wrap items-start gap-2">
+            <Link
+              href={`/grade/${r.id}`}
+              data-testid="queue-preview"
+              className="line-clamp-2 min-w-0 font-medium break-words text-foreground underline underline-offset-2 decoration-muted-foreground/50 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+            >
+              {r.question}
+            </Link>
+            {r.setLabel ? (
+              <Badge variant="outline" className="shrink-0 whitespace-nowrap" data-testid="set-label">
+                {r.setLabel}
+              </Badge>
+            ) : null}
+          </div>
+          <span className="text-xs text-muted-foreground sm:hidden">{r.specialty}</span>
         </div>
       );
     },
   }),
-  col.accessor("specialty", { header: "Specialty", enableSorting: false, meta: { className: "w-40" } }),
+  col.accessor("specialty", { header: "Specialty", enableSorting: false, meta: { className: "hidden w-40 sm:table-cell" } }),
   col.accessor("status", {
     header: "Status",
     enableSorting: false,
-    meta: { className: "w-48" },
+    meta: { className: "w-24 whitespace-normal sm:w-48" },
     cell: (c) => {
       const r = c.row.original;
       return (

@@ -18,19 +18,20 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-border bg-background print:hidden">
-        <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
-          <Link href="/" className="font-semibold text-primary">
+        {/* On a phone the user's name gives way (truncated) rather than widen the page. */}
+        <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:gap-6">
+          <Link href="/" className="shrink-0 font-semibold text-primary">
             Clingrade
           </Link>
-          <nav aria-label="Main" className="flex gap-4 text-sm">
+          <nav aria-label="Main" className="flex shrink-0 gap-4 text-sm whitespace-nowrap">
             {NAV[user.role].map((item) => (
               <Link key={item.href} href={item.href} className="text-muted-foreground hover:text-foreground">
                 {item.label}
               </Link>
             ))}
           </nav>
-          <div className="ml-auto flex items-center gap-3 text-sm">
-            <span data-testid="current-user">
+          <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
+            <span data-testid="current-user" className="min-w-0 truncate" title={`${user.name} · ${ROLE_LABEL[user.role]}`}>
               {user.name} <span className="text-muted-foreground">· {ROLE_LABEL[user.role]}</span>
             </span>
             <SignOutButton />

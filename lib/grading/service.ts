@@ -8,6 +8,7 @@ import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { storedCriteria } from "@/lib/rubrics/criteria";
+import { queueKeySql } from "@/lib/grading/queue-order";
 import { ApiError } from "@/lib/errors/api-error";
 import { metrics } from "@/lib/server/metrics";
 import type { GradeSubmission } from "./contract-schemas";
@@ -28,7 +29,7 @@ const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
  * below goes through it, so someone else's assignment is simply not there.
  */
 const mineSql = (graderId: string) => Prisma.sql`
-  SELECT x.id, x.status::text AS status, x.position, st.status::text AS study_status
+  SELECT x.id, x."studyId", x.kind::text AS kind, x.status::text AS status, x.position, st.status::text AS study_status
   FROM "Assignment" x
   JOIN "Study" st ON st.id = x."studyId"
   WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
@@ -111,11 +112,16 @@ export interface BlindedAssignment {
   nextAssignmentId: string | null;
 }
 
-/** The next unfinished assignment of an open study after `position` in the grader's order, wrapping around (SQL over `mine`). */
-const nextOpenSql = (assignmentId: string, position: number | Prisma.Sql) => Prisma.sql`
+/**
+ * The next unfinished assignment of an open study (SQL over `mine`): a
+ * third-grader set first (it holds up its set's final scores), then the one
+ * after `position` in the grader's order, in the same study before another,
+ * wrapping around.
+ */
+const nextOpenSql = (assignmentId: string, position: number | Prisma.Sql, studyId: Prisma.Sql) => Prisma.sql`
   SELECT n.id FROM mine n
   WHERE n.study_status = 'OPEN' AND n.status IN ('PENDING', 'IN_PROGRESS') AND n.id <> ${assignmentId}::uuid
-  ORDER BY n.position < ${position}, n.position, n.id
+  ORDER BY (n.kind = 'ADJUDICATOR') DESC, n."studyId" <> ${studyId}, n.position < ${position}, n.position, n.id
   LIMIT 1`;
 
 interface AssignmentViewRow {
@@ -163,7 +169,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
   const rows = await sql.rows<AssignmentViewRow>(Prisma.sql`
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
-      SELECT a.id, a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
+      SELECT a.id, a."studyId", a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
              a."responseSetId", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics, st.repetitions, st."showReferenceAnswer",
              st.status::text AS "studyStatus", q.question, q."referenceAnswer", q.criteria, sp.name AS specialty
       FROM "Assignment" a
@@ -178,13 +184,13 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
          FROM "Response" r WHERE r."responseSetId" = this."responseSetId" AND r.repetition <= this.repetitions) AS answers,
       (SELECT json_agg(${gradeJsonSql}) FROM "Grade" g WHERE g."assignmentId" = this.id) AS grades,
       progress.total, progress.done, progress.before,
-      (${nextOpenSql(assignmentId, Prisma.sql`this.position`)}) AS "nextId"
+      (${nextOpenSql(assignmentId, Prisma.sql`this.position`, Prisma.sql`this."studyId"`)}) AS "nextId"
     FROM this
-    -- The three counts in one pass over the queue, not one each.
+    -- The three counts in one pass over the study's part of the queue, not one each; "before" in the queue's order.
     CROSS JOIN LATERAL (
       SELECT count(*)::int AS total, (count(*) FILTER (WHERE mine.status = 'SUBMITTED'))::int AS done,
-             (count(*) FILTER (WHERE mine.position < this.position))::int AS before
-      FROM mine) progress`);
+             (count(*) FILTER (WHERE ${queueKeySql("mine")} < ${queueKeySql("this")}))::int AS before
+      FROM mine WHERE mine."studyId" = this."studyId") progress`);
   const a = rows[0];
   if (!a) throw new ApiError(404, "assignment not found");
   const rubrics = storedRubrics(a.rubrics);
@@ -208,7 +214,8 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
 /** The next assignment to grade after this one (the first unfinished one after it in the grader's order, wrapping around). */
 async function nextAssignmentAfter(graderId: string, assignmentId: string): Promise<string | null> {
   const position = Prisma.sql`(SELECT position FROM "Assignment" WHERE id = ${assignmentId}::uuid)`;
-  const rows = await sql.rows<{ id: string }>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) ${nextOpenSql(assignmentId, position)}`);
+  const studyId = Prisma.sql`(SELECT "studyId" FROM "Assignment" WHERE id = ${assignmentId}::uuid)`;
+  const rows = await sql.rows<{ id: string }>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) ${nextOpenSql(assignmentId, position, studyId)}`);
   return rows[0]?.id ?? null;
 }
 

@@ -12,8 +12,11 @@ export type ImportKind = "full" | "questions" | "answers";
 export const QUESTION_COLUMNS = ["specialty", "question", "reference_answer"] as const;
 /** Columns that describe one generated answer (Response). */
 export const ANSWER_COLUMNS = ["model", "repetition", "response"] as const;
-/** A question's own criteria (HealthBench), a JSON list; optional wherever questions are. */
-export const OPTIONAL_QUESTION_COLUMNS = ["criteria"] as const;
+/**
+ * Optional wherever questions are: a question's own criteria (HealthBench), a JSON list; and
+ * the part of the question the grader's queue shows (preview), else its last paragraph.
+ */
+export const OPTIONAL_QUESTION_COLUMNS = ["criteria", "preview"] as const;
 /** Generation settings recorded on the LlmModel; optional wherever answers are. */
 export const MODEL_SETTING_COLUMNS = ["model_version", "temperature", "top_p"] as const;
 

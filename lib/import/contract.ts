@@ -39,6 +39,13 @@ export const ImportRow = registry.register(
             'The question\'s own criteria (HealthBench), each met or not by an answer and worth signed points: a JSON list [{"id": "c1", "text": "...", "points": 5}] (in CSV, that JSON as the cell\'s text). Required for every question of a study whose rubric grades criteria. A blank cell means none; a file without the column keeps the stored ones.',
         })
         .optional(),
+      preview: z
+        .union([z.string(), z.null()])
+        .openapi({
+          description:
+            "Optional: the part of the question the graders' queue shows for it (one line, at most 500 characters), for questions that open alike (the same context, then the question). Blank: the question's last paragraph. A file without the column keeps the stored one.",
+        })
+        .optional(),
       model: text("Name of the LLM that answered").optional(),
       repetition: numberOrText("Which of the N generated answers, 1..N").optional(),
       response: text("The model's answer").optional(),
@@ -119,7 +126,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/import",
   summary: "Import questions and model answers",
   description:
-    "One long table, one row per answer: item_id, specialty, question, reference_answer, model, repetition, response (optional criteria, model_version, temperature, top_p). A questions-only or answers-only table works too; the header tells which. CSV may be UTF-8 with or without BOM, comma, semicolon or tab separated, CRLF or LF, with quoted multi-line fields. A file with any problem writes nothing; importing the same file again changes nothing. Answers that already have grades cannot be changed. Body limit: IMPORT_MAX_BYTES (50 MB by default).",
+    "One long table, one row per answer: item_id, specialty, question, reference_answer, model, repetition, response (optional criteria, preview, model_version, temperature, top_p). A questions-only or answers-only table works too; the header tells which. CSV may be UTF-8 with or without BOM, comma, semicolon or tab separated, CRLF or LF, with quoted multi-line fields. A file with any problem writes nothing; importing the same file again changes nothing. Answers that already have grades cannot be changed. Body limit: IMPORT_MAX_BYTES (50 MB by default).",
   tags: ["Import"],
   request: {
     params: ImportParams,

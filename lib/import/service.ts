@@ -180,7 +180,7 @@ class StreamWriter {
 
   private newSpecialties = new Map<string, string>();
   private newModels: { id: string; name: string; version: string; temperature: number | null; topP: number | null }[] = [];
-  private newItems: { id: string; externalId: string; specialtyKey: string; question: string; reference: string; criteria: string | null }[] = [];
+  private newItems: { id: string; externalId: string; specialtyKey: string; question: string; reference: string; criteria: string | null; preview: string | null }[] = [];
   private newSets: { id: string; itemId: string; modelId: string }[] = [];
   private direct = new Pieces();
   private staged = new Pieces();
@@ -231,7 +231,7 @@ class StreamWriter {
         const id = randomUUID();
         this.itemIds.push(id);
         this.itemIsNew.push(true);
-        this.newItems.push({ id, externalId: item.externalId, specialtyKey: key, question: item.first.question, reference: item.first.referenceAnswer, criteria: item.first.criteria ?? null });
+        this.newItems.push({ id, externalId: item.externalId, specialtyKey: key, question: item.first.question, reference: item.first.referenceAnswer, criteria: item.first.criteria ?? null, preview: item.first.preview ?? null });
         this.counts.itemsCreated++;
       }
     }
@@ -337,9 +337,10 @@ class StreamWriter {
       if (this.newItems.length) {
         const i = this.newItems;
         parts.push({
-          sql: (p) => `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt", criteria)
-            SELECT u.id, ${p(1)}::uuid, u.external_id, u.question, u.reference, u.specialty_id, ${p(7)}::timestamptz, u.criteria::jsonb
-              FROM unnest(${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::uuid[], ${p(8)}::text[]) AS u(id, external_id, question, reference, specialty_id, criteria)`,
+          sql: (p) => `INSERT INTO "QaItem" (id, "studyId", "externalId", question, "referenceAnswer", "specialtyId", "updatedAt", criteria, preview)
+            SELECT u.id, ${p(1)}::uuid, u.external_id, u.question, u.reference, u.specialty_id, ${p(7)}::timestamptz, u.criteria::jsonb, u.preview
+              FROM unnest(${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::uuid[], ${p(8)}::text[], ${p(9)}::text[])
+                AS u(id, external_id, question, reference, specialty_id, criteria, preview)`,
           values: [
             this.studyId,
             i.map((x) => x.id),
@@ -349,6 +350,7 @@ class StreamWriter {
             i.map((x) => this.existing.specialties.get(x.specialtyKey) as string),
             this.timestamp,
             i.map((x) => x.criteria),
+            i.map((x) => x.preview),
           ],
         });
       }
@@ -497,9 +499,9 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
     }
     await client.query(
       `CREATE TEMP TABLE imp_item ON COMMIT DROP AS
-       SELECT t.row, t.line, t.external_id, t.specialty, t.question, t.reference, t.criteria::jsonb AS criteria, t.criteria_stated
-         FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bool[])
-           AS t(row, line, external_id, specialty, question, reference, criteria, criteria_stated)`,
+       SELECT t.row, t.line, t.external_id, t.specialty, t.question, t.reference, t.criteria::jsonb AS criteria, t.criteria_stated, t.preview, t.preview_stated
+         FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bool[], $9::text[], $10::bool[])
+           AS t(row, line, external_id, specialty, question, reference, criteria, criteria_stated, preview, preview_stated)`,
       [
         items.map((i) => i.row),
         items.map((i) => i.line ?? null),
@@ -509,9 +511,13 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
         items.map((i) => i.referenceAnswer),
         items.map((i) => i.criteria ?? null),
         items.map((i) => i.criteria !== undefined),
+        items.map((i) => i.preview ?? null),
+        items.map((i) => i.preview !== undefined),
       ],
     );
     const criteriaChanged = `(i.criteria_stated AND q.criteria IS DISTINCT FROM i.criteria)`;
+    // Only what the queue shows: it may change after grading began.
+    const previewChanged = `(i.preview_stated AND q.preview IS DISTINCT FROM i.preview)`;
     const { rows } = await client.query<
       Located & { external_id: string; question_changed: boolean; reference_changed: boolean; specialty_changed: boolean; criteria_changed: boolean; graded: boolean }
     >(
@@ -524,7 +530,7 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
          FROM imp_item i
          JOIN "QaItem" q ON q."studyId" = $1::uuid AND q."externalId" = i.external_id
          JOIN "Specialty" s ON s.id = q."specialtyId"
-        WHERE q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty OR ${criteriaChanged}
+        WHERE q.question <> i.question OR q."referenceAnswer" <> i.reference OR lower(s.name) <> i.specialty OR ${criteriaChanged} OR ${previewChanged}
         ORDER BY i.row`,
       [study.id],
     );
@@ -533,6 +539,7 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
       const what = [r.question_changed && "question", r.specialty_changed && "specialty", r.reference_changed && "reference_answer", r.criteria_changed && "criteria"].filter(
         (x): x is string => typeof x === "string",
       );
+      if (what.length === 0) continue;
       add(
         {
           ...at(r),
@@ -630,12 +637,14 @@ async function apply({ client, study, kind, validator, writer }: Ctx): Promise<I
   if (kind !== "answers") {
     await client.query(
       `UPDATE "QaItem" q SET question = i.question, "referenceAnswer" = i.reference, "specialtyId" = s.id, "updatedAt" = now(),
-              criteria = CASE WHEN i.criteria_stated THEN i.criteria ELSE q.criteria END
+              criteria = CASE WHEN i.criteria_stated THEN i.criteria ELSE q.criteria END,
+              preview = CASE WHEN i.preview_stated THEN i.preview ELSE q.preview END
          FROM imp_item i, "Specialty" s
         WHERE q."studyId" = $1::uuid AND q."externalId" = i.external_id
           AND s.id = (SELECT s2.id FROM "Specialty" s2 WHERE lower(s2.name) = i.specialty ORDER BY s2.name LIMIT 1)
           AND ((q.question, q."referenceAnswer", q."specialtyId") IS DISTINCT FROM (i.question, i.reference, s.id)
-               OR (i.criteria_stated AND q.criteria IS DISTINCT FROM i.criteria))`,
+               OR (i.criteria_stated AND q.criteria IS DISTINCT FROM i.criteria)
+               OR (i.preview_stated AND q.preview IS DISTINCT FROM i.preview))`,
       [study.id],
     );
   }

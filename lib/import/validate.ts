@@ -199,6 +199,22 @@ const criteria = () =>
       return JSON.stringify(parsed.data);
     });
 
+/** The queue's preview of a question: one line of text; null for a blank cell, undefined when not stated (kept as stored). */
+export const MAX_PREVIEW = 500;
+const preview = () =>
+  z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const s = str("preview", v, ctx);
+      if (s === undefined) return z.NEVER;
+      const t = cleanName(s);
+      if (t === "") return null;
+      if (t.length > MAX_PREVIEW) return issue(ctx, `preview is longer than ${MAX_PREVIEW} characters; it is the line the graders' queue shows, give a shorter part of the question`);
+      return t;
+    });
+
 /** The zod schema of one row of a file of this kind, for a study with N = `repetitions`. */
 export function rowSchema(kind: ImportKind, repetitions: number) {
   const question = {
@@ -206,6 +222,7 @@ export function rowSchema(kind: ImportKind, repetitions: number) {
     question: text("question", true),
     reference_answer: text("reference_answer", false),
     criteria: criteria(),
+    preview: preview(),
   };
   const answer = {
     model: name("model"),
@@ -236,6 +253,8 @@ export interface FileItem {
   referenceAnswer: string;
   /** Canonical JSON of the question's criteria; null: none; undefined: not stated (kept as stored). */
   criteria?: string | null;
+  /** The queue's preview; null: none (the last paragraph shows); undefined: not stated (kept as stored). */
+  preview?: string | null;
 }
 
 /** One item x model pair of the file, numbered by `key` (see StagedAnswer.setKey). */
@@ -392,6 +411,7 @@ export class ImportValidator {
       const question = r.question as string;
       const reference = r.reference_answer as string;
       const stated = r.criteria as string | null | undefined;
+      const statedPreview = r.preview as string | null | undefined;
       const first = item.first;
       if (!first) {
         if (!this.specialties.has(specialtyKey)) this.specialties.set(detach(specialtyKey), detach(specialty));
@@ -402,6 +422,7 @@ export class ImportValidator {
           question: detach(question),
           referenceAnswer: detach(reference),
           ...(stated === undefined ? {} : { criteria: stated }),
+          ...(statedPreview === undefined ? {} : { preview: statedPreview === null ? null : detach(statedPreview) }),
         };
       } else {
         if (first.specialtyKey !== specialtyKey)
@@ -411,6 +432,10 @@ export class ImportValidator {
         if (stated !== undefined) {
           if (first.criteria === undefined) first.criteria = stated;
           else if (first.criteria !== stated) fail("criteria", `item ${externalId} has different criteria than in row ${first.row}`);
+        }
+        if (statedPreview !== undefined) {
+          if (first.preview === undefined) first.preview = statedPreview === null ? null : detach(statedPreview);
+          else if (first.preview !== statedPreview) fail("preview", `item ${externalId} has a different preview than in row ${first.row}`);
         }
         if (this.kind === "questions" && this.totalErrors === errorsBefore) this.duplicateRows++;
       }

@@ -3,6 +3,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { offsetOf, type Page } from "@/lib/tables/search-params";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { setLetter, type QueueQuery, type QueueStatus } from "./params";
+import { queueOrderSql } from "@/lib/grading/queue-order";
+import { questionPreview } from "./preview";
 
 /**
  * The grader's queue, read one study and one page at a time, so a queue of
@@ -10,6 +12,8 @@ import { setLetter, type QueueQuery, type QueueStatus } from "./params";
  * own work: nothing returned names a model, its version or another grader.
  * Sets of the same question are told apart by a neutral letter ("Set A, B,
  * C") in the grader's own random order, which says nothing about the model.
+ * Third-grader sets come first: a set waiting for its third grade holds up
+ * that set's final scores (lib/grading/queue-order.ts).
  */
 
 /** The grader's own non-cancelled work in open or closed studies they are still an active member of (as in lib/grading/service.ts). */
@@ -28,7 +32,7 @@ export interface QueueStudy {
   total: number;
   submitted: number;
   drafts: number;
-  /** The set "Next" opens in this study: the first draft, else the first set not started (open studies only). */
+  /** The set "Next" opens in this study: a third-grader set, else the first draft, else the first set not started (open studies only). */
   nextId: string | null;
 }
 
@@ -47,7 +51,7 @@ export async function listQueueStudies(graderId: string): Promise<QueueStudy[]> 
       SELECT DISTINCT ON ("studyId") "studyId", id
       FROM mine
       WHERE study_status = 'OPEN' AND status IN ('PENDING', 'IN_PROGRESS')
-      ORDER BY "studyId", (status = 'IN_PROGRESS') DESC, position, id
+      ORDER BY "studyId", (kind = 'ADJUDICATOR') DESC, (status = 'IN_PROGRESS') DESC, position, id
     )
     SELECT st.id, ${graderFacingTitleSql("st")} AS title, p.open, p.total, p.submitted, p.drafts, next.id AS "nextId"
     FROM per_study p
@@ -62,6 +66,7 @@ export interface QueueRow {
   /** 1-based place in the grader's order within the study. */
   number: number;
   specialty: string;
+  /** What the queue shows of the question: the lead's preview, else its last paragraph (lib/queue/preview.ts). */
   question: string;
   /** "Set A", "Set B"… when the grader has several sets of this question, else null. */
   setLabel: string | null;
@@ -86,6 +91,7 @@ export async function listQueuePage(graderId: string, studyId: string, query: Pi
     sets: bigint | number;
     specialty: string;
     question: string;
+    preview: string | null;
     kind: QueueRow["kind"];
     status: QueueRow["status"];
     studyOpen: boolean;
@@ -94,7 +100,7 @@ export async function listQueuePage(graderId: string, studyId: string, query: Pi
     WITH mine AS (${mineSql(graderId)}),
     numbered AS (
       SELECT mine.*, rs."itemId",
-             row_number() OVER (ORDER BY mine.position, mine.id) AS number,
+             row_number() OVER (ORDER BY ${queueOrderSql("mine")}) AS number,
              row_number() OVER (PARTITION BY rs."itemId" ORDER BY mine.position, mine.id) AS letter,
              count(*) OVER (PARTITION BY rs."itemId") AS sets
       FROM mine
@@ -104,7 +110,7 @@ export async function listQueuePage(graderId: string, studyId: string, query: Pi
     filtered AS (
       SELECT numbered.*, count(*) OVER () AS total FROM numbered WHERE ${status}::text IS NULL OR status = ${status}::text
     )
-    SELECT f.id, f.number, f.letter, f.sets, sp.name AS specialty, q.question, f.kind, f.status, f.study_status = 'OPEN' AS "studyOpen", f.total
+    SELECT f.id, f.number, f.letter, f.sets, sp.name AS specialty, q.question, q.preview, f.kind, f.status, f.study_status = 'OPEN' AS "studyOpen", f.total
     FROM filtered f
     JOIN "QaItem" q ON q.id = f."itemId"
     JOIN "Specialty" sp ON sp.id = q."specialtyId"
@@ -123,7 +129,7 @@ export async function listQueuePage(graderId: string, studyId: string, query: Pi
       id: r.id,
       number: Number(r.number),
       specialty: r.specialty,
-      question: r.question,
+      question: questionPreview(r.question, r.preview),
       setLabel: Number(r.sets) > 1 ? `Set ${setLetter(Number(r.letter))}` : null,
       kind: r.kind,
       status: r.status,

@@ -57,7 +57,8 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
                 <ArrowRight aria-hidden className="size-4" />
               </Link>
             </Button>
-            <p className="text-xs text-muted-foreground">
+            {/* A keyboard's hint: not on a touch screen. */}
+            <p className="text-xs text-muted-foreground pointer-coarse:hidden" data-testid="press-hint">
               or press <kbd className="rounded border border-border px-1 font-mono">N</kbd>: your first draft, else the first set not started
             </p>
             <NextShortcut href={`/grade/${next}`} />

@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { GradingForm, type GradingFormProps } from "@/components/grading/grading-form";
+import { QuestionBody } from "@/components/grading/question-body";
 import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 
 /**
@@ -23,7 +24,12 @@ const props: GradingFormProps = {
     progress: { done: 2, total: 9, position: 3 },
     nextAssignmentId: null,
   },
-  item: { specialty: "Cardiology", question: "When is aspirin indicated after a first myocardial infarction?", referenceAnswer: null },
+  item: {
+    specialty: "Cardiology",
+    question: "When is aspirin indicated after a first myocardial infarction?",
+    questionBody: createElement(QuestionBody, { question: "When is aspirin indicated after a first myocardial infarction?" }),
+    referenceAnswer: null,
+  },
   answers: [1, 2, 3].map((repetition) => ({ repetition, body: createElement("p", null, `Answer text ${repetition}`) })),
   justSubmitted: false,
 };

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { GradingForm } from "@/components/grading/grading-form";
 import { Markdown } from "@/components/grading/markdown";
+import { QuestionBody } from "@/components/grading/question-body";
 import { GRADER_ROLES, requireUser } from "@/lib/server/page-guard";
 import { loadOwnAssignment } from "./assignment";
 
@@ -27,7 +28,7 @@ export default async function GradePage({ params, searchParams }: { params: Para
     <GradingForm
       key={assignment.id}
       assignment={assignment}
-      item={{ ...item, referenceAnswer: item.referenceAnswer ? <Markdown>{item.referenceAnswer}</Markdown> : null }}
+      item={{ ...item, questionBody: <QuestionBody question={item.question} />, referenceAnswer: item.referenceAnswer ? <Markdown>{item.referenceAnswer}</Markdown> : null }}
       answers={answers.map((a) => ({ repetition: a.repetition, body: <Markdown>{a.text}</Markdown> }))}
       justSubmitted={submitted === "1"}
     />

@@ -17,6 +17,10 @@ const COLUMNS: [string, string][] = [
     "criteria",
     'Optional: the question\'s own criteria for a HealthBench-style rubric, as JSON: [{"id": "c1", "text": "Advises urgent care", "points": 5}]. Required when the study grades criteria.',
   ],
+  [
+    "preview",
+    "Optional: the part of the question the graders' queue shows (one line), when questions open alike (the same context, then the question). Blank: the question's last paragraph.",
+  ],
   ["model", "Name of the LLM that answered. Graders never see it."],
   ["repetition", "Which of the N answers generated for this question and model: 1 to N."],
   ["response", "The model's answer. Line breaks are kept; quote the cell (Excel does)."],

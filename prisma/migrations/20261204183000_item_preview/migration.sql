@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "QaItem" ADD COLUMN     "preview" TEXT;
