@@ -34,7 +34,9 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
             <span data-testid="current-user" className="min-w-0 truncate" title={`${user.name} · ${ROLE_LABEL[user.role]}`}>
               {user.name} <span className="text-muted-foreground">· {ROLE_LABEL[user.role]}</span>
             </span>
-            <SignOutButton />
+            <span className="shrink-0 whitespace-nowrap">
+              <SignOutButton />
+            </span>
           </div>
         </div>
       </header>

@@ -153,7 +153,7 @@ describe("the queue's preview of a question, chosen at import", () => {
       ].join("\n"),
     );
     expect(r.status).toBe(422);
-    const errors = r.body.details.errors as { row: number; column: string; message: string }[];
+    const errors = (r.body as { details: { errors: { row: number; column: string; message: string }[] } }).details.errors;
     expect(errors.map((e) => [e.row, e.column])).toEqual([
       [1, "preview"],
       [3, "preview"],

@@ -32,7 +32,7 @@ describe("header detection", () => {
   it("refuses unknown and repeated columns", () => {
     const h = detectHeader(["item_id", "model", "repetition", "response", "answer", "model"]);
     expect(h.errors.map((e) => e.message)).toEqual([
-      'unknown column "answer"; the columns are item_id, specialty, question, reference_answer, criteria, model, repetition, response, model_version, temperature, top_p',
+      'unknown column "answer"; the columns are item_id, specialty, question, reference_answer, criteria, preview, model, repetition, response, model_version, temperature, top_p',
       "column model appears more than once in the header",
     ]);
   });
