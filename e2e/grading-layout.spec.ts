@@ -12,12 +12,12 @@ import { adminCli, demo, e2eDatabaseUrl, gradingFormShown, signIn } from "./fixt
  * (layout.json) and bounded here; bench/README.md has the figures.
  */
 
-/** How many times each distinct answer text is in the page (hidden or not), the reference answer left out. */
+/** How many times each distinct answer text is in the page (hidden or not), the reference answer and the question left out. */
 async function answerRenders(page: Page): Promise<number[]> {
   return page.evaluate(() => {
     const counts = new Map<string, number>();
     for (const el of Array.from(document.querySelectorAll(".answer-prose"))) {
-      if (el.closest("details")) continue;
+      if (el.closest("details") || el.classList.contains("question-prose")) continue;
       const text = (el.textContent ?? "").trim();
       counts.set(text, (counts.get(text) ?? 0) + 1);
     }

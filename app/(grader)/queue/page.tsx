@@ -46,7 +46,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
           <h1 className="text-2xl font-semibold tracking-tight">My grading queue</h1>
           <p className="mt-1 max-w-2xl text-sm text-muted-foreground">
             Answers are shown without the name of the model that wrote them, and you never see other graders&apos; scores. Your order is your own; sets of the
-            same question are lettered A, B, C in that order.
+            same question are lettered A, B, C in that order. Sets waiting for your third grade come first: their final scores wait on you.
           </p>
         </div>
         {next ? (
@@ -59,7 +59,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
             </Button>
             {/* A keyboard's hint: not on a touch screen. */}
             <p className="text-xs text-muted-foreground pointer-coarse:hidden" data-testid="press-hint">
-              or press <kbd className="rounded border border-border px-1 font-mono">N</kbd>: your first draft, else the first set not started
+              or press <kbd className="rounded border border-border px-1 font-mono">N</kbd>: a set waiting for your third grade, else your first draft, else the first set not started
             </p>
             <NextShortcut href={`/grade/${next}`} />
           </div>
