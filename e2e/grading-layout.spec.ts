@@ -193,6 +193,7 @@ const SURVEY = {
   name: "Portal reply survey",
   version: 1,
   instructions: `Read the patient's message and the reply.\nRate the reply as sent. ${LONG_WORD} See ${LONG_URL} for the full instructions.`,
+  source: `Adapted from the study protocol, ${LONG_URL}`,
   dimensions: [
     {
       key: "acceptability",
@@ -206,7 +207,7 @@ const SURVEY = {
 };
 const EHR = Array.from({ length: 12 }, (_, i) => `Day ${i + 1}: capecitabine 1000 mg/m2 twice daily, ANC 1.${i}, no fever.`).join("\n");
 const portalQuestion = (ask: string) => `**EHR extract**\n${EHR}\n\n${ask}`;
-const ASKS = ["Can I take *ibuprofen* for the pain in my hands?", "Should I stop the tablets before my trip next week?"];
+const ASKS = ["Can I take *ibuprofen* for the pain in my hands?", `Should I stop the tablets before my trip next week? A forum said so: ${LONG_URL}`];
 
 /** A lead's open study of the survey, two questions x two sources, one grader (k = 1); returns the grader. */
 async function portalStudy(page: Page) {
@@ -219,7 +220,7 @@ async function portalStudy(page: Page) {
   const rows = ["item_id,specialty,question,reference_answer,preview,model,repetition,response"];
   for (const [i, ask] of ASKS.entries()) {
     for (const source of ["source-one", "source-two"]) {
-      rows.push(`P${i + 1},Oncology,${cell(portalQuestion(ask))},,${i === 0 ? "Ibuprofen for hand pain" : ""},${source},1,${cell(`Reply ${i + 1} from the team.`)}`);
+      rows.push(`P${i + 1},Hematology and Medical Oncology,${cell(portalQuestion(ask))},,${i === 0 ? "Ibuprofen for hand pain" : ""},${source},1,${cell(`Reply ${i + 1} from the team.`)}`);
     }
   }
   const imported = await page.request.post(`/api/v1/studies/${id}/import`, { headers: { "content-type": "text/csv" }, data: rows.join("\n") });
@@ -275,7 +276,7 @@ test("on a phone every grader page fits the screen, the queue shows each set's s
     await expectStatusesInView(p, 4);
     // The queue previews the lead's chosen part of the question, else its last paragraph: never the shared first line.
     const previews = await table.getByTestId("queue-preview").allInnerTexts();
-    expect(previews.sort()).toEqual(["Ibuprofen for hand pain", "Ibuprofen for hand pain", "Should I stop the tablets before my trip next week?", "Should I stop the tablets before my trip next week?"]);
+    expect(previews.sort()).toEqual(["Ibuprofen for hand pain", "Ibuprofen for hand pain", `Should I stop the tablets before my trip next week? A forum said so: ${LONG_URL}`, `Should I stop the tablets before my trip next week? A forum said so: ${LONG_URL}`]);
     // No "press N" on a touch screen.
     await expect(p.getByTestId("queue-next")).toBeVisible();
     for (const hint of await p.getByTestId("press-hint").all()) await expect(hint).toBeHidden();

@@ -31,7 +31,7 @@ const columns = col.columns([
             <Link
               href={`/grade/${r.id}`}
               data-testid="queue-preview"
-              className="line-clamp-2 min-w-0 font-medium break-words text-foreground underline underline-offset-2 decoration-muted-foreground/50 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+              className="line-clamp-2 min-w-0 font-medium text-foreground [overflow-wrap:anywhere] underline underline-offset-2 decoration-muted-foreground/50 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
             >
               {r.question}
             </Link>
