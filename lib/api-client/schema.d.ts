@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Import questions and model answers
-         * @description One long table, one row per answer: item_id, specialty, question, reference_answer, model, repetition, response (optional criteria, model_version, temperature, top_p). A questions-only or answers-only table works too; the header tells which. CSV may be UTF-8 with or without BOM, comma, semicolon or tab separated, CRLF or LF, with quoted multi-line fields. A file with any problem writes nothing; importing the same file again changes nothing. Answers that already have grades cannot be changed. Body limit: IMPORT_MAX_BYTES (50 MB by default).
+         * @description One long table, one row per answer: item_id, specialty, question, reference_answer, model, repetition, response (optional criteria, preview, model_version, temperature, top_p). A questions-only or answers-only table works too; the header tells which. CSV may be UTF-8 with or without BOM, comma, semicolon or tab separated, CRLF or LF, with quoted multi-line fields. A file with any problem writes nothing; importing the same file again changes nothing. Answers that already have grades cannot be changed. Body limit: IMPORT_MAX_BYTES (50 MB by default).
          */
         post: operations["importAnswers"];
         delete?: never;
@@ -1109,6 +1109,8 @@ export interface components {
                 text: string;
                 points: number;
             }[] | null;
+            /** @description Optional: the part of the question the graders' queue shows for it (one line, at most 500 characters), for questions that open alike (the same context, then the question). Blank: the question's last paragraph. A file without the column keeps the stored one. */
+            preview?: string | null;
             /** @description Name of the LLM that answered */
             model?: string;
             /** @description Which of the N generated answers, 1..N */
