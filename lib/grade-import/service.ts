@@ -7,6 +7,7 @@ import type { GradeImportMapping } from "./mapping";
 import { GradeRows, MAX_PROBLEMS, type GradeProblem } from "./rows";
 import type { GradeTable } from "./tables";
 import { GradeWriter, loadExisting, STAGING_DDL } from "./writer";
+import { UploadLimitError } from "@/lib/uploads/limits";
 import { XlsxError } from "./xlsx";
 
 /**
@@ -70,6 +71,7 @@ function toApiError(e: unknown): unknown {
   // Something of the study removed or added meanwhile by another writer (not an import: those wait for the lock).
   const code = (e as { code?: unknown } | null)?.code;
   if (code === "23505" || code === "23503") return new ApiError(409, "the study changed while the file was being imported; nothing was imported, please import it again");
+  if (e instanceof UploadLimitError) return e.toApiError();
   if (e instanceof XlsxError) return new ApiError(422, e.message, { errors: [{ sheet: null, row: 0, column: null, message: e.message }], total: 1 });
   if (e instanceof CsvRowTooLongError) return gradeRejection([{ sheet: null, row: e.line, column: null, message: e.message }], 1);
   return e;

@@ -2,8 +2,8 @@
  * The browser's preview of a workbook's first rows (components/grade-import),
  * which exceljs cannot give without loading the whole file into the page: the
  * zip directory's records, the shared strings and the cells of <row> elements
- * cut from a sheet's XML as it streams. The server reads workbooks with
- * exceljs (xlsx.ts).
+ * cut from a sheet's XML as it streams. The server reads workbooks with the
+ * same pieces, under the upload limits (xlsx.ts).
  */
 
 export class XlsxError extends Error {
@@ -126,7 +126,10 @@ export interface XlsxRow {
   cells: string[];
 }
 
-function parseRow(xml: string, strings: readonly string[], fallbackRow: number): XlsxRow {
+// Excel's last column, XFD: a reference past it would pad a row with millions of empty cells.
+const MAX_COLUMN = 16_383;
+
+export function parseRow(xml: string, strings: readonly string[], fallbackRow: number): XlsxRow {
   const open = /^<row\b[^>]*>/.exec(xml)?.[0] ?? xml;
   const row = Number(attr(open, "r") ?? fallbackRow);
   const cells: string[] = [];
@@ -135,6 +138,7 @@ function parseRow(xml: string, strings: readonly string[], fallbackRow: number):
     const attrs = m[1];
     const ref = attr(attrs, "r");
     const col = ref ? columnIndex(ref) : next;
+    if (col > MAX_COLUMN) throw new XlsxError(`the cell ${ref ?? columnLetter(col)} is beyond Excel's last column (XFD)`);
     next = col + 1;
     const body = m[2] ?? "";
     const type = attr(attrs, "t") ?? "n";
@@ -145,6 +149,7 @@ function parseRow(xml: string, strings: readonly string[], fallbackRow: number):
       if (v !== undefined) {
         if (type === "s") value = strings[Number(v)] ?? "";
         else if (type === "b") value = v === "1" ? "TRUE" : "FALSE";
+        else if (type === "n" && v !== "" && Number.isFinite(Number(v))) value = String(Number(v));
         else value = unescapeXml(v);
       }
     }

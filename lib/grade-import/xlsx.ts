@@ -1,34 +1,23 @@
-import { stat } from "node:fs/promises";
-import ExcelJS from "exceljs";
-import { XlsxError, type XlsxRow } from "./xlsx-xml";
+import { createReadStream } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { pipeline, type Readable } from "node:stream";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { createInflateRaw } from "node:zlib";
+import { detach } from "@/lib/import/detach";
+import { Budget, UploadLimitError, uploadLimit } from "@/lib/uploads/limits";
+import { XlsxError, dataStart, directoryEntries, endOfDirectory, parseRow, sheetParts, unescapeXml, type XlsxRow, type ZipEntry } from "./xlsx-xml";
 
 export { XlsxError, columnIndex, columnLetter, type XlsxRow } from "./xlsx-xml";
 
 /**
- * A streaming reader of an .xlsx workbook saved on disk (exceljs's
- * WorkbookReader): sheets one after the other, each as batches of rows, so a
- * large workbook is never held whole. Cell values come back as the text Excel
- * shows without formatting.
+ * An .xlsx workbook saved on disk, read by random access through the zip's
+ * central directory: the list of sheets and the shared strings first, then
+ * each sheet's rows as they inflate, whatever order the parts are stored in.
+ * What the parts inflate to, and the rows, cells and strings they hold, are
+ * counted against the upload limits (lib/uploads/limits.ts) as they stream,
+ * so a small zip that inflates to gigabytes is refused at the limit with
+ * memory at a few chunks.
  */
-
-const BATCH = 500;
-
-type CellValue = ExcelJS.CellValue;
-
-function text(v: CellValue): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v;
-  if (typeof v === "number") return String(v);
-  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === "object") {
-    if ("richText" in v) return v.richText.map((r) => r.text).join("");
-    if ("formula" in v || "sharedFormula" in v) return text((v as { result?: CellValue }).result ?? null);
-    if ("text" in v) return String(v.text);
-    if ("error" in v) return String(v.error);
-  }
-  return "";
-}
 
 export interface XlsxSheet {
   name: string;
@@ -36,90 +25,212 @@ export interface XlsxSheet {
 }
 
 const unreadable = (e: unknown) =>
-  e instanceof XlsxError ? e : new XlsxError(`the file cannot be read as an .xlsx workbook (${e instanceof Error ? e.message.slice(0, 120) : "unreadable"})`);
+  e instanceof XlsxError || e instanceof UploadLimitError
+    ? e
+    : new XlsxError(`the file cannot be read as an .xlsx workbook (${e instanceof Error ? e.message.slice(0, 120) : "unreadable"})`);
 
-async function* sheetRows(sheet: AsyncIterable<ExcelJS.Row>): AsyncGenerator<XlsxRow[]> {
-  let batch: XlsxRow[] = [];
-  const rows = sheet[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<ExcelJS.Row>;
+async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
+  const b = Buffer.alloc(length);
+  const { bytesRead } = await fh.read(b, 0, length, position);
+  return b.subarray(0, bytesRead);
+}
+
+async function zipDirectory(fh: FileHandle): Promise<Map<string, ZipEntry>> {
+  const size = (await fh.stat()).size;
+  const tailLength = Math.min(size, 65_535 + 22);
+  const end = endOfDirectory(await readAt(fh, size - tailLength, tailLength));
+  if (end.dirOffset + end.dirSize > size) throw new XlsxError("the workbook's zip directory is damaged");
+  return directoryEntries(await readAt(fh, end.dirOffset, end.dirSize), end.count);
+}
+
+interface Reading {
+  path: string;
+  fh: FileHandle;
+  entries: Map<string, ZipEntry>;
+  inflated: Budget;
+}
+
+/** One part's text as it inflates, counted against the per-part and total limits (and `own`, when given). */
+async function* partText(r: Reading, entry: ZipEntry, own?: Budget): AsyncGenerator<string> {
+  const start = dataStart(entry, await readAt(r.fh, entry.localOffset, 30));
+  if (entry.compressedSize === 0) return;
+  const part = new Budget("UPLOAD_MAX_PART_BYTES", entry.name);
+  const raw = createReadStream(r.path, { start, end: start + entry.compressedSize - 1, highWaterMark: 64 * 1024 });
+  const source: Readable = entry.method === 8 ? pipeline(raw, createInflateRaw({ chunkSize: 64 * 1024 }), () => undefined) : raw;
+  const decoder = new TextDecoder("utf-8");
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      part.add(chunk.length);
+      r.inflated.add(chunk.length);
+      own?.add(chunk.length);
+      yield decoder.decode(chunk, { stream: true });
+    }
+  } catch (e) {
+    throw unreadable(e);
+  } finally {
+    source.destroy();
+    raw.destroy();
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/** A small part (the list of sheets, its relationships) whole, up to 8 MB. */
+async function smallPart(r: Reading, name: string): Promise<string | null> {
+  const entry = r.entries.get(name);
+  if (!entry) return null;
+  let text = "";
+  for await (const t of partText(r, entry)) {
+    text += t;
+    if (text.length > 8 * 1024 * 1024) throw new XlsxError(`the workbook part ${name} is larger than 8 MB`);
+  }
+  return text;
+}
+
+/** The text of an <si>: every <t> inside, joined (rich text runs). */
+function siText(xml: string): string {
+  let out = "";
+  for (const m of xml.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)) out += unescapeXml(m[1]);
+  return out;
+}
+
+/** The shared strings as they stream, each copied out of the chunk it came in (a slice would keep the chunk). */
+async function sharedStrings(r: Reading, name: string): Promise<string[]> {
+  const entry = r.entries.get(name);
+  if (!entry) return [];
+  const count = new Budget("UPLOAD_MAX_SHARED_STRINGS");
+  const maxChars = uploadLimit("UPLOAD_MAX_CELL_CHARS");
+  const maxPending = uploadLimit("UPLOAD_MAX_ROW_BYTES");
+  const out: string[] = [];
+  let buf = "";
+  for await (const chunk of partText(r, entry, new Budget("UPLOAD_MAX_SHARED_STRINGS_BYTES"))) {
+    buf += chunk;
+    let at = 0;
+    for (;;) {
+      const start = buf.indexOf("<si", at);
+      if (start < 0) {
+        at = Math.max(at, buf.length - 3);
+        break;
+      }
+      const tagEnd = buf.indexOf(">", start);
+      if (tagEnd < 0) {
+        at = start;
+        break;
+      }
+      let end: number;
+      let text = "";
+      if (buf[tagEnd - 1] === "/") end = tagEnd + 1;
+      else {
+        const close = buf.indexOf("</si>", tagEnd);
+        if (close < 0) {
+          at = start;
+          break;
+        }
+        end = close + 5;
+        text = siText(buf.slice(tagEnd + 1, close));
+      }
+      if (text.length > maxChars) throw new UploadLimitError("UPLOAD_MAX_CELL_CHARS", `shared string ${out.length + 1}`);
+      count.add(1);
+      out.push(detach(text));
+      at = end;
+    }
+    buf = buf.slice(at);
+    if (buf.length > maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `shared string ${out.length + 1}`);
+  }
+  return out;
+}
+
+interface RowBudgets {
+  rows: Budget;
+  cells: Budget;
+  maxChars: number;
+  maxPending: number;
+}
+
+async function* sheetRows(r: Reading, sheet: string, entry: ZipEntry, strings: readonly string[], b: RowBudgets): AsyncGenerator<XlsxRow[]> {
+  let buf = "";
+  let count = 0;
+  for await (const chunk of partText(r, entry)) {
+    buf += chunk;
+    const batch: XlsxRow[] = [];
+    let at = 0;
+    for (;;) {
+      const start = buf.indexOf("<row", at);
+      if (start < 0) {
+        at = Math.max(at, buf.length - 4);
+        break;
+      }
+      const tagEnd = buf.indexOf(">", start);
+      if (tagEnd < 0) {
+        at = start;
+        break;
+      }
+      let end: number;
+      if (buf[tagEnd - 1] === "/") end = tagEnd + 1;
+      else {
+        const close = buf.indexOf("</row>", tagEnd);
+        if (close < 0) {
+          at = start;
+          break;
+        }
+        end = close + 6;
+      }
+      const row = parseRow(buf.slice(start, end), strings, ++count);
+      b.rows.add(1);
+      b.cells.add(row.cells.length);
+      for (let i = 0; i < row.cells.length; i++) {
+        if (row.cells[i].length > b.maxChars) throw new UploadLimitError("UPLOAD_MAX_CELL_CHARS", `sheet ${sheet}, row ${row.row}`);
+      }
+      batch.push(row);
+      at = end;
+    }
+    buf = buf.slice(at);
+    if (buf.length > b.maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `sheet ${sheet}, after row ${count}`);
+    if (batch.length) yield batch;
+    // Parsing is synchronous: give other requests their turn between chunks.
+    else await yieldToLoop();
+  }
+}
+
+function sharedStringsPart(rels: string): string {
+  for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
+    if (/Type="[^"]*\/sharedStrings"/.test(m[0])) {
+      const target = /\sTarget="([^"]*)"/.exec(m[0])?.[1];
+      if (target) return target.startsWith("/") ? target.slice(1) : `xl/${target}`;
+    }
+  }
+  return "xl/sharedStrings.xml";
+}
+
+/** The workbook's sheets in order, each read as a stream of row batches when iterated. */
+export async function* xlsxSheets(path: string): AsyncGenerator<XlsxSheet> {
+  const fh = await open(path, "r");
+  try {
+    let r: Reading;
+    let sheets: { name: string; part: string }[];
+    let strings: string[];
     try {
-      next = await rows.next();
+      r = { path, fh, entries: await zipDirectory(fh), inflated: new Budget("UPLOAD_MAX_INFLATED_BYTES") };
+      const workbook = await smallPart(r, "xl/workbook.xml");
+      if (workbook === null) throw new XlsxError("the file is not an .xlsx workbook (no xl/workbook.xml)");
+      const rels = (await smallPart(r, "xl/_rels/workbook.xml.rels")) ?? "";
+      sheets = sheetParts(workbook, rels);
+      strings = await sharedStrings(r, sharedStringsPart(rels));
     } catch (e) {
       throw unreadable(e);
     }
-    if (next.done) break;
-    const row = next.value;
-    const values = row.values as CellValue[];
-    // exceljs numbers cells from 1: index 0 is always empty.
-    const cells: string[] = [];
-    for (let i = 1; i < values.length; i++) cells.push(text(values[i]));
-    batch.push({ row: row.number, cells });
-    if (batch.length >= BATCH) {
-      yield batch;
-      batch = [];
+    const budgets: RowBudgets = {
+      rows: new Budget("UPLOAD_MAX_ROWS"),
+      cells: new Budget("UPLOAD_MAX_CELLS"),
+      maxChars: uploadLimit("UPLOAD_MAX_CELL_CHARS"),
+      maxPending: uploadLimit("UPLOAD_MAX_ROW_BYTES"),
+    };
+    for (const s of sheets) {
+      const entry = r.entries.get(s.part);
+      if (!entry) throw new XlsxError(`the workbook lists the sheet ${s.name} but the file lacks its part ${s.part}`);
+      yield { name: s.name, rows: sheetRows(r, s.name, entry, strings, budgets) };
     }
+  } finally {
+    await fh.close();
   }
-  if (batch.length) yield batch;
-}
-
-/** Rows of a worksheet held in memory, in the same batches as the stream gives. */
-async function* heldRows(ws: ExcelJS.Worksheet): AsyncGenerator<XlsxRow[]> {
-  let batch: XlsxRow[] = [];
-  const all: XlsxRow[][] = [];
-  ws.eachRow({ includeEmpty: false }, (row) => {
-    const values = row.values as CellValue[];
-    const cells: string[] = [];
-    for (let i = 1; i < values.length; i++) cells.push(text(values[i]));
-    batch.push({ row: row.number, cells });
-    if (batch.length >= BATCH) {
-      all.push(batch);
-      batch = [];
-    }
-  });
-  if (batch.length) all.push(batch);
-  yield* all;
-}
-
-// A workbook whose sheets come before its list of sheet names (some writers, exceljs among them)
-// cannot be streamed by name: read whole, up to this size.
-const MAX_HELD_BYTES = 64 * 1024 * 1024;
-
-async function* heldWorkbook(path: string): AsyncGenerator<XlsxSheet> {
-  if ((await stat(path)).size > MAX_HELD_BYTES)
-    throw new XlsxError("this workbook lists its sheets after their rows, so it cannot be read as a stream: save it again from Excel (or as CSV) and import that");
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.readFile(path);
-  } catch (e) {
-    throw unreadable(e);
-  }
-  for (const ws of wb.worksheets) yield { name: ws.name, rows: heldRows(ws) };
-}
-
-/**
- * The workbook's sheets in order, each read as a stream of row batches when
- * iterated; a workbook that names its sheets only after their rows is read
- * whole instead (heldWorkbook).
- */
-export async function* xlsxSheets(path: string): AsyncGenerator<XlsxSheet> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "emit" });
-  let streamed = false;
-  let held = false;
-  try {
-    for await (const sheet of reader) {
-      const ws = sheet as unknown as AsyncIterable<ExcelJS.Row> & { name?: string };
-      if (!ws.name) {
-        if (streamed) throw new XlsxError("this workbook names only some of its sheets before their rows: save it again from Excel (or as CSV) and import that");
-        held = true;
-        break;
-      }
-      streamed = true;
-      yield { name: ws.name, rows: sheetRows(ws) };
-    }
-  } catch (e) {
-    if (streamed || e instanceof XlsxError) throw unreadable(e);
-    held = true;
-  }
-  if (held) yield* heldWorkbook(path);
 }
