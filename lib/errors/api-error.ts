@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503,
     message: string,
     readonly details?: unknown,
+    /** Seconds a client should wait before trying again (a Retry-After header, with 409, 429 and 503). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "ApiError";

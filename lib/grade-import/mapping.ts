@@ -17,6 +17,12 @@ import { lineText } from "@/lib/validation/text";
  * order, the first that matches wins, optionally only on some sheets.
  */
 
+/** The largest compiled program a rewrite rule may have: its size is the factor in the time of each match. */
+export function regexMaxProgram(): number {
+  const configured = Number(typeof process === "undefined" ? undefined : process.env.IMPORT_REGEX_MAX_PROGRAM);
+  return Number.isFinite(configured) && configured > 0 ? Math.floor(configured) : 1000;
+}
+
 const column = lineText().trim().min(1, { error: "a column name is needed" }).max(200);
 
 export const ItemRewrite = z
@@ -35,6 +41,16 @@ export const ItemRewrite = z
           }
         },
         { error: "not a valid regular expression (RE2 syntax: no lookaround or backreferences)" },
+      )
+      .refine(
+        (s) => {
+          try {
+            return RE2JS.compile(s).programSize() <= regexMaxProgram();
+          } catch {
+            return true;
+          }
+        },
+        { error: () => `the regular expression compiles to more than ${regexMaxProgram()} instructions (IMPORT_REGEX_MAX_PROGRAM): simplify it (e.g. a smaller {n,m} repetition)` },
       ),
     replace: z.string().max(200),
     add: z.int().min(-1_000_000).max(1_000_000).optional(),
@@ -79,25 +95,24 @@ export const GradeImportMappingSchema = z
 export type GradeImportMapping = z.output<typeof GradeImportMappingSchema>;
 export type ItemRewriteRule = z.output<typeof ItemRewrite>;
 
+/** One rule on an id: undefined when it does not apply or match, null when its `add` meets a non-integer. */
+export function rewriteOne(id: string, r: ItemRewriteRule, sheet: string | null, compiled: RE2JS): string | null | undefined {
+  if (r.sheets && (sheet === null || !r.sheets.includes(sheet))) return undefined;
+  const m = compiled.matcher(id);
+  if (!m.matches()) return undefined;
+  const out = r.replace.replace(/\$([1-9])/g, (_, n: string) => (Number(n) <= m.groupCount() ? (m.group(Number(n)) ?? "") : ""));
+  if (r.add === undefined) return out;
+  if (!/^-?\d+$/.test(out.trim())) return null;
+  return String(Number(out) + r.add);
+}
+
 /** The item id after the first rule that matches it (on this sheet); null when a rule's `add` meets a non-integer. */
 export function rewriteItemId(id: string, rules: readonly ItemRewriteRule[], sheet: string | null, compiled: readonly RE2JS[]): string | null {
   for (let i = 0; i < rules.length; i++) {
-    const r = rules[i];
-    if (r.sheets && (sheet === null || !r.sheets.includes(sheet))) continue;
-    const m = compiled[i].matcher(id);
-    if (!m.matches()) continue;
-    const out = r.replace.replace(/\$([1-9])/g, (_, n: string) => (Number(n) <= m.groupCount() ? (m.group(Number(n)) ?? "") : ""));
-    if (r.add === undefined) return out;
-    if (!/^-?\d+$/.test(out.trim())) return null;
-    return String(Number(out) + r.add);
+    const out = rewriteOne(id, rules[i], sheet, compiled[i]);
+    if (out !== undefined) return out;
   }
   return id;
-}
-
-export function compileRewrites(rules: readonly ItemRewriteRule[]): RE2JS[] {
-  // RE2 matches in time linear in the id, so a lead's pattern such as (a+)+$ cannot stall the
-  // server on every row; whole-id matching, so "1_2" cannot match inside "11_20".
-  return rules.map((r) => RE2JS.compile(r.match));
 }
 
 const ALIASES: Record<"item" | "model" | "repetition" | "rater" | "dimension" | "score" | "comment", string[]> = {

@@ -6,6 +6,7 @@ import { GradeImportMappingSchema, guessLongMapping, type GradeImportMapping } f
 import { importGrades, type GradeImportResult } from "./service";
 import { csvTables, fileTables, sniffKind, type GradeTable } from "./tables";
 import { readUpload } from "./upload";
+import { withImportSlot } from "@/lib/uploads/slots";
 
 /** The request side of POST /grade-imports: which body, which mapping, then the import. */
 
@@ -58,6 +59,10 @@ async function* prepend(first: GradeTable, rest: AsyncIterator<GradeTable>): Asy
 }
 
 export async function importGradesFromRequest(r: GradeImportRequest): Promise<GradeImportResult> {
+  return withImportSlot(r.studyId, () => importFromBody(r));
+}
+
+async function importFromBody(r: GradeImportRequest): Promise<GradeImportResult> {
   const type = (r.contentType ?? "").split(";")[0].trim().toLowerCase();
   const maxBytes = maxImportBytes();
   if (r.contentLength != null && r.contentLength > maxBytes) throw tooLarge(maxBytes);

@@ -1,7 +1,9 @@
 import type { RubricDocument, RubricDimension } from "@/lib/rubrics/document";
 import { textProblem } from "@/lib/validation/text";
 import { detach } from "@/lib/import/detach";
-import { compileRewrites, rewriteItemId, type GradeImportMapping } from "./mapping";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { GradeImportMapping } from "./mapping";
+import { ItemRewriter } from "./rewrites";
 import type { GradeTable } from "./tables";
 
 /**
@@ -81,7 +83,7 @@ export class GradeRows {
   rows = 0;
   private readonly dims: ImportDimension[];
   private readonly byWord = new Map<string, number | "ambiguous">();
-  private readonly rewrites: ReturnType<typeof compileRewrites>;
+  private readonly rewrites: ItemRewriter;
   /** Words naming one of the rubric's totals: a file's total rows are derived from its dimensions, so they are read past. */
   private readonly totals = new Set<string>();
 
@@ -97,7 +99,7 @@ export class GradeRows {
         this.byWord.set(w, had === undefined || had === i + 1 ? i + 1 : "ambiguous");
       }
     });
-    this.rewrites = compileRewrites(mapping.itemRewrites);
+    this.rewrites = new ItemRewriter(mapping.itemRewrites);
     for (const doc of rubrics) for (const t of doc.totals) for (const w of [t.key, t.name, `${doc.key}/${t.key}`]) this.totals.add(w.trim().toLowerCase());
   }
 
@@ -206,7 +208,7 @@ export class GradeRows {
     const before = this.totalProblems;
     let itemId = this.text(cells.item, "the item id", at(columns.item));
     if (itemId !== null && this.mapping.itemRewrites.length) {
-      const rewritten = rewriteItemId(itemId, this.mapping.itemRewrites, sheet, this.rewrites);
+      const rewritten = this.rewrites.rewrite(itemId, sheet);
       if (rewritten === null) this.problem({ ...at(columns.item), message: `the item id "${itemId}" is rewritten to a value that is not an integer, so "add" cannot apply` });
       itemId = rewritten;
     }
@@ -261,9 +263,15 @@ export class GradeRows {
       return;
     }
     const dimCache = new Map<string, number | string | typeof SKIP>();
+    let lastTurn = performance.now();
     for await (const batch of t.rows) {
       const out: StagedGrade[] = [];
       for (const r of batch) {
+        // Checking rows (rewrite rules above all) is synchronous: other requests get a turn every 20 ms.
+        if (performance.now() - lastTurn > 20) {
+          await yieldToLoop();
+          lastTurn = performance.now();
+        }
         const c = r.cells;
         if (c.every((v) => v.trim() === "")) continue;
         this.rows++;

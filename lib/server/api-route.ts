@@ -44,9 +44,10 @@ function noStore(res: Response): Response {
   }
 }
 
-export function errorResponse(status: number, error: string, details?: unknown, requestId?: string): Response {
+export function errorResponse(status: number, error: string, details?: unknown, requestId?: string, retryAfter?: number): Response {
   const headers: Record<string, string> = { "cache-control": "no-store" };
   if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+  if (retryAfter !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
   return Response.json(details === undefined ? { error } : { error, details }, { status, headers });
 }
 
@@ -72,7 +73,7 @@ function queryProblems(req: Request): TextIssue[] {
 }
 
 function toResponse(err: unknown, requestId: string, log: ReturnType<typeof requestLogger>): Response {
-  if (err instanceof ApiError) return errorResponse(err.status, err.message, err.details, requestId);
+  if (err instanceof ApiError) return errorResponse(err.status, err.message, err.details, requestId, err.retryAfter);
   if (err instanceof z.ZodError) return errorResponse(422, "invalid input", zodDetails(err), requestId);
   log.error({ err }, "unhandled error in route handler");
   return errorResponse(500, `internal error (request id ${requestId})`, undefined, requestId);

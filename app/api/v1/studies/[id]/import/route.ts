@@ -5,6 +5,7 @@ import { readImportRequest } from "@/lib/import/request";
 import { apiRoute } from "@/lib/server/api-route";
 import { metrics, timed } from "@/lib/server/metrics";
 import { requireStudyForLead } from "@/lib/studies/access";
+import { withImportSlot } from "@/lib/uploads/slots";
 
 // The body is read as a stream by the import itself, never buffered whole.
 export const runtime = "nodejs";
@@ -15,7 +16,7 @@ export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, par
   const study = await requireStudyForLead(user, params.id);
   const { query, dryRun, elapsedMs, ...source } = readImportRequest(req, ImportQuery);
   const result = await timed(metrics().importSeconds, { kind: dryRun ? "dry-run" : "import" }, () =>
-    importIntoStudy({ study, actorId: user.id, requestId, ...source, dryRun, mentionTerms: query.terms }),
+    withImportSlot(study.id, () => importIntoStudy({ study, actorId: user.id, requestId, ...source, dryRun, mentionTerms: query.terms })),
   );
   log.info({ studyId: study.id, dryRun, kind: result.kind, created: result.created, updated: result.updated, ms: elapsedMs() }, "import");
   return ImportResult.parse(result);
