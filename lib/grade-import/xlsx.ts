@@ -58,12 +58,18 @@ async function* partText(r: Reading, entry: ZipEntry, own?: Budget): AsyncGenera
   const raw = createReadStream(r.path, { start, end: start + entry.compressedSize - 1, highWaterMark: 64 * 1024 });
   const source: Readable = entry.method === 8 ? pipeline(raw, createInflateRaw({ chunkSize: 64 * 1024 }), () => undefined) : raw;
   const decoder = new TextDecoder("utf-8");
+  let lastTurn = performance.now();
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
       part.add(chunk.length);
       r.inflated.add(chunk.length);
       own?.add(chunk.length);
       yield decoder.decode(chunk, { stream: true });
+      // Buffered chunks come without a turn of the event loop: other requests get one every 20 ms.
+      if (performance.now() - lastTurn > 20) {
+        await yieldToLoop();
+        lastTurn = performance.now();
+      }
     }
   } catch (e) {
     throw unreadable(e);
@@ -103,7 +109,9 @@ async function sharedStrings(r: Reading, name: string): Promise<string[]> {
   const maxPending = uploadLimit("UPLOAD_MAX_ROW_BYTES");
   const out: string[] = [];
   let buf = "";
+  let scanned = 0;
   for await (const chunk of partText(r, entry, new Budget("UPLOAD_MAX_SHARED_STRINGS_BYTES"))) {
+    if (buf.length + chunk.length > maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `shared string ${out.length + 1}`);
     buf += chunk;
     let at = 0;
     for (;;) {
@@ -121,9 +129,10 @@ async function sharedStrings(r: Reading, name: string): Promise<string[]> {
       let text = "";
       if (buf[tagEnd - 1] === "/") end = tagEnd + 1;
       else {
-        const close = buf.indexOf("</si>", tagEnd);
+        const close = buf.indexOf("</si>", Math.max(tagEnd, scanned));
         if (close < 0) {
           at = start;
+          scanned = Math.max(0, buf.length - 5);
           break;
         }
         end = close + 5;
@@ -134,8 +143,8 @@ async function sharedStrings(r: Reading, name: string): Promise<string[]> {
       out.push(detach(text));
       at = end;
     }
+    scanned = Math.max(0, scanned - at);
     buf = buf.slice(at);
-    if (buf.length > maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `shared string ${out.length + 1}`);
   }
   return out;
 }
@@ -150,7 +159,10 @@ interface RowBudgets {
 async function* sheetRows(r: Reading, sheet: string, entry: ZipEntry, strings: readonly string[], b: RowBudgets): AsyncGenerator<XlsxRow[]> {
   let buf = "";
   let count = 0;
+  // Where the search for the unfinished row's end resumes: a long row is scanned once, not once per chunk.
+  let scanned = 0;
   for await (const chunk of partText(r, entry)) {
+    if (buf.length + chunk.length > b.maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `sheet ${sheet}, after row ${count}`);
     buf += chunk;
     const batch: XlsxRow[] = [];
     let at = 0;
@@ -168,9 +180,10 @@ async function* sheetRows(r: Reading, sheet: string, entry: ZipEntry, strings: r
       let end: number;
       if (buf[tagEnd - 1] === "/") end = tagEnd + 1;
       else {
-        const close = buf.indexOf("</row>", tagEnd);
+        const close = buf.indexOf("</row>", Math.max(tagEnd, scanned));
         if (close < 0) {
           at = start;
+          scanned = Math.max(0, buf.length - 6);
           break;
         }
         end = close + 6;
@@ -184,11 +197,9 @@ async function* sheetRows(r: Reading, sheet: string, entry: ZipEntry, strings: r
       batch.push(row);
       at = end;
     }
+    scanned = Math.max(0, scanned - at);
     buf = buf.slice(at);
-    if (buf.length > b.maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `sheet ${sheet}, after row ${count}`);
     if (batch.length) yield batch;
-    // Parsing is synchronous: give other requests their turn between chunks.
-    else await yieldToLoop();
   }
 }
 
