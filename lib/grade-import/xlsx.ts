@@ -100,24 +100,38 @@ function siText(xml: string): string {
   return out;
 }
 
-/** The shared strings as they stream, each copied out of the chunk it came in (a slice would keep the chunk). */
-async function sharedStrings(r: Reading, name: string): Promise<string[]> {
-  const entry = r.entries.get(name);
-  if (!entry) return [];
-  const count = new Budget("UPLOAD_MAX_SHARED_STRINGS");
-  const maxChars = uploadLimit("UPLOAD_MAX_CELL_CHARS");
-  const maxPending = uploadLimit("UPLOAD_MAX_ROW_BYTES");
-  const out: string[] = [];
+/**
+ * The complete <tag>...</tag> (or <tag/>) elements of a part as it streams.
+ * An unfinished element past 64 KB is kept as pieces, each new chunk only
+ * searched for the closing tag, and joined once it comes: a long cell costs
+ * its length, not its length times its chunks.
+ */
+async function* elements(chunks: AsyncIterable<string>, tag: string, maxPending: number, tooLong: () => UploadLimitError): AsyncGenerator<string[]> {
+  const open = `<${tag}`;
+  const close = `</${tag}>`;
   let buf = "";
-  let scanned = 0;
-  for await (const chunk of partText(r, entry, new Budget("UPLOAD_MAX_SHARED_STRINGS_BYTES"))) {
-    if (buf.length + chunk.length > maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `shared string ${out.length + 1}`);
-    buf += chunk;
+  let pieces: string[] | null = null;
+  let pending = 0;
+  let tail = "";
+  for await (const chunk of chunks) {
+    if (pieces) {
+      pending += chunk.length;
+      if (pending > maxPending) throw tooLong();
+      pieces.push(chunk);
+      const probe = tail + chunk;
+      if (!probe.includes(close)) {
+        tail = probe.slice(-(close.length - 1));
+        continue;
+      }
+      buf = pieces.join("");
+      pieces = null;
+    } else buf += chunk;
+    const out: string[] = [];
     let at = 0;
     for (;;) {
-      const start = buf.indexOf("<si", at);
+      const start = buf.indexOf(open, at);
       if (start < 0) {
-        at = Math.max(at, buf.length - 3);
+        at = Math.max(at, buf.length - open.length);
         break;
       }
       const tagEnd = buf.indexOf(">", start);
@@ -125,26 +139,50 @@ async function sharedStrings(r: Reading, name: string): Promise<string[]> {
         at = start;
         break;
       }
-      let end: number;
-      let text = "";
-      if (buf[tagEnd - 1] === "/") end = tagEnd + 1;
-      else {
-        const close = buf.indexOf("</si>", Math.max(tagEnd, scanned));
-        if (close < 0) {
-          at = start;
-          scanned = Math.max(0, buf.length - 5);
-          break;
-        }
-        end = close + 5;
-        text = siText(buf.slice(tagEnd + 1, close));
+      // <rowBreaks> is not a <row>.
+      if (!/[\s/>]/.test(buf[start + open.length])) {
+        at = start + 1;
+        continue;
       }
-      if (text.length > maxChars) throw new UploadLimitError("UPLOAD_MAX_CELL_CHARS", `shared string ${out.length + 1}`);
-      count.add(1);
-      out.push(detach(text));
-      at = end;
+      if (buf[tagEnd - 1] === "/") {
+        out.push(buf.slice(start, tagEnd + 1));
+        at = tagEnd + 1;
+        continue;
+      }
+      const end = buf.indexOf(close, tagEnd);
+      if (end < 0) {
+        at = start;
+        break;
+      }
+      out.push(buf.slice(start, end + close.length));
+      at = end + close.length;
     }
-    scanned = Math.max(0, scanned - at);
     buf = buf.slice(at);
+    if (buf.length > maxPending) throw tooLong();
+    if (buf.length > 64 * 1024) {
+      pieces = [buf];
+      pending = buf.length;
+      tail = buf.slice(-(close.length - 1));
+    }
+    if (out.length) yield out;
+  }
+}
+
+/** The shared strings as they stream, each copied out of the chunk it came in (a slice would keep the chunk). */
+async function sharedStrings(r: Reading, name: string): Promise<string[]> {
+  const entry = r.entries.get(name);
+  if (!entry) return [];
+  const count = new Budget("UPLOAD_MAX_SHARED_STRINGS");
+  const maxChars = uploadLimit("UPLOAD_MAX_CELL_CHARS");
+  const out: string[] = [];
+  const text = partText(r, entry, new Budget("UPLOAD_MAX_SHARED_STRINGS_BYTES"));
+  for await (const batch of elements(text, "si", uploadLimit("UPLOAD_MAX_ROW_BYTES"), () => new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `shared string ${out.length + 1}`))) {
+    for (const xml of batch) {
+      const t = xml.endsWith("/>") ? "" : siText(xml.slice(xml.indexOf(">") + 1, -5));
+      if (t.length > maxChars) throw new UploadLimitError("UPLOAD_MAX_CELL_CHARS", `shared string ${out.length + 1}`);
+      count.add(1);
+      out.push(detach(t));
+    }
   }
   return out;
 }
@@ -157,49 +195,19 @@ interface RowBudgets {
 }
 
 async function* sheetRows(r: Reading, sheet: string, entry: ZipEntry, strings: readonly string[], b: RowBudgets): AsyncGenerator<XlsxRow[]> {
-  let buf = "";
   let count = 0;
-  // Where the search for the unfinished row's end resumes: a long row is scanned once, not once per chunk.
-  let scanned = 0;
-  for await (const chunk of partText(r, entry)) {
-    if (buf.length + chunk.length > b.maxPending) throw new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `sheet ${sheet}, after row ${count}`);
-    buf += chunk;
-    const batch: XlsxRow[] = [];
-    let at = 0;
-    for (;;) {
-      const start = buf.indexOf("<row", at);
-      if (start < 0) {
-        at = Math.max(at, buf.length - 4);
-        break;
-      }
-      const tagEnd = buf.indexOf(">", start);
-      if (tagEnd < 0) {
-        at = start;
-        break;
-      }
-      let end: number;
-      if (buf[tagEnd - 1] === "/") end = tagEnd + 1;
-      else {
-        const close = buf.indexOf("</row>", Math.max(tagEnd, scanned));
-        if (close < 0) {
-          at = start;
-          scanned = Math.max(0, buf.length - 6);
-          break;
-        }
-        end = close + 6;
-      }
-      const row = parseRow(buf.slice(start, end), strings, ++count);
+  for await (const batch of elements(partText(r, entry), "row", b.maxPending, () => new UploadLimitError("UPLOAD_MAX_ROW_BYTES", `sheet ${sheet}, after row ${count}`))) {
+    const rows: XlsxRow[] = [];
+    for (const xml of batch) {
+      const row = parseRow(xml, strings, ++count);
       b.rows.add(1);
       b.cells.add(row.cells.length);
       for (let i = 0; i < row.cells.length; i++) {
         if (row.cells[i].length > b.maxChars) throw new UploadLimitError("UPLOAD_MAX_CELL_CHARS", `sheet ${sheet}, row ${row.row}`);
       }
-      batch.push(row);
-      at = end;
+      rows.push(row);
     }
-    scanned = Math.max(0, scanned - at);
-    buf = buf.slice(at);
-    if (batch.length) yield batch;
+    yield rows;
   }
 }
 
