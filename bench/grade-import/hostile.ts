@@ -6,7 +6,7 @@
  * Builds the files of issue 32 (a zip of 100 MB of shared strings weighing
  * under 1 MB; 3,000,000 one-cell rows with xl/workbook.xml stored after the
  * sheet; a 256 MB cell; a long CSV of 20,000 ids of 199 characters with the
- * rewrite rule (a+)+$) and uploads each as a dry run, with the default limits.
+ * rewrite rule (?:a+){1,300}$) and uploads each as a dry run, with the default limits.
  * With a production build (`npm run build`), each goes to a freshly started
  * production server and its peak RSS (VmHWM) is read against its idle RSS;
  * without one, each runs through the route handler in a child process of its
@@ -113,7 +113,7 @@ async function main() {
     add("100 MB of shared strings", "strings.xlsx", workbook(manyRowsSheet(10), sharedStringsXml(800_000, 120)), WIDE);
     add("3,000,000 rows, workbook.xml last", "rows.xlsx", workbook(manyRowsSheet(3_000_000)), WIDE);
     add("a 256 MB cell", "cell.xlsx", workbook(bigCellSheet(256 * 1024 * 1024)), WIDE);
-    add("(a+)+$ over 20,000 ids of 199 chars", "ids.csv", Buffer.from(`item_id,model,rater,dimension,score\n${ids.map((id) => `${id},A,p,accuracy,5`).join("\n")}\n`), { ...LONG, itemRewrites: [{ match: "(a+)+$", replace: "x" }] });
+    add("(?:a+){1,300}$ over 20,000 ids of 199 chars", "ids.csv", Buffer.from(`item_id,model,rater,dimension,score\n${ids.map((id) => `${id},A,p,accuracy,5`).join("\n")}\n`), { ...LONG, itemRewrites: [{ match: "(?:a+){1,300}$", replace: "x" }] });
 
     const http = hasProductionBuild() && process.env.BENCH_HTTP !== "0";
     console.log(http ? "production server, one fresh start per file" : "no production build: the route handlers in a child process per file");

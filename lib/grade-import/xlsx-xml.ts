@@ -85,8 +85,13 @@ export function unescapeXml(s: string): string {
     .replace(/_x([0-9A-Fa-f]{4})_/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
+const attrPatterns = new Map<string, RegExp>();
+
 function attr(tag: string, name: string): string | undefined {
-  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
+  // One compiled pattern per attribute name: a sheet asks for r and t on every cell.
+  let re = attrPatterns.get(name);
+  if (!re) attrPatterns.set(name, (re = new RegExp(`\\s${name}="([^"]*)"`)));
+  const m = re.exec(tag);
   return m ? unescapeXml(m[1]) : undefined;
 }
 
