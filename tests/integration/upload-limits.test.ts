@@ -122,6 +122,18 @@ describe("grade import of hostile files", () => {
     expect(m.peakAboveIdleMb).toBeLessThan(300);
   });
 
+  it("refuses a cell past UPLOAD_MAX_CELL_CHARS and a cell beyond column XFD, naming where", async () => {
+    const lead = await makeUser("LEAD");
+    const s = await study(lead.id);
+    const long = await post(s.id, lead.token, multipart(workbook(bigCellSheet(40_000)), "cell.xlsx", WIDE));
+    expect(long.status).toBe(422);
+    expect(long.body.error).toMatch(/a cell holds more characters than 32,767 \(UPLOAD_MAX_CELL_CHARS\): sheet Sheet1, row 1/);
+    const far = Buffer.from(`<worksheet><sheetData><row r="1"><c r="ZZZZZZ1"><v>1</v></c></row></sheetData></worksheet>`);
+    const wide = await post(s.id, lead.token, multipart(workbook(far), "far.xlsx", WIDE));
+    expect(wide.status).toBe(422);
+    expect(wide.body.error).toMatch(/ZZZZZZ1 is beyond Excel's last column/);
+  });
+
   it("still imports a small workbook stored sheet first", async () => {
     const lead = await makeUser("LEAD");
     const s = await study(lead.id);
