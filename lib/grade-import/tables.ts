@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { csvRecords } from "@/lib/import/csv";
 import { decodeUtf8 } from "@/lib/import/source";
+import { Budget } from "@/lib/uploads/limits";
 import { xlsxSheets } from "./xlsx";
 
 /**
@@ -55,7 +56,10 @@ async function headed(sheet: string | null, batches: AsyncGenerator<TableRow[]>)
 }
 
 async function* csvTableRows(text: AsyncIterable<string>): AsyncGenerator<TableRow[]> {
+  // The same row limit as a workbook's: a file of tiny rows is many rows for its size.
+  const rows = new Budget("UPLOAD_MAX_ROWS");
   for await (const records of csvRecords(text)) {
+    rows.add(records.length);
     yield records.map((r) => ({ row: r.line, cells: r.fields }));
   }
 }

@@ -134,6 +134,15 @@ describe("grade import of hostile files", () => {
     expect(wide.body.error).toMatch(/ZZZZZZ1 is beyond Excel's last column/);
   });
 
+  it("holds a CSV to UPLOAD_MAX_ROWS too", async () => {
+    const lead = await makeUser("LEAD");
+    const s = await study(lead.id);
+    process.env.UPLOAD_MAX_ROWS = "1000";
+    const r = await post(s.id, lead.token, multipart(Buffer.from(csv(1500)), "g.csv", LONG));
+    expect(r.status).toBe(422);
+    expect(r.body.error).toMatch(/more rows than 1,000 \(UPLOAD_MAX_ROWS\)/);
+  });
+
   it("still imports a small workbook stored sheet first", async () => {
     const lead = await makeUser("LEAD");
     const s = await study(lead.id);
