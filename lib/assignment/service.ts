@@ -7,11 +7,13 @@ import { lockSetsSql } from "@/lib/db/set-lock";
 import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
 import { ApiError } from "@/lib/errors/api-error";
+import { DESIGN_LABEL, gradersNeeded, type AssignmentDesign } from "./design";
 import { orderForGrader, planAssignments } from "./plan";
 
 export interface AssignmentRunSummary {
   seed: string;
   matchSpecialty: boolean;
+  design: AssignmentDesign;
   completeSets: number;
   created: number;
   /** Unsubmitted work taken from deactivated or removed graders. */
@@ -28,7 +30,7 @@ export interface AssignmentRunSummary {
  */
 export async function assignGraders(
   studyId: string,
-  opts: { seed?: string; matchSpecialty?: boolean },
+  opts: { seed?: string; matchSpecialty?: boolean; design?: AssignmentDesign },
   actorId: string,
   requestId?: string,
 ): Promise<AssignmentRunSummary> {
@@ -41,6 +43,8 @@ export async function assignGraders(
       if (study.status !== "OPEN") throw new ApiError(409, `the study is ${study.status.toLowerCase()}: open it before assigning graders`);
       const seed = opts.seed ?? randomBytes(6).toString("hex");
       const matchSpecialty = opts.matchSpecialty ?? study.matchSpecialty;
+      const design = opts.design ?? study.assignmentDesign;
+      if (design === "ONE_MODEL_PER_QUESTION" && study.assignmentDesign !== design) await checkOneModelSoFar(tx, studyId);
 
       // Unsubmitted work of graders who left (membership or account deactivated) is cancelled, then re-planned.
       // Their sets are locked first and the work read again under the locks: an assignment
@@ -59,8 +63,8 @@ export async function assignGraders(
         await tx.assignment.updateMany({ where: { id: { in: gone.map((g) => g.id) }, status: { in: ["PENDING", "IN_PROGRESS"] } }, data: { status: "CANCELLED" } });
       }
 
-      const completeSets = await tx.$queryRaw<{ id: string; specialtyId: string }[]>`
-        SELECT rs.id, qi."specialtyId"
+      const completeSets = await tx.$queryRaw<{ id: string; specialtyId: string; itemId: string; modelId: string }[]>`
+        SELECT rs.id, qi."specialtyId", rs."itemId", rs."modelId"
         FROM "ResponseSet" rs JOIN "QaItem" qi ON qi.id = rs."itemId"
         WHERE rs."studyId" = ${studyId}::uuid
           -- Hybrid mode: a set whose final scores are a judge's is never given to clinicians.
@@ -75,30 +79,51 @@ export async function assignGraders(
         select: { user: { select: { id: true, name: true } }, specialties: { select: { specialtyId: true } } },
       });
       const onSet = new Map<string, string[]>();
-      const primaryCount = new Map<string, number>();
+      const primaries = new Map<string, string[]>();
       const load = new Map<string, number>();
       for (const a of existing) {
         onSet.set(a.responseSetId, [...(onSet.get(a.responseSetId) ?? []), a.graderId]);
         if (a.kind === "PRIMARY" && a.status !== "CANCELLED") {
-          primaryCount.set(a.responseSetId, (primaryCount.get(a.responseSetId) ?? 0) + 1);
+          primaries.set(a.responseSetId, [...(primaries.get(a.responseSetId) ?? []), a.graderId]);
           load.set(a.graderId, (load.get(a.graderId) ?? 0) + 1);
         }
       }
+      const graders = members.map((m) => ({ id: m.user.id, specialtyIds: m.specialties.map((s) => s.specialtyId), load: load.get(m.user.id) ?? 0 }));
+      if (design === "ONE_MODEL_PER_QUESTION") checkEnoughGraders(completeSets, graders, study.gradersPerSet, matchSpecialty, primaries);
       const plan = planAssignments({
-        sets: completeSets.map((s) => ({ id: s.id, specialtyId: s.specialtyId, graderIds: onSet.get(s.id) ?? [], primaryCount: primaryCount.get(s.id) ?? 0 })),
-        graders: members.map((m) => ({ id: m.user.id, specialtyIds: m.specialties.map((s) => s.specialtyId), load: load.get(m.user.id) ?? 0 })),
+        sets: completeSets.map((s) => ({
+          id: s.id,
+          specialtyId: s.specialtyId,
+          itemId: s.itemId,
+          modelId: s.modelId,
+          graderIds: onSet.get(s.id) ?? [],
+          primaryGraderIds: primaries.get(s.id) ?? [],
+          primaryCount: primaries.get(s.id)?.length ?? 0,
+        })),
+        graders,
         gradersPerSet: study.gradersPerSet,
         seed,
         matchSpecialty,
+        design,
       });
 
       const byGrader = new Map<string, string[]>();
       for (const a of plan.assignments) byGrader.set(a.graderId, [...(byGrader.get(a.graderId) ?? []), a.setId]);
-      const maxPositions = await tx.assignment.groupBy({ by: ["graderId"], where: { graderId: { in: [...byGrader.keys()] } }, _max: { position: true } });
-      const startAt = new Map(maxPositions.map((m) => [m.graderId, (m._max.position ?? -1) + 1]));
+      // Each grader's last queued set (any study): where their new work starts, and its question,
+      // so that the first new set is not the same question's other model.
+      const lastQueued = byGrader.size
+        ? await tx.$queryRaw<{ graderId: string; position: number; itemId: string }[]>`
+            SELECT DISTINCT ON (a."graderId") a."graderId", a.position, rs."itemId"
+            FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+            WHERE a."graderId" IN (${Prisma.join([...byGrader.keys()].map((g) => Prisma.sql`${g}::uuid`))})
+            ORDER BY a."graderId", a.position DESC`
+        : [];
+      const last = new Map(lastQueued.map((m) => [m.graderId, m]));
+      const itemOf = new Map(completeSets.map((s) => [s.id, s.itemId]));
       const rows: Prisma.AssignmentCreateManyInput[] = [];
       for (const [graderId, setIds] of byGrader) {
-        const positions = orderForGrader(setIds, graderId, seed, startAt.get(graderId) ?? 0);
+        const prev = last.get(graderId);
+        const positions = orderForGrader(setIds.map((id) => ({ id, itemId: itemOf.get(id) })), graderId, seed, prev ? prev.position + 1 : 0, prev?.itemId);
         for (const setId of setIds) rows.push({ responseSetId: setId, studyId: study.id, graderId, kind: "PRIMARY", position: positions.get(setId)! });
       }
       if (rows.length) await tx.assignment.createMany({ data: rows });
@@ -112,11 +137,12 @@ export async function assignGraders(
         await tx.escalation.update({ where: { id: esc.id }, data: { adjudicatorAssignmentId, status: next ? "ASSIGNED" : "NEEDS_GRADER" } });
       }
 
-      await tx.study.update({ where: { id: studyId }, data: { assignmentSeed: seed, matchSpecialty } });
+      await tx.study.update({ where: { id: studyId }, data: { assignmentSeed: seed, matchSpecialty, assignmentDesign: design } });
       const names = new Map(members.map((m) => [m.user.id, m.user.name]));
       const summary: AssignmentRunSummary = {
         seed,
         matchSpecialty,
+        design,
         completeSets: completeSets.length,
         created: rows.length,
         reassigned: gone.length,
@@ -128,6 +154,58 @@ export async function assignGraders(
     },
     { timeout: 120_000, maxWait: 10_000 },
   );
+}
+
+/**
+ * One model per question needs k graders for each model's set of a question, all
+ * different: k x M eligible graders (of the question's specialty when matching).
+ * Too few is the lead's to fix (add graders or keep today's design), so it is a
+ * 422 naming the numbers, before anything is written.
+ */
+function checkEnoughGraders(
+  sets: { id: string; specialtyId: string; itemId: string }[],
+  graders: { id: string; specialtyIds: string[] }[],
+  k: number,
+  matchSpecialty: boolean,
+  primaries: Map<string, string[]>,
+) {
+  const perItem = new Map<string, { specialtyId: string; sets: number; open: boolean }>();
+  for (const s of sets) {
+    const it = perItem.get(s.itemId) ?? { specialtyId: s.specialtyId, sets: 0, open: false };
+    it.sets++;
+    if ((primaries.get(s.id)?.length ?? 0) < k) it.open = true;
+    perItem.set(s.itemId, it);
+  }
+  let worst: { need: number; have: number; models: number; specialtyId: string } | null = null;
+  for (const it of perItem.values()) {
+    if (!it.open) continue;
+    const need = gradersNeeded(k, it.sets);
+    const have = graders.filter((g) => !matchSpecialty || g.specialtyIds.includes(it.specialtyId)).length;
+    if (have < need && (!worst || need - have > worst.need - worst.have)) worst = { need, have, models: it.sets, specialtyId: it.specialtyId };
+  }
+  if (worst) {
+    throw new ApiError(
+      422,
+      `too few graders for "each grader sees at most one model per question": it needs at least k x models = ${k} x ${worst.models} = ${worst.need} active graders${
+        matchSpecialty ? " of the question's specialty" : ""
+      }, the study has ${worst.have}. Add graders or assign with the load-balanced design.`,
+    );
+  }
+}
+
+/** Switching to one model per question is only honest if no grader already holds two models of one question. */
+async function checkOneModelSoFar(tx: Tx, studyId: string) {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT a."graderId", rs."itemId" FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+      WHERE a."studyId" = ${studyId}::uuid AND a.status <> 'CANCELLED'
+      GROUP BY a."graderId", rs."itemId" HAVING count(*) > 1) x`;
+  if (row.n > 0) {
+    throw new ApiError(
+      409,
+      `graders already hold two models' answers to the same question (${row.n} grader-question pair${row.n === 1 ? "" : "s"}), assigned with the load-balanced design: "${DESIGN_LABEL.ONE_MODEL_PER_QUESTION}" can only be chosen before that`,
+    );
+  }
 }
 
 export interface GraderProgress {
@@ -142,10 +220,12 @@ export interface GraderProgress {
 }
 
 /** Progress per grader for the lead: done / assigned, drafts, adjudications. */
-export async function assignmentProgress(studyId: string): Promise<{ seed: string | null; graders: GraderProgress[]; totals: { assigned: number; submitted: number } }> {
+export async function assignmentProgress(
+  studyId: string,
+): Promise<{ seed: string | null; design: AssignmentDesign; graders: GraderProgress[]; totals: { assigned: number; submitted: number } }> {
   const db = getDb();
   const [study, members, counts] = await Promise.all([
-    db.study.findUniqueOrThrow({ where: { id: studyId }, select: { assignmentSeed: true } }),
+    db.study.findUniqueOrThrow({ where: { id: studyId }, select: { assignmentSeed: true, assignmentDesign: true } }),
     db.studyMember.findMany({ where: { studyId, role: "GRADER" }, select: { active: true, user: { select: { id: true, name: true, email: true, active: true } } } }),
     db.assignment.groupBy({ by: ["graderId", "status", "kind"], where: { studyId, status: { not: "CANCELLED" } }, _count: { _all: true } }),
   ]);
@@ -165,6 +245,7 @@ export async function assignmentProgress(studyId: string): Promise<{ seed: strin
   });
   return {
     seed: study.assignmentSeed,
+    design: study.assignmentDesign,
     graders,
     totals: { assigned: graders.reduce((s, g) => s + g.assigned, 0), submitted: graders.reduce((s, g) => s + g.submitted, 0) },
   };

@@ -37,15 +37,21 @@ function graderValuesOf(submitted: SetAssignment[], rubrics: RubricDocument[], n
   return Object.fromEntries(submitted.map((a) => [a.id, graderRubricValues(rubrics, a.grades ?? [], n)]));
 }
 
-/** Picks the adjudicator: eligible, not on the set, least open work; ties by the study's seed. */
+/** Picks the adjudicator: eligible, not on the set, the study's design kept when possible, least open work; ties by the study's seed. */
 export async function pickAdjudicator(tx: Sql, study: StudyForEscalation, setId: string): Promise<string | null> {
   // Eligible: an active grader of the study (and an active user), not already on the set, with the
   // item's specialty when the study matches specialties. A grader whose adjudication here was
   // cancelled may take it up again (their row is revived).
-  const candidates = await tx.rows<{ id: string; open: number }>(Prisma.sql`
+  // Under "one model per question" a grader who has seen another model's answers to the question
+  // comes last (taken only when nobody else is eligible: the set must not wait forever).
+  const candidates = await tx.rows<{ id: string; open: number; sawSibling: boolean }>(Prisma.sql`
     SELECT m."userId" AS id,
       (SELECT count(*)::int FROM "Assignment" a
-        WHERE a."graderId" = m."userId" AND a."studyId" = ${study.id}::uuid AND a.status IN ('PENDING', 'IN_PROGRESS')) AS open
+        WHERE a."graderId" = m."userId" AND a."studyId" = ${study.id}::uuid AND a.status IN ('PENDING', 'IN_PROGRESS')) AS open,
+      ((SELECT "assignmentDesign" FROM "Study" WHERE id = ${study.id}::uuid) = 'ONE_MODEL_PER_QUESTION'
+        AND EXISTS (SELECT 1 FROM "Assignment" y JOIN "ResponseSet" ys ON ys.id = y."responseSetId"
+                    WHERE y."graderId" = m."userId" AND y."responseSetId" <> ${setId}::uuid
+                      AND ys."itemId" = (SELECT "itemId" FROM "ResponseSet" WHERE id = ${setId}::uuid))) AS "sawSibling"
     FROM "StudyMember" m JOIN "User" u ON u.id = m."userId"
     WHERE m."studyId" = ${study.id}::uuid AND m.role = 'GRADER' AND m.active AND u.active
       AND NOT EXISTS (SELECT 1 FROM "Assignment" x WHERE x."responseSetId" = ${setId}::uuid AND x."graderId" = m."userId" AND x.status <> 'CANCELLED')
@@ -58,9 +64,10 @@ export async function pickAdjudicator(tx: Sql, study: StudyForEscalation, setId:
       }`);
   if (candidates.length === 0) return null;
   const openOf = new Map(candidates.map((c) => [c.id, c.open]));
+  const sawOf = new Map(candidates.map((c) => [c.id, c.sawSibling ? 1 : 0]));
   const eligible = candidates.map((c) => c.id);
   const rank = new Map(seededShuffle([...eligible].sort(), `${study.assignmentSeed ?? study.id}:adjudicator:${setId}`).map((id, i) => [id, i]));
-  eligible.sort((a, b) => openOf.get(a)! - openOf.get(b)! || rank.get(a)! - rank.get(b)!);
+  eligible.sort((a, b) => sawOf.get(a)! - sawOf.get(b)! || openOf.get(a)! - openOf.get(b)! || rank.get(a)! - rank.get(b)!);
   return eligible[0];
 }
 

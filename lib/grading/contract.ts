@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
+import { ASSIGNMENT_DESIGNS } from "@/lib/assignment/design";
 import { lineText } from "@/lib/validation/text";
 import { RubricDocument } from "@/lib/rubrics/contract";
 import { CriterionSchema } from "@/lib/rubrics/criteria";
@@ -10,6 +11,13 @@ import { gradeSubmissionSchema } from "./contract-schemas";
 export const assignmentRunSchema = z.object({
   seed: lineText().min(1).max(100).optional().meta({ description: "Reuse a seed to reproduce an assignment; a random one is stored and returned otherwise" }),
   matchSpecialty: z.boolean().optional().meta({ description: "Only assign graders whose specialty matches the item's (defaults to the study setting)" }),
+  design: z
+    .enum(ASSIGNMENT_DESIGNS)
+    .optional()
+    .meta({
+      description:
+        "LOAD_BALANCED (default): any k graders per set. ONE_MODEL_PER_QUESTION: a grader sees at most one model's answers to a question, models balanced per grader; needs k x models graders. Stored on the study; defaults to its stored design",
+    }),
 });
 
 const MyAssignment = registry.register(
@@ -69,6 +77,7 @@ const AssignmentRunSummary = registry.register(
   z.object({
     seed: z.string(),
     matchSpecialty: z.boolean(),
+    design: z.enum(ASSIGNMENT_DESIGNS),
     completeSets: z.int(),
     created: z.int(),
     reassigned: z.int(),
@@ -81,6 +90,7 @@ const AssignmentProgress = registry.register(
   "AssignmentProgress",
   z.object({
     seed: z.string().nullable(),
+    design: z.enum(ASSIGNMENT_DESIGNS),
     totals: z.object({ assigned: z.int(), submitted: z.int() }),
     graders: z.array(
       z.object({
