@@ -1,6 +1,6 @@
 import { seededShuffle, seedToUint32 } from "@/lib/random/seeded";
 import { mulberry32 } from "@/lib/stats";
-import type { AssignmentDesign } from "./design";
+import type { AssignmentDesign } from "@/lib/studies/assignment-design";
 
 /**
  * Pure planning of PRIMARY assignments: which eligible graders get which
@@ -155,11 +155,6 @@ function planOneModelPerQuestion(input: PlanInput): PlanResult {
     for (const [setId, n] of missing) short.push({ setId, missing: n });
   }
   return { assignments, short };
-}
-
-function lexLess(a: number[], b: number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
-  return false;
 }
 
 /**

@@ -7,7 +7,7 @@ import { lockSetsSql } from "@/lib/db/set-lock";
 import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
 import { ApiError } from "@/lib/errors/api-error";
-import { DESIGN_LABEL, gradersNeeded, type AssignmentDesign } from "./design";
+import { DESIGN_LABEL, gradersNeeded, type AssignmentDesign } from "@/lib/studies/assignment-design";
 import { orderForGrader, planAssignments } from "./plan";
 
 export interface AssignmentRunSummary {

@@ -153,8 +153,8 @@ class ArchiveWriter implements ArchiveSink {
     const studyId = (this.studyId = randomUUID());
     await this.client.query(
       `INSERT INTO "Study" (id, name, slug, description, rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
-                            "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "graderTitle", "escalationRules", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, $18::jsonb, now())`,
+                            "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "graderTitle", "escalationRules", "updatedAt", "assignmentDesign")
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, $18::jsonb, now(), $19::"AssignmentDesign")`,
       [
         studyId,
         s.name,
@@ -174,6 +174,7 @@ class ArchiveWriter implements ArchiveSink {
         this.o.actor.id,
         s.graderTitle,
         JSON.stringify(s.escalationRules ?? {}),
+        s.assignmentDesign,
       ],
     );
     await this.client.query(`INSERT INTO "StudyMember" ("studyId", "userId", role) VALUES ($1, $2, 'LEAD')`, [studyId, this.o.actor.id]);

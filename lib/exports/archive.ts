@@ -81,7 +81,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   const q = session.rawQuery;
   const [study] = await q<Record<string, unknown>>(
     `SELECT name, slug, description, "graderTitle", rubrics, repetitions, "gradersPerSet", thresholds, "escalationRules", "showReferenceAnswer", "matchSpecialty",
-            "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
+            "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", "assignmentDesign"::text AS "assignmentDesign", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
        FROM "Study" WHERE id = $1::uuid`,
     [studyId],
   );
@@ -122,6 +122,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       matchSpecialty: study.matchSpecialty,
       safeLlmScoring: study.safeLlmScoring,
       assignmentSeed: study.assignmentSeed,
+      assignmentDesign: study.assignmentDesign,
       status: study.status,
       createdAt: iso(study.createdAt as Date),
       updatedAt: iso(study.updatedAt as Date),

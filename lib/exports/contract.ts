@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { MAX_COMMENT } from "@/lib/grading/contract-schemas";
@@ -184,6 +185,8 @@ export const ArchiveStudy = z.strictObject({
   matchSpecialty: z.boolean(),
   safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
   assignmentSeed: text(MAX_NAME).nullable(),
+  /** How sets were dealt to graders; archives written before designs existed used today's default. */
+  assignmentDesign: z.enum(ASSIGNMENT_DESIGNS).default("LOAD_BALANCED"),
   status: z.enum(["DRAFT", "OPEN", "CLOSED"]),
   createdAt: iso,
   updatedAt: iso,

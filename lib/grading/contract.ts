@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
-import { ASSIGNMENT_DESIGNS } from "@/lib/assignment/design";
+import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
 import { lineText } from "@/lib/validation/text";
 import { RubricDocument } from "@/lib/rubrics/contract";
 import { CriterionSchema } from "@/lib/rubrics/criteria";

@@ -6,6 +6,7 @@ import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { RubricDocument } from "@/lib/rubrics/contract";
 import type { RubricDocument as RubricDoc } from "@/lib/rubrics/document";
 import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
+import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
 import { createStudySchema, HEADLINE_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
 
 /**
@@ -111,6 +112,7 @@ export const StudyDetail = registry.register(
     openedAt: dateTime().nullable(),
     closedAt: dateTime().nullable(),
     createdBy: z.object({ id: z.uuid(), name: z.string() }),
+    assignmentDesign: z.enum(ASSIGNMENT_DESIGNS).meta({ description: "How sets are dealt to graders; chosen when assigning" }),
     counts: z.object({
       items: z.int(),
       models: z.int(),

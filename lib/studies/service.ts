@@ -272,6 +272,8 @@ export interface StudyDetail extends StudySettings {
   openedAt: Date | null;
   closedAt: Date | null;
   createdBy: { id: string; name: string };
+  /** Chosen when assigning (lib/assignment/design.ts). */
+  assignmentDesign: Study["assignmentDesign"];
   counts: StudyCounts;
   gradingStarted: boolean;
   /** Settings that can no longer change (gradersPerSet: only lowering is refused). */
@@ -309,6 +311,7 @@ export async function studyDetail(studyId: string): Promise<StudyDetail | null> 
     openedAt: study.openedAt,
     closedAt: study.closedAt,
     createdBy: study.createdBy,
+    assignmentDesign: study.assignmentDesign,
     counts: {
       items,
       models,

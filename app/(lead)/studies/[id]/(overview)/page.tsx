@@ -5,6 +5,7 @@ import { allAnswers, formatDate, PROMPT_SCORING_LABEL } from "@/components/studi
 import { SetupChecklist } from "@/components/studies/setup-checklist";
 import { StudyStatusActions } from "@/components/studies/study-status-actions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { DESIGN_LABEL } from "@/lib/studies/assignment-design";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { studyDetail } from "@/lib/studies/service";
 import { openHarmFlagCounts } from "@/lib/harm/service";
@@ -123,6 +124,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
               <Setting label="Answers per prompt (N)">{detail.repetitions}</Setting>
               <Setting label="Primary graders per set (k)">{detail.gradersPerSet}</Setting>
               <Setting label="Reference answer">{detail.showReferenceAnswer ? "Shown to graders" : "Hidden from graders"}</Setting>
+              <Setting label="Assignment design">
+                <span data-testid="assignment-design">{DESIGN_LABEL[detail.assignmentDesign]}</span>
+              </Setting>
               <Setting label="Specialty matching">{detail.matchSpecialty ? "Graders get only questions of their specialty" : "Any grader may get any question"}</Setting>
               {detail.rubricDocuments
                 .filter((r) => r.overallHeadline !== undefined)

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { AssignPanel } from "@/components/assignment/assign-panel";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DESIGN_LABEL } from "@/lib/studies/assignment-design";
 import { assignmentProgress } from "@/lib/assignment/service";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 
@@ -14,7 +15,14 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ id
   const progress = await assignmentProgress(study.id);
   return (
     <div className="flex flex-col gap-6">
-      <AssignPanel studyId={study.id} open={study.status === "OPEN"} matchSpecialty={study.matchSpecialty} seed={progress.seed} />
+      <AssignPanel
+        studyId={study.id}
+        open={study.status === "OPEN"}
+        matchSpecialty={study.matchSpecialty}
+        seed={progress.seed}
+        design={progress.design}
+        assigned={progress.totals.assigned > 0}
+      />
       <div className="flex flex-col gap-2">
         <h2 className="font-semibold">Progress per grader</h2>
         <p className="text-sm text-muted-foreground" data-testid="assignment-seed">
@@ -25,6 +33,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ id
           ) : (
             "No assignment yet."
           )}{" "}
+          Design: <span data-testid="assignment-design">{DESIGN_LABEL[progress.design]}</span>.{" "}
           {progress.totals.submitted} of {progress.totals.assigned} assignments submitted.
         </p>
         <Table aria-label="Grader progress">
