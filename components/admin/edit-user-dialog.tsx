@@ -8,6 +8,7 @@ import { apiRequest } from "@/components/studies/api-client";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { describeOpenWork, type OpenWork } from "@/lib/users/open-work-text";
 
 export interface EditableUser {
   id: string;
@@ -17,12 +18,33 @@ export interface EditableUser {
   active: boolean;
 }
 
+/** The deactivation's confirmation: what the user leaves unsubmitted, and who is told. */
+export function deactivateMessage(email: string, openWork: OpenWork[]): string {
+  const head = `Deactivate ${email}? Their sessions end and their API tokens are revoked.`;
+  if (openWork.length === 0) return `${head}\nThey hold no open assignments.`;
+  const open = openWork.reduce((n, w) => n + w.openAssignments, 0);
+  const adj = openWork.reduce((n, w) => n + w.openAdjudications, 0);
+  const per = openWork.map((w) => `- ${w.studyName}: ${describeOpenWork(w.openAssignments, w.openAdjudications)}`).join("\n");
+  return `${head}\n\nThey hold ${describeOpenWork(open, adj)}:\n${per}\n\nEach study's leads are told (study audit and Assignments page) so they can move the work with "Assign graders".`;
+}
+
 /**
  * An administrator edits an account: name, role, active, a new password
  * (PATCH /api/v1/users/{id}, audited). Only what changed is sent. Their own
  * account cannot be deactivated nor change role (the server refuses it too).
  */
-export function EditUserDialog({ user, self, minPassword }: { user: EditableUser; self: boolean; minPassword: number }) {
+export function EditUserDialog({
+  user,
+  self,
+  minPassword,
+  openWork = [],
+}: {
+  user: EditableUser;
+  self: boolean;
+  minPassword: number;
+  /** Unsubmitted work the user holds, per study: deactivating leaves it for the leads to move. */
+  openWork?: OpenWork[];
+}) {
   const router = useRouter();
   const id = useId();
   const [open, setOpen] = useState(false);
@@ -46,7 +68,7 @@ export function EditUserDialog({ user, self, minPassword }: { user: EditableUser
       setOpen(false);
       return;
     }
-    if (body.active === false && !window.confirm(`Deactivate ${user.email}? Their sessions end and their API tokens are revoked.`)) return;
+    if (body.active === false && !window.confirm(deactivateMessage(user.email, openWork))) return;
     setBusy(true);
     const r = await apiRequest("PATCH", `/api/v1/users/${user.id}`, body);
     setBusy(false);

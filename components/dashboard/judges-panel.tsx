@@ -72,40 +72,43 @@ function JudgeSection({ j: all }: { j: JudgeComparison }) {
           ))}
         </TableBody>
       </Table>
-      <Table data-testid="judge-totals">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Total</TableHead>
-            <TableHead>Reading</TableHead>
-            <TableHead className="text-right">n</TableHead>
-            <TableHead className="text-right">ICC(3,k)</TableHead>
-            <TableHead className="text-right">ICC(2,1)</TableHead>
-            <TableHead className="text-right">Spearman</TableHead>
-            <TableHead className="text-right">Mean diff. [limits]</TableHead>
-            <TableHead className="text-right">Model ranking τ</TableHead>
-            <TableHead className="text-right">Length ρ judge / panel</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {j.totals.map((t) => {
-            const rank = j.ranking.find((r) => r.rubric === t.rubric && r.total === t.total && r.reading === t.reading);
-            const len = j.lengthBias.find((r) => r.rubric === t.rubric && r.total === t.total && r.reading === t.reading);
-            return (
-              <TableRow key={`${t.rubric}.${t.total}.${t.reading}`}>
-                <TableCell>{t.label}</TableCell>
-                <TableCell>{READING[t.reading]}</TableCell>
-                <TableCell className="text-right tabular-nums">{t.n}</TableCell>
-                <TableCell className="text-right"><Fig f={t.icc3k} ci /></TableCell>
-                <TableCell className="text-right"><Fig f={t.icc21} /></TableCell>
-                <TableCell className="text-right"><Fig f={t.spearman} /></TableCell>
-                <TableCell className="text-right tabular-nums">{t.blandAltman.bias === null ? "—" : `${fmtSigned(t.blandAltman.bias)} ${fmtCi(t.blandAltman.limits)}`}</TableCell>
-                <TableCell className="text-right">{rank ? <Fig f={rank.tau} /> : "—"}</TableCell>
-                <TableCell className="text-right">{len ? <><Fig f={len.judge} /> / <Fig f={len.panel} /></> : "—"}</TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+      {/* A rubric without a total (or no final set with the judge's totals): no Total table at all. */}
+      {j.totals.length > 0 ? (
+        <Table data-testid="judge-totals">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Total</TableHead>
+              <TableHead>Reading</TableHead>
+              <TableHead className="text-right">n</TableHead>
+              <TableHead className="text-right">ICC(3,k)</TableHead>
+              <TableHead className="text-right">ICC(2,1)</TableHead>
+              <TableHead className="text-right">Spearman</TableHead>
+              <TableHead className="text-right">Mean diff. [limits]</TableHead>
+              <TableHead className="text-right">Model ranking τ</TableHead>
+              <TableHead className="text-right">Length ρ judge / panel</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {j.totals.map((t) => {
+              const rank = j.ranking.find((r) => r.rubric === t.rubric && r.total === t.total && r.reading === t.reading);
+              const len = j.lengthBias.find((r) => r.rubric === t.rubric && r.total === t.total && r.reading === t.reading);
+              return (
+                <TableRow key={`${t.rubric}.${t.total}.${t.reading}`}>
+                  <TableCell>{t.label}</TableCell>
+                  <TableCell>{READING[t.reading]}</TableCell>
+                  <TableCell className="text-right tabular-nums">{t.n}</TableCell>
+                  <TableCell className="text-right"><Fig f={t.icc3k} ci /></TableCell>
+                  <TableCell className="text-right"><Fig f={t.icc21} /></TableCell>
+                  <TableCell className="text-right"><Fig f={t.spearman} /></TableCell>
+                  <TableCell className="text-right tabular-nums">{t.blandAltman.bias === null ? "—" : `${fmtSigned(t.blandAltman.bias)} ${fmtCi(t.blandAltman.limits)}`}</TableCell>
+                  <TableCell className="text-right">{rank ? <Fig f={rank.tau} /> : "—"}</TableCell>
+                  <TableCell className="text-right">{len ? <><Fig f={len.judge} /> / <Fig f={len.panel} /></> : "—"}</TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      ) : null}
       {j.dimensions.length === 0 ? <p className="text-sm text-muted-foreground">No final set has this judge&apos;s scores yet.</p> : null}
       {j.deferral.length > 0 ? (
         <Table data-testid="judge-deferral">

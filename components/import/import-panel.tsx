@@ -129,7 +129,9 @@ function Problems({ state }: { state: Extract<State, { phase: "problems" }> }) {
   return (
     <div className="flex flex-col gap-3">
       <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
-        <p className="font-medium">{state.message}</p>
+        <p className="font-medium">
+          <span data-testid="problems-file">{state.file.name}</span>: {state.message}
+        </p>
         <p className="text-muted-foreground">
           {state.status === 409
             ? "These rows would change questions or answers that graders have already scored. Keep their text as imported before."
@@ -228,6 +230,13 @@ export function ImportPanel({ studyId, studyHref, repetitions, maxBytes }: { stu
               if (chosen) void check(chosen);
             }}
           />
+          {/* The input is cleared after each choice (so the same file can be chosen again once fixed):
+              the file's name is kept here, above all after a failed check. */}
+          {file && state.phase !== "done" ? (
+            <span className="text-sm" data-testid="chosen-file">
+              Last chosen: <span className="font-medium">{file.name}</span>
+            </span>
+          ) : null}
         </div>
 
         <div aria-live="polite" className="flex flex-col gap-4">
@@ -283,6 +292,7 @@ export function ImportPanel({ studyId, studyHref, repetitions, maxBytes }: { stu
 
           {state.phase === "failed" ? (
             <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+              {state.file ? `${state.file.name}: ` : ""}
               {state.message}
             </p>
           ) : null}

@@ -10,7 +10,7 @@ import { Input } from "@/components/ui/input";
 /**
  * Registers an automated judge and imports its scores from a long CSV
  * (item_id, model, repetition, dimension, score[, p_<level>...][, confidence][, rationale]):
- * checked first (dry run, nothing written), then imported. The API refuses
+ * checked first (dry run, nothing written: a new judge is not even registered yet), then imported. The API refuses
  * the whole file and lists each problem by row and column; they are shown
  * here as a table.
  */
@@ -49,7 +49,8 @@ export function JudgeImportForm({ studyId, judges }: { studyId: string; judges: 
     setDone(null);
     setFieldErrors({});
     let id = judgeId;
-    if (id === "new") {
+    // A check writes nothing: a new judge is registered only when its scores are imported.
+    if (id === "new" && !dryRun) {
       const created = await apiRequest<{ id: string }>("POST", `/api/v1/studies/${studyId}/judges`, { name, model, ...(version ? { version } : {}) });
       if (!created.ok) {
         setPending(false);
@@ -60,7 +61,8 @@ export function JudgeImportForm({ studyId, judges }: { studyId: string; judges: 
       id = created.data.id;
       setJudgeId(id);
     }
-    const res = await fetch(`/api/v1/studies/${studyId}/judges/${id}/scores${dryRun ? "?dryRun=1" : ""}`, {
+    const url = id === "new" ? `/api/v1/studies/${studyId}/judges/check-scores` : `/api/v1/studies/${studyId}/judges/${id}/scores${dryRun ? "?dryRun=1" : ""}`;
+    const res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "text/csv" },
       body: await file.text(),

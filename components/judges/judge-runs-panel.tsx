@@ -15,6 +15,8 @@ import type { JudgeEndpointView, RunProgress } from "@/lib/judges/runner/contrac
 export interface JudgeRow {
   id: string;
   name: string;
+  /** Judgments stored for the judge, imported or run here. */
+  scores: number;
   latest: RunProgress | null;
 }
 
@@ -111,7 +113,14 @@ function JudgeRunRow({ studyId, judge, endpoints }: { studyId: string; judge: Ju
           )}
         </div>
       </div>
-      {run ? <RunSummary run={run} /> : <p className="text-xs text-muted-foreground">Not run from here yet.</p>}
+      {run ? <RunSummary run={run} /> : null}
+      <p className="text-xs text-muted-foreground tabular-nums" data-testid="judge-scores-count">
+        {judge.scores
+          ? `${judge.scores.toLocaleString("en")} score${judge.scores === 1 ? "" : "s"} stored${run ? "" : " (imported; not run from here)"}.`
+          : run
+            ? "No scores stored yet."
+            : "No scores yet: import a file below or run the judge."}
+      </p>
       <FormMessage error={error} />
     </li>
   );

@@ -217,6 +217,9 @@ export interface GraderProgress {
   submitted: number;
   inProgress: number;
   adjudications: number;
+  /** Pending or started: what an inactive grader leaves for "Assign graders" to move. */
+  open: number;
+  openAdjudications: number;
 }
 
 /** Progress per grader for the lead: done / assigned, drafts, adjudications. */
@@ -241,6 +244,8 @@ export async function assignmentProgress(
       submitted: sum((c) => c.status === "SUBMITTED"),
       inProgress: sum((c) => c.status === "IN_PROGRESS"),
       adjudications: sum((c) => c.kind === "ADJUDICATOR"),
+      open: sum((c) => c.status !== "SUBMITTED"),
+      openAdjudications: sum((c) => c.kind === "ADJUDICATOR" && c.status !== "SUBMITTED"),
     };
   });
   return {

@@ -35,6 +35,8 @@ const FIELD: Record<string, string> = {
   // The study's choice between a rubric's headline and its overallHeadline (the column keeps its first name).
   safeLlmScoring: "scoring per answer or overall",
   graderTitle: "grader-facing title",
+  openAssignments: "open assignments",
+  openAdjudications: "of them adjudications",
 };
 
 const label = (path: string) =>

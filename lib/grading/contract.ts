@@ -102,6 +102,8 @@ const AssignmentProgress = registry.register(
         submitted: z.int(),
         inProgress: z.int(),
         adjudications: z.int(),
+        open: z.int().meta({ description: "Pending or started assignments" }),
+        openAdjudications: z.int(),
       }),
     ),
   }),

@@ -141,8 +141,11 @@ export function compareJudge(input: CompareInput): JudgeComparison {
       if (d.scale.kind === "criteria") continue;
       const s = scaleOf(d);
       const value = (v: DimensionValue) => (s.nominal ? str(v) : num(v));
+      // The expected-score reading only where the judge gave probabilities on this dimension:
+      // elsewhere it is the most probable reading again, a duplicate row.
+      const expected = !s.nominal && cells.some((c) => c.rubric === doc.key && c.dimension === d.key && c.expectedScore !== null);
       for (const reading of readings) {
-        if (s.nominal && reading === "expected") continue;
+        if (reading === "expected" && !expected) continue;
         const mine = judged.get(reading)!;
         const units: { set: PanelSet; j: number | string; p: number | string }[] = [];
         for (const set of sets) {
@@ -154,7 +157,9 @@ export function compareJudge(input: CompareInput): JudgeComparison {
       }
       out.deferral.push(deferralRow(doc, s, sets, bySet, judged.get("most_probable")!, value));
     }
+    const rubricExpected = cells.some((c) => c.rubric === doc.key && c.expectedScore !== null);
     for (const reading of readings) {
+      if (reading === "expected" && !rubricExpected) continue;
       const mine = judged.get(reading)!;
       for (const t of doc.totals) {
         const pairs = sets.map((set) => [mine.get(set.id)?.totals[doc.key]?.[t.key] ?? null, set.finalTotals[doc.key]?.[t.key] ?? null] as const).filter(([a, b]) => a !== null && b !== null) as [number, number][];

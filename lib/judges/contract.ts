@@ -107,7 +107,7 @@ export const JudgeScoresRejected = registry.register(
 export const JudgeScoresResult = registry.register(
   "JudgeScoresResult",
   z.object({
-    judgeId: z.uuid(),
+    judgeId: z.uuid().nullable().meta({ description: "null for a check of a judge not registered yet" }),
     rows: z.int(),
     created: z.int(),
     updated: z.int(),
@@ -139,6 +139,25 @@ registry.registerPath({
   tags: ["Judges"],
   request: { params },
   responses: { 200: { description: "Judges", content: { "application/json": { schema: z.object({ judges: z.array(Judge) }) } } }, ...errorResponses(401, 403, 404) },
+});
+
+registry.registerPath({
+  method: "post",
+  path: "/api/v1/studies/{id}/judges/check-scores",
+  summary: "Check a judge's scores before registering the judge (writes nothing)",
+  description: "The same checks as importing a judge's scores with dryRun=1, for a judge not created yet: a lead checks a file first and registers the judge only to import it.",
+  tags: ["Judges"],
+  request: {
+    params: z.object({ id: z.uuid() }),
+    body: {
+      required: true,
+      content: { "text/csv": { schema: z.string().meta({ description: "CSV with a header row" }) }, "application/json": { schema: z.array(JudgeScoreRow) } },
+    },
+  },
+  responses: {
+    200: { description: "Checked", content: { "application/json": { schema: JudgeScoresResult } } },
+    ...errorResponses(400, 401, 403, 404, 413, 422),
+  },
 });
 
 registry.registerPath({

@@ -64,17 +64,22 @@ export async function listJudges(studyId: string) {
   }));
 }
 
-/** Reads a CSV or JSON body of judge scores and writes them through the one write path. */
+/**
+ * Reads a CSV or JSON body of judge scores and writes them through the one write path.
+ * `judgeId` null: a dry run for a judge not registered yet (the form checks a file
+ * before it creates the judge, so a check writes nothing at all).
+ */
 export async function importJudgeScores(opts: {
   studyId: string;
-  judgeId: string;
+  judgeId: string | null;
   contentType: string | null;
   text: string;
   actorId: string;
   requestId?: string;
   dryRun?: boolean;
 }): Promise<WriteJudgeScoresResult> {
-  await requireStudyJudge(getDb(), opts.studyId, opts.judgeId);
+  if (opts.judgeId === null && !opts.dryRun) throw new ApiError(400, "register the judge first: only a check (dryRun=1) runs without one");
+  if (opts.judgeId !== null) await requireStudyJudge(getDb(), opts.studyId, opts.judgeId);
   const type = (opts.contentType ?? "").split(";")[0].trim().toLowerCase();
   let read: ReadRows;
   if (type === "text/csv" || type === "text/plain") read = readJudgeCsv(opts.text);

@@ -18,7 +18,8 @@ export const MAX_PROBLEMS = 1000;
 
 export interface WriteJudgeScoresInput {
   studyId: string;
-  judgeId: string;
+  /** null: check a file for a judge not registered yet (dry run only). */
+  judgeId: string | null;
   rows: ReadonlyArray<JudgeRowInput>;
   /** Row numbers for problems (a CSV's data rows, the runner's own ids); index + 1 by default. */
   rowNumber?: (i: number) => number;
@@ -31,7 +32,7 @@ export interface WriteJudgeScoresInput {
 }
 
 export interface WriteJudgeScoresResult {
-  judgeId: string;
+  judgeId: string | null;
   rows: number;
   created: number;
   updated: number;
@@ -122,8 +123,9 @@ async function upsert(tx: Tx, judgeId: string, judgments: Judgment[]): Promise<{
 export async function writeJudgeScores(input: WriteJudgeScoresInput): Promise<WriteJudgeScoresResult> {
   const { studyId, judgeId, rows } = input;
   if (rows.length === 0) throw judgeRowsRejected([{ row: 0, column: null, message: "no rows: send at least one judgment" }]);
+  if (judgeId === null && !input.dryRun) throw new ApiError(400, "register the judge first: only a check runs without one");
   const body = async (tx: Tx): Promise<WriteJudgeScoresResult> => {
-      await requireStudyJudge(tx, studyId, judgeId, true);
+      if (judgeId !== null) await requireStudyJudge(tx, studyId, judgeId, true);
       const { hybridJudgeId, answers } = await loadStudyAnswers(tx, studyId);
       const checked = validateJudgeRows(rows, answers, input.rowNumber);
       if (checked.problems.length) throw judgeRowsRejected(checked.problems);
@@ -132,7 +134,7 @@ export async function writeJudgeScores(input: WriteJudgeScoresInput): Promise<Wr
         if (final > 0) throw new ApiError(409, `this judge's scores are final on ${final} set${final === 1 ? "" : "s"} of the study (hybrid mode): they cannot change`);
       }
       const base = { judgeId, rows: rows.length, renormalised: checked.renormalised, dryRun: !!input.dryRun };
-      if (input.dryRun) return { ...base, created: 0, updated: 0, unchanged: 0 };
+      if (input.dryRun || judgeId === null) return { ...base, created: 0, updated: 0, unchanged: 0 };
       const { created, updated } = await upsert(tx, judgeId, checked.judgments);
       const unchanged = checked.judgments.length - created - updated;
       if (created + updated > 0) {

@@ -57,6 +57,8 @@ export const updateUserBody = z
   .meta({ id: "UpdateUser" });
 export type UpdateUserInput = z.output<typeof updateUserBody>;
 
+const OpenWorkRow = z.object({ studyId: z.uuid(), studyName: z.string(), openAssignments: z.int(), openAdjudications: z.int() });
+
 const UserRow = z.object({
   id: z.uuid(),
   email: z.string(),
@@ -64,6 +66,8 @@ const UserRow = z.object({
   role: z.enum(["ADMIN", "LEAD", "GRADER"]),
   active: z.boolean(),
   specialties: z.array(z.string()),
+  external: z.boolean().meta({ description: "A pseudonymous rater of imported grades (not an account: never signs in, cannot be edited)" }),
+  openWork: z.array(OpenWorkRow),
 });
 
 registry.registerPath({
@@ -97,7 +101,16 @@ registry.registerPath({
       description: "Updated",
       content: {
         "application/json": {
-          schema: z.object({ id: z.uuid(), name: z.string(), role: z.enum(["ADMIN", "LEAD", "GRADER"]), active: z.boolean(), passwordReset: z.boolean() }),
+          schema: z.object({
+            id: z.uuid(),
+            name: z.string(),
+            role: z.enum(["ADMIN", "LEAD", "GRADER"]),
+            active: z.boolean(),
+            passwordReset: z.boolean(),
+            openWork: z
+              .array(OpenWorkRow)
+              .meta({ description: "On deactivation: the unsubmitted assignments the user leaves, per study (each study's leads see it in its audit and progress page)" }),
+          }),
         },
       },
     },

@@ -1,5 +1,11 @@
 import { getDb } from "@/lib/db/client";
+import { openWorkOf } from "./open-work";
 
+/**
+ * Every user, with the unsubmitted work each holds (what deactivating them
+ * leaves behind). `external`: a rater of imported grades (lib/grade-import), a
+ * pseudonym rather than an account, which the admin page lists apart.
+ */
 export async function listUsers() {
   const rows = await getDb().user.findMany({
     orderBy: [{ role: "asc" }, { name: "asc" }],
@@ -10,8 +16,17 @@ export async function listUsers() {
       role: true,
       active: true,
       lastLoginAt: true,
+      externalStudyId: true,
+      externalStudy: { select: { name: true } },
       specialties: { select: { specialty: { select: { name: true } } } },
     },
   });
-  return rows.map(({ specialties, ...u }) => ({ ...u, specialties: specialties.map((s) => s.specialty.name) }));
+  const work = await openWorkOf(getDb(), rows.filter((r) => !r.externalStudyId).map((r) => r.id));
+  return rows.map(({ specialties, externalStudyId, externalStudy, ...u }) => ({
+    ...u,
+    specialties: specialties.map((s) => s.specialty.name),
+    external: externalStudyId !== null,
+    externalStudyName: externalStudy?.name ?? null,
+    openWork: work.get(u.id) ?? [],
+  }));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { openWorkOf, type OpenWork } from "./open-work";
 import { recordAudit } from "@/lib/audit/record";
 import { MIN_PASSWORD_LENGTH, hashPassword } from "@/lib/auth/password";
 import { normaliseEmail } from "@/lib/auth/login";
@@ -86,7 +87,7 @@ export async function setUserActive(userId: string, active: boolean, actorId: st
  * Sets `active` on a user whose row the caller has locked, audited; a
  * deactivation also ends the user's sessions and revokes their API tokens.
  */
-export async function applyActive(tx: Prisma.TransactionClient, userId: string, was: boolean, active: boolean, actorId: string | null) {
+export async function applyActive(tx: Prisma.TransactionClient, userId: string, was: boolean, active: boolean, actorId: string | null): Promise<OpenWork[]> {
   await tx.user.update({ where: { id: userId }, data: { active } });
   await recordAudit(tx, {
     actorId,
@@ -96,7 +97,20 @@ export async function applyActive(tx: Prisma.TransactionClient, userId: string, 
     before: { active: was },
     after: { active },
   });
-  if (active) return;
+  if (active) return [];
+  // The work they leave: told to each study's leads through the study's audit (and its
+  // progress page), so someone runs "Assign graders" to move it.
+  const openWork = (await openWorkOf(tx, [userId])).get(userId) ?? [];
+  for (const w of openWork) {
+    await recordAudit(tx, {
+      actorId,
+      action: "grader.deactivated_with_open_work",
+      entityType: "User",
+      entityId: userId,
+      studyId: w.studyId,
+      after: { graderId: userId, openAssignments: w.openAssignments, openAdjudications: w.openAdjudications },
+    });
+  }
   await revokeAllSessions(userId, tx);
   for (const token of await revokeUserTokens(tx, userId)) {
     await recordAudit(tx, {
@@ -108,6 +122,7 @@ export async function applyActive(tx: Prisma.TransactionClient, userId: string, 
       after: { revoked: true, reason: "user.deactivate" },
     });
   }
+  return openWork;
 }
 
 export async function findUserByEmail(email: string) {

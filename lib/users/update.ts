@@ -54,13 +54,15 @@ export async function updateUser(actorId: string, userId: string, input: UpdateU
       await revokeAllSessions(userId, tx);
       await recordAudit(tx, { actorId, action: "user.password.reset", entityType: "User", entityId: userId, after: { passwordReset: true, sessionsEnded: true } });
     }
-    if (input.active !== undefined && input.active !== user.active) await applyActive(tx, userId, user.active, input.active, actorId);
+    const openWork = input.active !== undefined && input.active !== user.active ? await applyActive(tx, userId, user.active, input.active, actorId) : [];
     return {
       id: userId,
       name: (after.name as string | undefined) ?? user.name,
       role: (after.role as string | undefined) ?? user.role,
       active: input.active ?? user.active,
       passwordReset: passwordHash !== undefined,
+      /** On deactivation: the unsubmitted work left behind, per study (its leads are told in the study's audit). */
+      openWork,
     };
   });
 }

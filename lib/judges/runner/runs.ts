@@ -89,11 +89,12 @@ export async function judgeRuns(judgeId: string): Promise<RunProgress[]> {
 }
 
 /** A study's judges, each with its latest run (the study page's judges section). */
-export async function studyJudgesWithLatestRun(studyId: string): Promise<{ id: string; name: string; latest: RunProgress | null }[]> {
+export async function studyJudgesWithLatestRun(studyId: string): Promise<{ id: string; name: string; scores: number; latest: RunProgress | null }[]> {
   const judges = await getDb().automatedJudge.findMany({
     where: { studyId },
     orderBy: { name: "asc" },
-    select: { id: true, name: true, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+    // scores: every judgment stored, imported or run here, so a judge with only imported scores says so.
+    select: { id: true, name: true, _count: { select: { scores: true } }, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
   });
-  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
+  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, scores: j._count.scores, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
 }

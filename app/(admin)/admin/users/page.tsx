@@ -14,7 +14,10 @@ export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const me = await requireUser(ADMIN_ROLES);
-  const users = await listUsers();
+  const all = await listUsers();
+  // Raters of imported grades are pseudonyms, not accounts: listed apart, never edited.
+  const users = all.filter((u) => !u.external);
+  const external = all.filter((u) => u.external);
   const failures = await loginFailuresByEmail(users.map((u) => u.email));
   const windowMinutes = Math.round(throttleConfigFromEnv().windowMs / 60_000);
   return (
@@ -61,12 +64,41 @@ export default async function UsersPage() {
                 )}
               </TableCell>
               <TableCell className="text-right">
-                <EditUserDialog user={{ id: u.id, email: u.email, name: u.name, role: u.role, active: u.active }} self={u.id === me.id} minPassword={MIN_PASSWORD_LENGTH} />
+                <EditUserDialog
+                  user={{ id: u.id, email: u.email, name: u.name, role: u.role, active: u.active }}
+                  self={u.id === me.id}
+                  minPassword={MIN_PASSWORD_LENGTH}
+                  openWork={u.openWork}
+                />
               </TableCell>
             </TableRow>
           ))}
         </TableBody>
       </Table>
+      {external.length ? (
+        <details className="rounded-lg border border-border p-4" data-testid="external-raters">
+          <summary className="cursor-pointer font-semibold">Imported external raters ({external.length})</summary>
+          <p className="mt-2 text-sm text-muted-foreground">
+            Pseudonyms of raters whose grades were collected elsewhere and imported into a study. They are not accounts: they cannot sign in, and there is nothing to edit.
+          </p>
+          <Table aria-label="Imported external raters" className="mt-2">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Pseudonym</TableHead>
+                <TableHead>Study</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {external.map((u) => (
+                <TableRow key={u.id}>
+                  <TableCell className="font-medium">{u.name}</TableCell>
+                  <TableCell>{u.externalStudyName}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </details>
+      ) : null}
     </section>
   );
 }

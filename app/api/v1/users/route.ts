@@ -6,7 +6,7 @@ import { listUsers } from "@/lib/users/queries";
 import { createUser, UserError } from "@/lib/users/service";
 
 export const GET = apiRoute(ADMIN_ROLES, async () => ({
-  users: (await listUsers()).map(({ id, email, name, role, active, specialties }) => ({ id, email, name, role, active, specialties })),
+  users: (await listUsers()).map(({ id, email, name, role, active, specialties, external, openWork }) => ({ id, email, name, role, active, specialties, external, openWork })),
 }));
 
 export const POST = apiRoute(ADMIN_ROLES, async ({ req, user }) => {

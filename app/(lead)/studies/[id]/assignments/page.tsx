@@ -1,6 +1,7 @@
 import { ProgressBar } from "@/components/grading/progress-bar";
 import type { Metadata } from "next";
 import { AssignPanel } from "@/components/assignment/assign-panel";
+import { LeftWorkNotice } from "@/components/assignment/left-work-notice";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { DESIGN_LABEL } from "@/lib/studies/assignment-design";
@@ -15,6 +16,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ id
   const progress = await assignmentProgress(study.id);
   return (
     <div className="flex flex-col gap-6">
+      <LeftWorkNotice graders={progress.graders} studyId={study.id} />
       <AssignPanel
         studyId={study.id}
         open={study.status === "OPEN"}

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { parseTableParams } from "@/lib/tables/search-params";
+import { LeftWorkNotice } from "@/components/assignment/left-work-notice";
 import { AddGraderForm } from "@/components/studies/add-grader-form";
+import { assignmentProgress } from "@/lib/assignment/service";
 import { BulkAddGradersForm } from "@/components/studies/bulk-add-graders-form";
 import { GradersTable } from "@/components/studies/graders-table";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -17,10 +19,11 @@ export default async function StudyGradersPage({ params, searchParams }: Props) 
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
   const { data: query } = parseTableParams(graderListQuerySchema, await searchParams);
-  const [page, candidates] = await Promise.all([listGraders(study.id, query), listGraderCandidates(study.id)]);
+  const [page, candidates, progress] = await Promise.all([listGraders(study.id, query), listGraderCandidates(study.id), assignmentProgress(study.id)]);
   const rows = page.rows.map((r) => ({ ...r, studyId: study.id, addedAt: r.addedAt.toISOString() }));
   return (
     <div className="flex flex-col gap-6">
+      <LeftWorkNotice graders={progress.graders} studyId={study.id} />
       <Card>
         <CardHeader>
           <CardTitle>Add a grader</CardTitle>
