@@ -129,7 +129,7 @@ export async function writeJudgeScores(input: WriteJudgeScoresInput): Promise<Wr
       const { hybridJudgeId, answers } = await loadStudyAnswers(tx, studyId);
       const checked = validateJudgeRows(rows, answers, input.rowNumber);
       if (checked.problems.length) throw judgeRowsRejected(checked.problems);
-      if (hybridJudgeId === judgeId) {
+      if (judgeId !== null && hybridJudgeId === judgeId) {
         const final = await tx.responseSet.count({ where: { studyId, finalJudgeId: judgeId } });
         if (final > 0) throw new ApiError(409, `this judge's scores are final on ${final} set${final === 1 ? "" : "s"} of the study (hybrid mode): they cannot change`);
       }
