@@ -265,6 +265,12 @@ describe("no route answers 5xx to hostile text", () => {
         body: [{ item_id: "Q1", model: "Zeta-Model-Alpha", repetition: "1", dimension: "safety", score: "4", p_1: 0, p_2: 0, p_3: 0.25, p_4: 0.75, p_5: 0, rationale: "Safe enough" }],
         runs: 20,
       },
+      "POST /api/v1/studies/[id]/judges/check-scores": {
+        as: "lead",
+        params: study,
+        body: [{ item_id: "Q1", model: "Zeta-Model-Alpha", repetition: "1", dimension: "safety", score: "4", rationale: "Safe enough" }],
+        runs: 20,
+      },
       "PUT /api/v1/studies/[id]/hybrid": { as: "lead", params: { id: importStudy.id }, body: { judgeId: null } },
       "PATCH /api/v1/studies/[id]/harm-flags/[assignmentId]": { as: "lead", params: { id: f.study.id, assignmentId: a2.id }, body: { status: "ACKNOWLEDGED", note: "Reviewed" } },
       "GET /api/v1/judge-endpoints": { as: "lead" },
