@@ -480,6 +480,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/judges/check-scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a judge's scores before registering the judge (writes nothing)
+         * @description The same checks as importing a judge's scores with dryRun=1, for a judge not created yet: a lead checks a file first and registers the judge only to import it.
+         */
+        post: operations["checkJudgeScores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/{id}/judges/{judgeId}/scores": {
         parameters: {
             query?: never;
@@ -958,6 +978,11 @@ export interface components {
                 id: string;
                 name: string;
             };
+            /**
+             * @description How sets are dealt to graders; chosen when assigning
+             * @enum {string}
+             */
+            assignmentDesign: "LOAD_BALANCED" | "ONE_MODEL_PER_QUESTION";
             counts: {
                 items: number;
                 models: number;
@@ -1314,6 +1339,8 @@ export interface components {
         AssignmentRunSummary: {
             seed: string;
             matchSpecialty: boolean;
+            /** @enum {string} */
+            design: "LOAD_BALANCED" | "ONE_MODEL_PER_QUESTION";
             completeSets: number;
             created: number;
             reassigned: number;
@@ -1327,6 +1354,8 @@ export interface components {
         };
         AssignmentProgress: {
             seed: string | null;
+            /** @enum {string} */
+            design: "LOAD_BALANCED" | "ONE_MODEL_PER_QUESTION";
             totals: {
                 assigned: number;
                 submitted: number;
@@ -1341,6 +1370,9 @@ export interface components {
                 submitted: number;
                 inProgress: number;
                 adjudications: number;
+                /** @description Pending or started assignments */
+                open: number;
+                openAdjudications: number;
             }[];
         };
         SetResult: {
@@ -1519,6 +1551,11 @@ export interface components {
                 /** @enum {string} */
                 safeLlmScoring: "PER_ANSWER" | "OVERALL";
                 assignmentSeed: string | null;
+                /**
+                 * @default LOAD_BALANCED
+                 * @enum {string}
+                 */
+                assignmentDesign: "LOAD_BALANCED" | "ONE_MODEL_PER_QUESTION";
                 /** @enum {string} */
                 status: "DRAFT" | "OPEN" | "CLOSED";
                 /** Format: date-time */
@@ -2626,8 +2663,11 @@ export interface components {
             };
         };
         JudgeScoresResult: {
-            /** Format: uuid */
-            judgeId: string;
+            /**
+             * Format: uuid
+             * @description null for a check of a judge not registered yet
+             */
+            judgeId: string | null;
             rows: number;
             created: number;
             updated: number;
@@ -2922,6 +2962,15 @@ export interface operations {
                             role: "ADMIN" | "LEAD" | "GRADER";
                             active: boolean;
                             specialties: string[];
+                            /** @description A pseudonymous rater of imported grades (not an account: never signs in, cannot be edited) */
+                            external: boolean;
+                            openWork: {
+                                /** Format: uuid */
+                                studyId: string;
+                                studyName: string;
+                                openAssignments: number;
+                                openAdjudications: number;
+                            }[];
                         }[];
                     };
                 };
@@ -3047,6 +3096,14 @@ export interface operations {
                         role: "ADMIN" | "LEAD" | "GRADER";
                         active: boolean;
                         passwordReset: boolean;
+                        /** @description On deactivation: the unsubmitted assignments the user leaves, per study (each study's leads see it in its audit and progress page) */
+                        openWork: {
+                            /** Format: uuid */
+                            studyId: string;
+                            studyName: string;
+                            openAssignments: number;
+                            openAdjudications: number;
+                        }[];
                     };
                 };
             };
@@ -4369,6 +4426,11 @@ export interface operations {
                     seed?: string;
                     /** @description Only assign graders whose specialty matches the item's (defaults to the study setting) */
                     matchSpecialty?: boolean;
+                    /**
+                     * @description LOAD_BALANCED (default): any k graders per set. ONE_MODEL_PER_QUESTION: a grader sees at most one model's answers to a question, models balanced per grader; needs k x models graders. Stored on the study; defaults to its stored design
+                     * @enum {string}
+                     */
+                    design?: "LOAD_BALANCED" | "ONE_MODEL_PER_QUESTION";
                 };
             };
         };
@@ -5127,6 +5189,87 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkJudgeScores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/json": components["schemas"]["JudgeScoreRow"][];
+            };
+        };
+        responses: {
+            /** @description Checked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgeScoresResult"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,6 +41,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "post /api/v1/studies/{id}/judges": "createJudge",
   "get /api/v1/studies/{id}/judges": "listJudges",
   "post /api/v1/studies/{id}/judges/{judgeId}/scores": "importJudgeScores",
+  "post /api/v1/studies/{id}/judges/check-scores": "checkJudgeScores",
   "put /api/v1/studies/{id}/hybrid": "setHybridJudge",
   "get /api/v1/judge-endpoints": "listJudgeEndpoints",
   "post /api/v1/judge-endpoints": "createJudgeEndpoint",
