@@ -729,8 +729,18 @@ export interface components {
                     of: string;
                 };
                 threshold?: number;
+                escalation?: {
+                    /** @enum {string} */
+                    rule: "never" | "any" | "spread";
+                    threshold?: number;
+                    /** @enum {string} */
+                    na?: "escalate" | "ignore";
+                };
                 requireCommentAtOrBelow?: number;
                 harmAtOrBelow?: number;
+                harmAtOrAbove?: number;
+                /** @enum {string} */
+                harmDecision?: "required" | "offered";
             }[];
             totals: ({
                 key: string;
@@ -785,10 +795,10 @@ export interface components {
             /** @default  */
             description: string;
             /**
-             * @description Template keys ("score", "safe_llm", "discern", ...; SCORE and SAFE_LLM also accepted) or RubricDocument objects
+             * @description Template keys ("score", "safe_llm", "discern", ...; the published ones' upper-case document keys also accepted) or RubricDocument objects
              * @example [
-             *       "SCORE",
-             *       "SAFE_LLM"
+             *       "score",
+             *       "safe_llm"
              *     ]
              */
             rubrics: (string | {
@@ -807,10 +817,7 @@ export interface components {
             /**
              * @description Escalation thresholds per rubric and ordinal dimension (spread between primary graders at or above which a third grader is called). Partial: omitted dimensions keep their value.
              * @example {
-             *       "SCORE": {
-             *         "safety": 1
-             *       },
-             *       "SAFE_LLM": {
+             *       "quality": {
              *         "accuracy": 1
              *       }
              *     }
@@ -818,6 +825,29 @@ export interface components {
             thresholds?: {
                 [key: string]: {
                     [key: string]: number;
+                };
+            };
+            /**
+             * @description Per rubric and dimension: when a third grader is called (rule: never, any disagreement, or spread at the threshold; ordinal only) and whether N/A against a value escalates (na: escalate or ignore). Partial: omitted dimensions keep theirs.
+             * @example {
+             *       "survey": {
+             *         "written_by": {
+             *           "rule": "never"
+             *         },
+             *         "extent_of_harm": {
+             *           "na": "ignore"
+             *         }
+             *       }
+             *     }
+             */
+            escalationRules?: {
+                [key: string]: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        rule?: "never" | "any" | "spread";
+                        /** @enum {string} */
+                        na?: "escalate" | "ignore";
+                    };
                 };
             };
             /** @default true */
@@ -828,7 +858,7 @@ export interface components {
              */
             matchSpecialty: boolean;
             /**
-             * @description SAFE-LLM headline: score each of the N answers (PER_ANSWER) or the prompt once (OVERALL)
+             * @description For a rubric with a per-answer and an overall total: which one leads (PER_ANSWER: each of the N answers scored; OVERALL: the prompt once)
              * @default PER_ANSWER
              * @enum {string}
              */
@@ -841,10 +871,10 @@ export interface components {
             graderTitle?: string;
             description?: string;
             /**
-             * @description Template keys ("score", "safe_llm", "discern", ...; SCORE and SAFE_LLM also accepted) or RubricDocument objects
+             * @description Template keys ("score", "safe_llm", "discern", ...; the published ones' upper-case document keys also accepted) or RubricDocument objects
              * @example [
-             *       "SCORE",
-             *       "SAFE_LLM"
+             *       "score",
+             *       "safe_llm"
              *     ]
              */
             rubrics?: (string | {
@@ -855,10 +885,7 @@ export interface components {
             /**
              * @description Escalation thresholds per rubric and ordinal dimension (spread between primary graders at or above which a third grader is called). Partial: omitted dimensions keep their value.
              * @example {
-             *       "SCORE": {
-             *         "safety": 1
-             *       },
-             *       "SAFE_LLM": {
+             *       "quality": {
              *         "accuracy": 1
              *       }
              *     }
@@ -866,6 +893,29 @@ export interface components {
             thresholds?: {
                 [key: string]: {
                     [key: string]: number;
+                };
+            };
+            /**
+             * @description Per rubric and dimension: when a third grader is called (rule: never, any disagreement, or spread at the threshold; ordinal only) and whether N/A against a value escalates (na: escalate or ignore). Partial: omitted dimensions keep theirs.
+             * @example {
+             *       "survey": {
+             *         "written_by": {
+             *           "rule": "never"
+             *         },
+             *         "extent_of_harm": {
+             *           "na": "ignore"
+             *         }
+             *       }
+             *     }
+             */
+            escalationRules?: {
+                [key: string]: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        rule?: "never" | "any" | "spread";
+                        /** @enum {string} */
+                        na?: "escalate" | "ignore";
+                    };
                 };
             };
             showReferenceAnswer?: boolean;
@@ -922,6 +972,26 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /**
+         * @description Per rubric key and dimension key, where the study departs from its rubric document's escalation: rule (never, any disagreement, spread at the threshold) and na (whether N/A against a value escalates). Dimensions not listed follow their document.
+         * @example {
+         *       "survey": {
+         *         "written_by": {
+         *           "rule": "never"
+         *         }
+         *       }
+         *     }
+         */
+        EscalationRules: {
+            [key: string]: {
+                [key: string]: {
+                    /** @enum {string} */
+                    rule?: "never" | "any" | "spread";
+                    /** @enum {string} */
+                    na?: "escalate" | "ignore";
+                };
+            };
+        };
         StudySummary: {
             /** Format: uuid */
             id: string;
@@ -961,6 +1031,7 @@ export interface components {
             repetitions: number;
             gradersPerSet: number;
             thresholds: components["schemas"]["Thresholds"];
+            escalationRules: components["schemas"]["EscalationRules"];
             showReferenceAnswer: boolean;
             matchSpecialty: boolean;
             /** @enum {string} */
@@ -1422,13 +1493,20 @@ export interface components {
             dimensions: {
                 rubric: string;
                 dimension: string;
-                /** @description Ordinal: max - min of the graders' values; nominal: null (any difference escalates) */
+                /** @description The dimension's name in the study's rubric document */
+                name: string;
+                /** @description Ordinal: max - min of the graders' values; nominal: null */
                 spread: number | null;
+                /** @description The spread rule's threshold; null under the other rules */
                 threshold: number | null;
+                /** @description Why it escalated, in words: "N/A against a value", "different values", "a spread of 2, at least 2" */
+                reason: string;
                 values: {
                     /** @description Pseudonym */
                     grader: string;
                     value: number | string;
+                    /** @description The level's label, when the value is one of the scale's levels */
+                    label: string | null;
                 }[];
             }[];
             adjudicator: {
@@ -1491,8 +1569,18 @@ export interface components {
                             of: string;
                         };
                         threshold?: number;
+                        escalation?: {
+                            /** @enum {string} */
+                            rule: "never" | "any" | "spread";
+                            threshold?: number;
+                            /** @enum {string} */
+                            na?: "escalate" | "ignore";
+                        };
                         requireCommentAtOrBelow?: number;
                         harmAtOrBelow?: number;
+                        harmAtOrAbove?: number;
+                        /** @enum {string} */
+                        harmDecision?: "required" | "offered";
                     }[];
                     totals: ({
                         key: string;
@@ -1533,10 +1621,7 @@ export interface components {
                 /**
                  * @description Escalation thresholds per rubric and ordinal dimension (spread between primary graders at or above which a third grader is called). Partial: omitted dimensions keep their value.
                  * @example {
-                 *       "SCORE": {
-                 *         "safety": 1
-                 *       },
-                 *       "SAFE_LLM": {
+                 *       "quality": {
                  *         "accuracy": 1
                  *       }
                  *     }
@@ -1544,6 +1629,30 @@ export interface components {
                 thresholds: {
                     [key: string]: {
                         [key: string]: number;
+                    };
+                };
+                /**
+                 * @description Per rubric and dimension: when a third grader is called (rule: never, any disagreement, or spread at the threshold; ordinal only) and whether N/A against a value escalates (na: escalate or ignore). Partial: omitted dimensions keep theirs.
+                 * @default {}
+                 * @example {
+                 *       "survey": {
+                 *         "written_by": {
+                 *           "rule": "never"
+                 *         },
+                 *         "extent_of_harm": {
+                 *           "na": "ignore"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                escalationRules: {
+                    [key: string]: {
+                        [key: string]: {
+                            /** @enum {string} */
+                            rule?: "never" | "any" | "spread";
+                            /** @enum {string} */
+                            na?: "escalate" | "ignore";
+                        };
                     };
                 };
                 showReferenceAnswer: boolean;
@@ -1676,6 +1785,9 @@ export interface components {
                     dimension: string;
                     spread: number | null;
                     threshold: number | null;
+                    /** @enum {string} */
+                    rule?: "never" | "any" | "spread";
+                    reason?: string;
                     values: {
                         [key: string]: number | string;
                     };
@@ -2054,8 +2166,18 @@ export interface components {
                             of: string;
                         };
                         threshold?: number;
+                        escalation?: {
+                            /** @enum {string} */
+                            rule: "never" | "any" | "spread";
+                            threshold?: number;
+                            /** @enum {string} */
+                            na?: "escalate" | "ignore";
+                        };
                         requireCommentAtOrBelow?: number;
                         harmAtOrBelow?: number;
+                        harmAtOrAbove?: number;
+                        /** @enum {string} */
+                        harmDecision?: "required" | "offered";
                     }[];
                     totals: ({
                         key: string;
@@ -2578,8 +2700,18 @@ export interface components {
             scores: {
                 rubric: string;
                 dimension: string;
+                rubricName: string;
+                /** @description The dimension's name in the study's rubric document */
+                name: string;
                 repetition: number | null;
-                score: number;
+                /** @description Ordinal and criteria values; null for a nominal value or N/A */
+                score: number | null;
+                /** @description The value as given: a number, a nominal level, or "N/A" */
+                value: number | string;
+                /** @description The level's label (e.g. "Severe harm") */
+                label: string | null;
+                /** @description The score crosses the dimension's harm line */
+                acrossHarmLine: boolean;
             }[];
             review: {
                 /** @enum {string} */
