@@ -135,7 +135,7 @@ describe("a study's own rubric, through the API", () => {
 
     // Nominal: any disagreement escalates; ordinal without a threshold never does.
     const esc = await getDb().escalation.findUniqueOrThrow({ where: { responseSetId: f.sets[0].id } });
-    expect(esc.dimensions).toEqual([{ rubric: "mixed", dimension: "harm", values: { [a.graderId]: "severe", [b.graderId]: "moderate" }, spread: null, threshold: null }]);
+    expect(esc.dimensions).toEqual([{ rubric: "mixed", dimension: "harm", values: { [a.graderId]: "severe", [b.graderId]: "moderate" }, spread: null, threshold: null, rule: "any", reason: "different values" }]);
     expect((await getDb().responseSet.findUniqueOrThrow({ where: { id: f.sets[0].id } })).status).toBe("AWAITING_ADJUDICATION");
 
     // The other set: the graders agree on harm, so the set is final.

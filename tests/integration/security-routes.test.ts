@@ -70,6 +70,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/stats": "study",
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
+  "POST /api/v1/studies/[id]/judges/check-scores": "study",
   "POST /api/v1/studies/[id]/judges/[judgeId]/scores": "study",
   "GET /api/v1/judge-endpoints": "leads",
   "POST /api/v1/judge-endpoints": "admin",
