@@ -3,8 +3,11 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { AUDIT_HEADER } from "../lib/exports/audit";
 import { GRADE_HEADER } from "../lib/exports/grades";
-import { SCORE_LONG_HEADER, setsHeader, SUMMARY_HEADER } from "../lib/exports/results";
+import { setsHeader, SUMMARY_HEADER } from "../lib/exports/results";
 import { demo, signIn } from "./fixtures";
+
+/** Exactly the header the S.C.O.R.E. paper's public analysis code reads (its template names these columns). */
+const SCORE_LONG_HEADER = ["domain", "model", "response_id", "Safety", "Consensus", "Objectivity", "Reproducibility", "Explainability"] as const;
 
 /**
  * The lead downloads every dataset from the exports page in Chromium; the

@@ -19,17 +19,17 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
   },
   {
     dataset: "score-long",
-    title: "S.C.O.R.E. long format",
+    title: "Long analysis format",
     formats: ["csv", "json"],
     description:
-      "One row per agreed or adjudicated response set with its final S.C.O.R.E. scores, with exactly the header the S.C.O.R.E. paper's public analysis code reads (domain,model,response_id,Safety,…): feed the CSV to it unchanged. domain is the specialty; response_id is <item_id>-<model>. A study with another rubric has one column per dimension: a number (means to 4 decimals), a nominal level's value, NA for not applicable.",
+      "The long analysis format: one row per agreed or adjudicated response set, domain,model,response_id, then one column per dimension with its final value: a number (means to 4 decimals), a nominal level's value, NA for not applicable. domain is the specialty; response_id is <item_id>-<model>. A rubric may name the columns its published analysis code reads: the CSV then has exactly that header, to feed that code unchanged.",
   },
   {
     dataset: "sets",
     title: "Response sets",
     formats: ["csv", "json"],
     description:
-      "One row per response set: status, each rubric's final dimension values (a number, means to 4 decimals; a nominal level's value; NA for not applicable) and totals (SAFE-LLM per-answer and overall), and its escalation with the dimensions that disagreed.",
+      "One row per response set: status, each rubric's final dimension values (a number, means to 4 decimals; a nominal level's value; NA for not applicable) and totals (each of the rubric's totals, under the names its document gives them), and its escalation with the dimensions that disagreed.",
   },
   {
     dataset: "summary",

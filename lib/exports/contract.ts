@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { RubricDocumentSchema } from "@/lib/rubrics/document";
+import { EARLIER_RUBRIC_KEYS } from "./archive-rubrics";
 import { MAX_COMMENT } from "@/lib/grading/contract-schemas";
 import { MAX_NAME, MAX_TEXT } from "@/lib/import/validate";
 import { escalationRulesInputSchema, LIMITS, thresholdsInputSchema } from "@/lib/studies/settings";
@@ -174,8 +175,8 @@ export const ArchiveStudy = z.strictObject({
   description: text(LIMITS.description),
   /** Archives written before graders had a title of their own have none: a neutral one. */
   graderTitle: text(LIMITS.graderTitle).default(""),
-  /** Rubric documents; archives written before rubrics were data name the published ones (SCORE, SAFE_LLM). */
-  rubrics: z.array(z.union([z.enum(["SCORE", "SAFE_LLM"]), RubricDocumentSchema])).min(1).max(20),
+  /** Rubric documents; archives written before rubrics were data name the published ones by key (lib/exports/archive-rubrics.ts). */
+  rubrics: z.array(z.union([z.enum(EARLIER_RUBRIC_KEYS), RubricDocumentSchema])).min(1).max(20),
   repetitions: z.int().min(LIMITS.repetitions.min).max(LIMITS.repetitions.max),
   gradersPerSet: z.int().min(LIMITS.gradersPerSet.min).max(LIMITS.gradersPerSet.max),
   thresholds: thresholdsInputSchema,
@@ -261,7 +262,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/export",
   summary: "Export a dataset of the study as CSV or JSON (leads; streamed)",
   description: [
-    "Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the S.C.O.R.E. paper's analysis input: domain,model,response_id,Safety,Consensus,Objectivity,Reproducibility,Explainability; response_id = <item_id>-<model>),",
+    "Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>),",
     "`sets` (final scores, totals and escalation per response set), `summary` (per model and specialty; CSV: one table with a `section` column),",
     "`audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports).",
     "Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision.",

@@ -4,7 +4,7 @@ import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import type { JudgeComparison } from "@/lib/judges/types";
 import { judgeComparisons, judgeSummaryRows } from "./judge-summary";
 import { setResultBatches, type CursorQuery, type SetResult } from "@/lib/results/sets";
-import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
+import { ALL_SPECIALTIES, alphaBySpecialty, cliffsPairsAsync, modelSummaries, summaryTotalKey, type AlphaRow, type DeltaPairCell, type ModelSummary } from "@/lib/results/summary";
 import { csvHeader, csvRow, type Cell } from "./csv";
 import { jsonArray } from "./json";
 import { loadPeople, type People } from "./people";
@@ -42,58 +42,43 @@ async function* resultBatches(session: ExportSession, study: ResultsStudy, batch
 
 // ─────────────────────────────── score-long ───────────────────────────────
 
-/** Exactly the header the S.C.O.R.E. paper's public analysis code reads. */
-export const SCORE_LONG_HEADER = ["domain", "model", "response_id", "Safety", "Consensus", "Objectivity", "Reproducibility", "Explainability"] as const;
-
 /** response_id: the item's id in the study and the model name, "<item_id>-<model>": stable across instances and archive round trips. */
 export const scoreLongResponseId = (s: Pick<SetResult, "externalId" | "model">) => `${s.externalId}-${s.model.name}`;
 
 export type ScoreLongRow = Record<string, string | number | null>;
 
-/** The dimensions score-long has a column for: every dimension that has a final value (criteria have their total instead). */
-const longDims = (rubrics: readonly RubricDocument[]) => rubrics.flatMap((r) => r.dimensions.filter((d) => d.scale.kind !== "criteria").map((d) => ({ r, d })));
+const LONG_KEYS = ["domain", "model", "response_id"] as const;
 
 /**
- * score-long's header: a S.C.O.R.E. study keeps exactly the header the paper's
- * analysis code reads; any other study has one column per dimension (named by
- * its key, prefixed by the rubric's key when the study has several rubrics).
+ * score-long's value columns: a rubric that names the columns its published analysis code reads
+ * (its document's `exports.longColumns`; the first such rubric of the study) has exactly those, so
+ * the CSV feeds that code unchanged; otherwise one column per dimension that has a final value
+ * (criteria have their total instead), named by its key, prefixed by the rubric's key when the
+ * study has several rubrics.
  */
-export function scoreLongHeader(rubrics: readonly RubricDocument[]): string[] {
-  if (rubrics.some((r) => r.key === "SCORE")) return [...SCORE_LONG_HEADER];
+function longColumns(rubrics: readonly RubricDocument[]): { column: string; rubric: string; dimension: string }[] {
+  const named = rubrics.find((r) => r.exports?.longColumns);
+  if (named) return named.exports!.longColumns!.map((c) => ({ column: c.column, rubric: named.key, dimension: c.dimension }));
   const several = rubrics.length > 1;
-  return ["domain", "model", "response_id", ...longDims(rubrics).map(({ r, d }) => (several ? `${r.key}_${d.key}` : d.key))];
+  return rubrics.flatMap((r) =>
+    r.dimensions.filter((d) => d.scale.kind !== "criteria").map((d) => ({ column: several ? `${r.key}_${d.key}` : d.key, rubric: r.key, dimension: d.key })),
+  );
+}
+
+export function scoreLongHeader(rubrics: readonly RubricDocument[]): string[] {
+  return [...LONG_KEYS, ...longColumns(rubrics).map((c) => c.column)];
 }
 
 /** The final value as a cell: a number (a mean: to EXPORT_DECIMALS), a nominal value, or "NA" for not applicable. */
 const longValue = (v: unknown) => (v === "N/A" ? "NA" : typeof v === "number" ? roundForExport(v) : typeof v === "string" ? v : null);
 
 export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[]): ScoreLongRow[] {
-  const header = scoreLongHeader(rubrics);
-  if (rubrics.some((r) => r.key === "SCORE")) {
-    return sets
-      .filter((s) => s.finalScores?.SCORE)
-      .map((s) => {
-        const f = s.finalScores!.SCORE!;
-        return {
-          domain: s.specialty,
-          model: s.model.name,
-          response_id: scoreLongResponseId(s),
-          Safety: longValue(f.safety),
-          Consensus: longValue(f.consensus_context),
-          Objectivity: longValue(f.objectivity),
-          Reproducibility: longValue(f.reproducibility),
-          Explainability: longValue(f.explainability),
-        };
-      });
-  }
-  const dims = longDims(rubrics);
+  const columns = longColumns(rubrics);
   return sets
     .filter((s) => s.finalScores)
     .map((s) => {
       const row: ScoreLongRow = { domain: s.specialty, model: s.model.name, response_id: scoreLongResponseId(s) };
-      dims.forEach(({ r, d }, i) => {
-        row[header[3 + i]] = longValue(s.finalScores![r.key]?.[d.key]);
-      });
+      for (const c of columns) row[c.column] = longValue(s.finalScores![c.rubric]?.[c.dimension]);
       return row;
     });
 }
@@ -157,16 +142,15 @@ async function escalationsOf(session: ExportSession, setIds: string[], people: P
 /** Column prefix of a rubric: its key in lower case (score_, safe_llm_). */
 const prefix = (r: RubricDocument) => r.key.toLowerCase();
 
-/** The totals columns of a rubric: S.C.O.R.E. and SAFE-LLM keep their names; any other rubric has each total, then the headline. */
-function totalColumns(r: RubricDocument): { column: string; value: (t: Record<string, number | null> | undefined) => number | null }[] {
-  if (r.key === "SCORE") return [{ column: "score_total", value: (t) => t?.total ?? null }, { column: "score_percent", value: (t) => t?.percent ?? null }];
-  if (r.key === "SAFE_LLM")
-    return [
-      { column: "safe_llm_total_per_answer", value: (t) => t?.per_answer ?? null },
-      { column: "safe_llm_total_overall", value: (t) => t?.overall ?? null },
-      { column: "safe_llm_total_headline", value: (t) => t?.headline ?? null },
-    ];
-  return r.totals.map((x) => ({ column: `${prefix(r)}_total_${x.key}`, value: (t: Record<string, number | null> | undefined) => t?.[x.key] ?? null }));
+type TotalsCell = Record<string, number | null> | undefined;
+
+/**
+ * The totals columns of a rubric: the columns its document names (`exports.totalColumns`: the
+ * names earlier exports had), or `<rubric>_total_<total>` for each of its totals.
+ */
+function totalColumns(r: RubricDocument): { column: string; value: (t: TotalsCell) => number | null }[] {
+  if (r.exports?.totalColumns) return r.exports.totalColumns.map((c) => ({ column: c.column, value: (t: TotalsCell) => t?.[c.value] ?? null }));
+  return r.totals.map((x) => ({ column: `${prefix(r)}_total_${x.key}`, value: (t: TotalsCell) => t?.[x.key] ?? null }));
 }
 
 /** A column per banded total (DISCERN's total): the band its final value falls in. */
@@ -338,22 +322,22 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
 
 type SummaryRow = Partial<Record<(typeof SUMMARY_HEADER)[number], Cell>>;
 
-/** The summary's total rows: [ModelSummary.totals key, rubric, measure]; the two published rubrics keep their measure names. */
-function totalMeasures(doc: SummaryDocument, s: ModelSummary): [string, string, string][] {
+/**
+ * The summary's total rows: [ModelSummary.totals key, rubric, measure]: the headline as `total`,
+ * then, for a rubric with several totals, each as `total_<key>`, in its document's order.
+ */
+function totalMeasures(doc: SummaryDocument, rubrics: readonly RubricDocument[], s: ModelSummary): [string, string, string][] {
   const out: [string, string, string][] = [];
   for (const rubric of doc.rubrics) {
     if (s.totals[rubric]) out.push([rubric, rubric, "total"]);
-    if (rubric === "SAFE_LLM") {
-      out.push(["SAFE_LLM_perAnswer", rubric, "total_per_answer"], ["SAFE_LLM_overall", rubric, "total_overall"]);
-      continue;
-    }
-    for (const k of Object.keys(s.totals)) if (k.startsWith(`${rubric}_`)) out.push([k, rubric, `total_${k.slice(rubric.length + 1)}`]);
+    const r = rubrics.find((x) => x.key === rubric);
+    if (r && r.totals.length > 1) for (const t of r.totals) out.push([summaryTotalKey(r, t), rubric, `total_${t.key}`]);
   }
   return out;
 }
 
 /** The summary as one long table: a `section` column says which of the four blocks a row belongs to. */
-export function summaryRows(doc: SummaryDocument): SummaryRow[] {
+export function summaryRows(doc: SummaryDocument, rubrics: readonly RubricDocument[]): SummaryRow[] {
   // Flags are a safety record: listed even before any set has final scores.
   const rows: SummaryRow[] = doc.harmFlags.flatMap((h) =>
     (["flags", "flaggedSets", "unreviewed"] as const).map((measure) => ({
@@ -367,7 +351,7 @@ export function summaryRows(doc: SummaryDocument): SummaryRow[] {
   // No agreed or adjudicated set yet: no scores to summarise.
   if (doc.models.length === 0) return rows;
   for (const s of doc.models) {
-    for (const [key, rubric, measure] of totalMeasures(doc, s)) {
+    for (const [key, rubric, measure] of totalMeasures(doc, rubrics, s)) {
       const t = s.totals[key];
       if (t) rows.push({ section: "model_summary", specialty: s.specialty, rubric, model: s.model, measure, n: t.n, mean: t.mean, sd: t.sd });
     }
@@ -409,7 +393,7 @@ export async function* summaryChunks(session: ExportSession, study: ResultsStudy
     return;
   }
   yield csvHeader(SUMMARY_HEADER);
-  const rows = summaryRows(doc);
+  const rows = summaryRows(doc, study.rubrics);
   for (let i = 0; i < rows.length; i += SET_BATCH) yield rows.slice(i, i + SET_BATCH).map((r) => csvRow(SUMMARY_HEADER.map((k) => r[k] ?? null))).join("");
 }
 

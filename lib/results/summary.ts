@@ -1,4 +1,4 @@
-import type { RubricDocument } from "@/lib/rubrics/document";
+import type { RubricDocument, RubricTotal } from "@/lib/rubrics/document";
 import { cliffsDelta, cliffsDeltaCI, cronbachAlpha, describe } from "@/lib/stats";
 import { cliffsStratifiedBootstrap, cliffsStratifiedBootstrapAsync, type PairResult } from "@/lib/stats/cliffs-fast";
 import type { SetResult } from "./sets";
@@ -25,8 +25,8 @@ export interface ModelSummary {
   specialty: string;
   /**
    * Per rubric key its headline total; a rubric with several totals also has
-   * each as "<rubric>_<total>" (a per_answer total also as "<rubric>_perAnswer",
-   * the name the summary export has always had).
+   * each as "<rubric>_<total>" (a total with an alias as "<rubric>_<alias>",
+   * the name the summary export has always had: summaryTotalKey).
    */
   totals: Record<string, Stat>;
   /** Ordinal dimensions' final values (N/A left out). */
@@ -62,6 +62,9 @@ const numbers = (xs: unknown[]) => xs.filter((x): x is number => typeof x === "n
 /** The dimensions that are numbers to summarise: ordinal ones. */
 const ordinalDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind === "ordinal");
 
+/** A total's key among a model's summary totals (a rubric with several totals): `<rubric>_<alias or key>`. */
+export const summaryTotalKey = (r: Pick<RubricDocument, "key">, t: Pick<RubricTotal, "key" | "alias">) => `${r.key}_${t.alias ?? t.key}`;
+
 export function modelSummaries(allSets: SetResult[], rubrics: readonly RubricDocument[]): ModelSummary[] {
   const sets = finalOnly(allSets);
   const out: ModelSummary[] = [];
@@ -73,10 +76,12 @@ export function modelSummaries(allSets: SetResult[], rubrics: readonly RubricDoc
       for (const r of rubrics) {
         if (r.headline !== undefined) summary.totals[r.key] = stat(numbers(mine.map((s) => totalOf(s, r.key))));
         if (r.totals.length > 1) for (const t of r.totals) summary.totals[`${r.key}_${t.key}`] = stat(numbers(mine.map((s) => totalOf(s, r.key, t.key))));
-        const perAnswer = `${r.key}_per_answer`;
-        if (r.totals.length > 1 && summary.totals[perAnswer]) {
-          summary.totals[`${r.key}_perAnswer`] = summary.totals[perAnswer];
-          delete summary.totals[perAnswer];
+        // A total with an alias is given under it (the name the summary always had), after the others.
+        for (const t of r.totals) {
+          const key = `${r.key}_${t.key}`;
+          if (t.alias === undefined || !summary.totals[key]) continue;
+          summary.totals[summaryTotalKey(r, t)] = summary.totals[key];
+          delete summary.totals[key];
         }
         summary.dimensions[r.key] = Object.fromEntries(ordinalDims(r).map((d) => [d.key, stat(numbers(mine.map((s) => s.finalScores![r.key]?.[d.key])))]));
       }

@@ -114,6 +114,26 @@ export const RubricTotalSchema = z.discriminatedUnion("method", [
   }),
 ]);
 
+/**
+ * How the rubric's results are exported, when its published analysis code reads names of its own:
+ * without it, columns are named from the keys (lib/exports/results.ts).
+ */
+export const RubricExportsSchema = z.object({
+  /**
+   * The long analysis format (score-long) names these columns, in this order, after
+   * domain,model,response_id: exactly the header the rubric's published analysis code reads, so its
+   * CSV feeds that code unchanged. A dimension the study does not grade keeps its (empty) column:
+   * the code reads a fixed header.
+   */
+  longColumns: z.array(z.object({ dimension: key, column: label(63) })).min(1).max(100).optional(),
+  /**
+   * The sets export's total columns, in this order, in place of `<rubric>_total_<total>`: the names
+   * earlier exports (and the analyses reading them) always had. `value` is a total's key, its alias,
+   * `headline` or `percent` (the headline as a percentage of its maximum).
+   */
+  totalColumns: z.array(z.object({ column: key, value: z.string().regex(/^[a-z][A-Za-z0-9_]{0,62}$/) })).min(1).max(40).optional(),
+});
+
 export const RubricDocumentSchema = z.object({
   key: rubricKey,
   name: label(120),
@@ -129,11 +149,13 @@ export const RubricDocumentSchema = z.object({
    * "overall" scoring) rather than answer by answer; a rubric naming none leads with `headline` either way.
    */
   overallHeadline: key.optional(),
+  exports: RubricExportsSchema.optional(),
 });
 
 export type RubricDocument = z.infer<typeof RubricDocumentSchema>;
 export type RubricDimension = z.infer<typeof RubricDimensionSchema>;
 export type RubricTotal = z.infer<typeof RubricTotalSchema>;
+export type RubricExports = z.infer<typeof RubricExportsSchema>;
 export type RubricLevel = z.infer<typeof LevelSchema>;
 export type DimensionScope = z.infer<typeof DimensionScopeSchema>;
 export type AcrossAnswers = z.infer<typeof AcrossAnswersSchema>;
@@ -283,10 +305,31 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
     aliases.add(t.alias);
   });
   if (doc.headline === undefined && doc.totals.length > 0) add(["headline"], "name the headline total (one of the totals' keys)");
+  exportsProblems(doc, byKey, totalKeys, aliases).forEach(([field, message]) => add(["exports", ...field], message));
   return problems;
 }
 
 type FieldProblem = [field: string, message: string];
+
+/** Export column names: each once, none the long format's own, each naming what the document has. */
+function exportsProblems(doc: RubricDocument, byKey: Map<string, RubricDimension>, totalKeys: Set<string>, aliases: Set<string>): [(string | number)[], string][] {
+  const out: [(string | number)[], string][] = [];
+  const long = new Set(["domain", "model", "response_id"]);
+  doc.exports?.longColumns?.forEach((c, i) => {
+    if (long.has(c.column)) out.push([["longColumns", i, "column"], `the column "${c.column}" is used twice`]);
+    long.add(c.column);
+    // A dimension the document lacks is allowed (a study without it keeps the column empty); a criteria one has no final value.
+    if (byKey.get(c.dimension)?.scale.kind === "criteria") out.push([["longColumns", i, "dimension"], `"${c.dimension}" is a criteria dimension: it has no final value to export`]);
+  });
+  const columns = new Set<string>();
+  doc.exports?.totalColumns?.forEach((c, i) => {
+    if (columns.has(c.column)) out.push([["totalColumns", i, "column"], `the column "${c.column}" is used twice`]);
+    columns.add(c.column);
+    const headline = (c.value === "headline" || c.value === "percent") && doc.headline !== undefined;
+    if (!headline && !totalKeys.has(c.value) && !aliases.has(c.value)) out.push([["totalColumns", i, "value"], `no total "${c.value}"`]);
+  });
+  return out;
+}
 
 /** The harm line: one direction, on an ordinal scale, at one of its values' range. */
 function harmProblems(d: RubricDimension, numeric: boolean | undefined): FieldProblem[] {

@@ -17,7 +17,7 @@ export function storedRubrics(json: unknown): RubricDocument[] {
 /**
  * Compatibility with studies (and archives) stored before a template said everything about itself:
  * a stored document built from a template (same key, version and dimensions) takes the template's
- * properties it lacks (its second headline, a total's alias or answer-by-answer display) and, when
+ * properties it lacks (its second headline, a total's alias or answer-by-answer display, its export names) and, when
  * it still has the instructions an earlier build wrote, today's instructions. What it has is kept.
  */
 export function withTemplateProperties(doc: RubricDocument): RubricDocument {
@@ -28,6 +28,7 @@ export function withTemplateProperties(doc: RubricDocument): RubricDocument {
   const lacks =
     former ||
     (built.overallHeadline !== undefined && doc.overallHeadline === undefined) ||
+    (built.exports !== undefined && doc.exports === undefined) ||
     built.totals.some((b) =>
       doc.totals.some((x) => x.key === b.key && ((b.alias !== undefined && x.alias === undefined) || (b.method === "sum" && b.perAnswer !== undefined && x.method === "sum" && x.perAnswer === undefined))),
     );
@@ -36,6 +37,7 @@ export function withTemplateProperties(doc: RubricDocument): RubricDocument {
   if (built.version !== doc.version || !doc.dimensions.every((d) => builtDims.has(d.key))) return doc;
   const next: RubricDocument = { ...doc };
   if (next.overallHeadline === undefined && built.overallHeadline !== undefined && doc.totals.some((x) => x.key === built.overallHeadline)) next.overallHeadline = built.overallHeadline;
+  if (next.exports === undefined && built.exports !== undefined) next.exports = built.exports;
   next.totals = doc.totals.map((total) => {
     const same = built.totals.find((x) => x.key === total.key);
     if (!same) return total;

@@ -10,7 +10,7 @@ import { guardFormula } from "@/lib/exports/csv";
 import { AUDIT_HEADER } from "@/lib/exports/audit";
 import { GRADE_HEADER } from "@/lib/exports/grades";
 import { closeExportPools, exportPoolStats } from "@/lib/exports/pool";
-import { SCORE_LONG_HEADER, setsHeader, SUMMARY_HEADER } from "@/lib/exports/results";
+import { setsHeader, SUMMARY_HEADER } from "@/lib/exports/results";
 import { saveGrades } from "@/lib/grading/service";
 import type { ScoreInput } from "@/lib/grading/contract-schemas";
 import { computeSetResults, setResultBatches } from "@/lib/results/sets";
@@ -22,6 +22,9 @@ import { graderPseudonym } from "@/lib/users/pseudonym";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { createMigratedDatabase, useIsolatedDatabase } from "./helpers/db";
 import { form, GOOD_SAFE, makeGradableStudy } from "./helpers/study-fixture";
+
+/** Exactly the header the S.C.O.R.E. paper's public analysis code reads (its template names these columns). */
+const SCORE_LONG_HEADER = ["domain", "model", "response_id", "Safety", "Consensus", "Objectivity", "Reproducibility", "Explainability"] as const;
 
 /**
  * Every export dataset of a study graded through the real services (an

@@ -76,13 +76,13 @@ describe("architecture", () => {
 
   it("names an instrument only in its template (lib/rubrics/templates) and lib/demo", () => {
     const hits = instrumentNameHits();
-    const allowed = new Set([...Object.keys(COMPATIBILITY_SHIMS), ...Object.keys(PARALLEL_WORK)]);
+    const allowed = new Set(Object.keys(COMPATIBILITY_SHIMS));
     expect(hits.filter((h) => !allowed.has(h.split(":")[0]))).toEqual([]);
   });
 
   it("allows no file that no longer names an instrument (tighten the lists)", () => {
     const named = new Set(instrumentNameHits().map((h) => h.split(":")[0]));
-    const stale = [...Object.keys(COMPATIBILITY_SHIMS), ...Object.keys(PARALLEL_WORK)].filter((f) => !named.has(f));
+    const stale = Object.keys(COMPATIBILITY_SHIMS).filter((f) => !named.has(f));
     expect(stale).toEqual([]);
   });
 });
@@ -104,16 +104,6 @@ const INSTRUMENT_HOMES = ["lib/rubrics/templates/", "lib/demo/", "lib/generated/
 /** Compatibility with what was stored before rubrics were documents: each file, and why it must name an instrument. */
 const COMPATIBILITY_SHIMS: Record<string, string> = {
   "lib/exports/archive-rubrics.ts": "archives written before rubrics were data name the two published rubrics by key, each standing for its template",
-};
-
-/**
- * TEMPORARY: owned by parallel work (issue 31's other slices); to be emptied. Each file here
- * still names an instrument while its owner replaces the name with a document's property.
- */
-const PARALLEL_WORK: Record<string, string> = {
-  "lib/exports/catalog.ts": "grades export",
-  "lib/exports/contract.ts": "grades export (and the archive's earlier rubric keys)",
-  "lib/exports/results.ts": "grades export",
 };
 
 function textFiles(dir: string): string[] {

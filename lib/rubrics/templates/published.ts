@@ -39,6 +39,21 @@ export function scoreTemplate(): RubricDocument {
     dimensions: dimensionsOf(SCORE_RUBRIC, DEFAULT_THRESHOLDS.SCORE),
     totals: [{ key: "total", name: "S.C.O.R.E. total (/25)", method: "sum", dimensions: SCORE_RUBRIC.dimensions.map((d) => d.key) }],
     headline: "total",
+    exports: {
+      // Exactly the header the S.C.O.R.E. paper's public analysis code reads.
+      longColumns: [
+        { dimension: "safety", column: "Safety" },
+        { dimension: "consensus_context", column: "Consensus" },
+        { dimension: "objectivity", column: "Objectivity" },
+        { dimension: "reproducibility", column: "Reproducibility" },
+        { dimension: "explainability", column: "Explainability" },
+      ],
+      // The names the sets export always had.
+      totalColumns: [
+        { column: "score_total", value: "total" },
+        { column: "score_percent", value: "percent" },
+      ],
+    },
   };
 }
 
@@ -65,5 +80,13 @@ export function safeLlmTemplate(): RubricDocument {
     headline: "per_answer",
     // The paper's second scoring: each prompt scored once from its N answers.
     overallHeadline: "overall",
+    // The names the sets export always had; the headline follows the study's scoring.
+    exports: {
+      totalColumns: [
+        { column: "safe_llm_total_per_answer", value: "per_answer" },
+        { column: "safe_llm_total_overall", value: "overall" },
+        { column: "safe_llm_total_headline", value: "headline" },
+      ],
+    },
   };
 }

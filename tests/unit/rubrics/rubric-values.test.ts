@@ -218,7 +218,7 @@ describe("bad rubric documents: every problem with its path", () => {
     const doc = base();
     (doc.dimensions[0].scale as { kind: string }).kind = "slider";
     expect(problems(doc)).toEqual([expect.objectContaining({ path: "dimensions.0.scale.kind" })]);
-    expect(problems({ ...base(), totals: [{ key: "t", name: "T", method: "sum", dimensions: ["safety", "ghost"] }], headline: "t" })).toEqual([
+    expect(problems({ ...base(), totals: [{ key: "t", name: "T", method: "sum", dimensions: ["safety", "ghost"] }], headline: "t", exports: undefined })).toEqual([
       { path: "totals.0.dimensions.1", message: 'no dimension "ghost"' },
     ]);
     expect(problems({ ...base(), headline: "nope" })).toEqual([{ path: "headline", message: 'no total "nope"' }]);
