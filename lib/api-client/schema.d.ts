@@ -377,7 +377,7 @@ export interface paths {
         };
         /**
          * Export a dataset of the study as CSV or JSON (leads; streamed)
-         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the S.C.O.R.E. paper's analysis input: domain,model,response_id,Safety,Consensus,Objectivity,Reproducibility,Explainability; response_id = <item_id>-<model>), `sets` (final scores, totals and escalation per response set), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
+         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>), `sets` (final scores, totals and escalation per response set), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
          */
         get: operations["exportStudy"];
         put?: never;
@@ -775,6 +775,16 @@ export interface components {
             })[];
             headline?: string;
             overallHeadline?: string;
+            exports?: {
+                longColumns?: {
+                    dimension: string;
+                    column: string;
+                }[];
+                totalColumns?: {
+                    column: string;
+                    value: string;
+                }[];
+            };
         };
         RubricTemplate: {
             key: string;
@@ -1615,6 +1625,16 @@ export interface components {
                     })[];
                     headline?: string;
                     overallHeadline?: string;
+                    exports?: {
+                        longColumns?: {
+                            dimension: string;
+                            column: string;
+                        }[];
+                        totalColumns?: {
+                            column: string;
+                            value: string;
+                        }[];
+                    };
                 })[];
                 repetitions: number;
                 gradersPerSet: number;
@@ -2212,6 +2232,16 @@ export interface components {
                     })[];
                     headline?: string;
                     overallHeadline?: string;
+                    exports?: {
+                        longColumns?: {
+                            dimension: string;
+                            column: string;
+                        }[];
+                        totalColumns?: {
+                            column: string;
+                            value: string;
+                        }[];
+                    };
                 }[];
                 repetitions: number;
                 gradersPerSet: number;
