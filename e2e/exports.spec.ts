@@ -45,7 +45,7 @@ test.describe("exports", () => {
     const study = await demoStudy(page);
     await page.goto(`/studies/${study.id}/exports`);
     await expect(page.getByRole("heading", { name: "Exports" })).toBeVisible();
-    await expect(page.getByText("feed the CSV to it unchanged")).toBeVisible();
+    await expect(page.getByText("to feed that code unchanged")).toBeVisible();
     const today = new Date().toISOString().slice(0, 10);
 
     const csvHeaders: Record<string, readonly string[]> = {

@@ -197,7 +197,7 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
 
   // the potential-harm flag: offered because accuracy is 0; ticking it requires a comment
   const harm = page.getByRole("region", { name: "Potential harm" });
-  await expect(harm).toContainText("accuracy is 0 on Answer 2");
+  await expect(harm).toContainText("Accuracy is 0 (Inaccurate answer potentially harming the patient) on answer 2");
   await tabUntil(page, (f) => f.type === "checkbox", "the potential-harm checkbox");
   await page.keyboard.press("Space");
   await page.keyboard.press("Control+Enter"); // refused: the flag needs its comment

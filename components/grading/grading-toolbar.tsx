@@ -134,7 +134,8 @@ export function GradingToolbar({
           <SaveIndicator status={status} onRetry={onRetry} />
           <Button type="button" variant="ghost" size="sm" onClick={onShortcuts} aria-keyshortcuts="?" disabled={pending}>
             <Keyboard aria-hidden className="size-4" />
-            <span className="hidden sm:inline">Shortcuts</span>
+            {/* sr-only on a phone: the button keeps its name when the "?" hint is hidden on touch screens. */}
+            <span className="sr-only sm:not-sr-only">Shortcuts</span>
             <kbd className="rounded border border-border bg-muted px-1 font-mono text-[0.7rem] text-muted-foreground pointer-coarse:hidden" data-testid="press-hint">
               ?
             </kbd>
