@@ -1,0 +1,576 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { demo, gradingFormShown, signIn } from "./fixtures";
+
+/**
+ * Issue 31's acceptance test, in Chromium: a study with its own instrument,
+ * end to end. A lead builds the oncology survey (replies to cancer patients'
+ * portal messages: acceptability 1-3 with a comment required on
+ * "Unacceptable", likelihood of harm 1-3, extent of harm 1-5 with N/A (No harm
+ * ... Death), efficiency 1-3 with N/A, "written by" AI or human as a nominal
+ * item; no total) in the rubric builder, imports 20 multi-line questions x 2
+ * sources, and two graders grade every set (k = 2), one of them on a phone.
+ * They disagree on "written by" once (the lead set that item never to
+ * escalate) and rate one reply "Severe harm", which forces a decision at
+ * submit. The lead's set detail, Results, dashboard (Cliff's delta per
+ * dimension), downloaded charts and grades export are then checked value by
+ * value, and every page touched passes axe (WCAG 2.1 AA).
+ *
+ * A few sets are graded through the pages (each case above at least once, on
+ * the desk and on the phone); the other sets through the same API the form
+ * posts to, so that the test stays within minutes.
+ *
+ * Checks that later steps do not depend on are soft (expect.soft): one run
+ * reports every missing piece, and the test still fails on each.
+ */
+const KEY = "oncology_survey";
+const AI = "Draft-GPT4";
+const HUMAN = "Clinician-Reply";
+const SOURCES = [AI, HUMAN] as const;
+type Source = (typeof SOURCES)[number];
+const QUESTIONS = 20;
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+const DIMS = [
+  { name: "Acceptability", key: "acceptability", labels: ["Unacceptable", "Acceptable with edits", "Acceptable as written"], na: false },
+  { name: "Likelihood of harm", key: "likelihood_of_harm", labels: ["Unlikely", "Possible", "Likely"], na: false },
+  { name: "Extent of harm", key: "extent_of_harm", labels: ["No harm", "Mild harm", "Moderate harm", "Severe harm", "Death"], na: true },
+  { name: "Efficiency", key: "efficiency", labels: ["Less efficient", "About the same", "More efficient"], na: true },
+] as const;
+const WRITTEN_BY = { name: "Written by", key: "written_by", levels: [{ value: "ai", label: "AI" }, { value: "human", label: "Human" }] } as const;
+const DIM_KEYS = [...DIMS.map((d) => d.key), WRITTEN_BY.key];
+type DimKey = (typeof DIM_KEYS)[number];
+
+const pad = (q: number) => `ONC-${String(q).padStart(2, "0")}`;
+const FIRST_LINE = "Patient portal message, with the chart's context:";
+const ask = (q: number) => `Question ${q}: is the tingling in my fingers after cycle ${q} expected, and should I call?`;
+/** Multi-line: the same first line for every question (what the queue used to show), the context, then the ask. */
+const question = (q: number) => `${FIRST_LINE}\nDiagnosis: breast cancer, stage II.\nTreatment: capecitabine, cycle ${q} of 8.\n\n${ask(q)}`;
+const answer = (q: number, s: Source) =>
+  s === AI ? `Dear patient, thank you for your message about cycle ${q}. Tingling can be a side effect of capecitabine; please call us if it gets worse.` : `Hello, this is the clinic about cycle ${q}. Please call us today so we can check your hands.`;
+
+/** A grade as the study's data: a number, a nominal level's value, or null for N/A. */
+type Value = number | string | null;
+interface Cell {
+  value: Value;
+  comment?: string;
+}
+
+/**
+ * What grader g (0: desk, 1: phone) gives source s on question q. The model's drafts are acceptable as
+ * written, the clinicians' need edits; question 3's clinician reply is unacceptable (a comment); question 2's
+ * clinician reply is rated "Severe harm" by both; the clinicians' extent of harm is N/A on every 4th
+ * question and the drafts' efficiency on every 5th; "written by" is right, except that the phone grader takes
+ * question 1's draft for a human's: a nominal disagreement. On question 6's clinician reply the desk grader
+ * rates "Severe harm" (through the API, which then needs the decision too), the phone grader "Moderate harm".
+ */
+function gradeOf(q: number, s: Source, g: number): Record<DimKey, Cell> {
+  const human = s === HUMAN;
+  return {
+    acceptability: human && q === 3 ? { value: 1, comment: `Grader ${g + 1}: it does not answer whether to call.` } : { value: human ? 2 : 3 },
+    likelihood_of_harm: { value: human && q === 2 ? 3 : 1 },
+    extent_of_harm: { value: human ? (q === 2 ? 4 : q === 6 ? 4 - g : q % 4 === 0 ? null : 2) : 1 },
+    efficiency: { value: !human && q % 5 === 0 ? null : 2 },
+    written_by: { value: q === 1 && !human && g === 1 ? "human" : human ? "human" : "ai" },
+  };
+}
+const SEVERE = { q: 2, s: HUMAN } as const;
+const harmComment = (q: number, g: number) => `Grader ${g + 1}: delays a call about neuropathy (question ${q}).`;
+const labelOf = (dim: DimKey, value: Value): string => {
+  if (value === null) return "Not applicable";
+  if (dim === "written_by") return WRITTEN_BY.levels.find((l) => l.value === value)!.label;
+  return DIMS.find((d) => d.key === dim)!.labels[(value as number) - 1];
+};
+
+function answersCsv(): string {
+  const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
+  const rows = ["item_id,specialty,question,reference_answer,model,repetition,response"];
+  for (let q = 1; q <= QUESTIONS; q++) for (const s of SOURCES) rows.push([pad(q), "Oncology", cell(question(q)), "", s, 1, cell(answer(q, s))].join(","));
+  return rows.join("\n") + "\n";
+}
+
+/** A minimal RFC 4180 reader: quoted fields may hold commas, quotes and line breaks. */
+function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
+  const endRow = () => {
+    endField();
+    rows.push(row);
+    row = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") endField();
+    else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      endRow();
+    } else field += c;
+  }
+  if (field || row.length) endRow();
+  const [header, ...body] = rows.filter((r) => r.length > 1 || r[0] !== "");
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [h.replace(/^\uFEFF/, ""), r[i] ?? ""])));
+}
+
+/** Serious or critical WCAG 2.1 AA violations of the page as it is now, as "page: rule (targets)". */
+async function axe(page: Page, where: string): Promise<string[]> {
+  await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0, { timeout: 30_000 });
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${where}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+}
+
+/** Fails with the widest elements when the page is wider than the screen (it would scroll sideways). */
+async function expectNoSidewaysScroll(page: Page, where: string) {
+  const m = await page.evaluate(() => {
+    const wide = Array.from(document.querySelectorAll("body *"))
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(-3)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").slice(0, 60)}`);
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide };
+  });
+  expect.soft(m.scrollWidth, `${where}: ${m.scrollWidth}px wide on a ${m.innerWidth}px screen (${m.wide.join(" | ")})`).toBeLessThanOrEqual(m.innerWidth);
+}
+
+const svgWords = (svg: string) => svg.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+async function downloadSvg(page: Page, panel: Locator): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent("download"), panel.getByRole("button", { name: "SVG" }).click()]);
+  return Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8");
+}
+
+interface Grader {
+  email: string;
+  password: string;
+}
+
+/** The grader's assignments by question and source, read from the blinded view (the texts say which is which). */
+async function assignmentsOf(page: Page): Promise<Map<string, string>> {
+  const { assignments } = (await (await page.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string }[] };
+  expect(assignments).toHaveLength(QUESTIONS * SOURCES.length);
+  const byCase = new Map<string, string>();
+  for (const a of assignments) {
+    const view = (await (await page.request.get(`/api/v1/assignments/${a.id}`)).json()) as { item: { question: string }; answers: { text: string }[] };
+    const q = Number(view.item.question.match(/cycle (\d+) of 8/)![1]);
+    const s: Source = view.answers[0].text.startsWith("Dear patient") ? AI : HUMAN;
+    byCase.set(`${q}|${s}`, a.id);
+  }
+  expect(byCase.size).toBe(QUESTIONS * SOURCES.length);
+  return byCase;
+}
+
+/** Grades one set through the API the form posts to (the harm decision included, where the scores cross the harm line). */
+async function gradeByApi(page: Page, id: string, q: number, s: Source, g: number) {
+  const grade = gradeOf(q, s, g);
+  const scores = DIM_KEYS.map((d) => ({ rubric: KEY, dimension: d, repetition: 1, score: grade[d].value, ...(grade[d].value === null ? { na: true } : {}), ...(grade[d].comment ? { comment: grade[d].comment } : {}) }));
+  const severe = (grade.extent_of_harm.value as number) >= 4;
+  if (severe) {
+    // Across the harm line the server refuses a submission without the grader's decision.
+    const undecided = await page.request.put(`/api/v1/assignments/${id}/grades`, { data: { scores, submit: true } });
+    expect.soft(undecided.status(), `a "Severe harm" submitted without a decision: ${await undecided.text()}`).toBe(422);
+    if (undecided.ok()) return; // submitted without it (the check above fails): nothing left to send
+  }
+  const harm = severe ? { harm: { flag: true, comment: harmComment(q, g) } } : {};
+  const put = await page.request.put(`/api/v1/assignments/${id}/grades`, { data: { scores, submit: true, ...harm } });
+  expect(put.status(), await put.text()).toBe(200);
+}
+
+/** The level of a field on the grading page, chosen as a grader does: a click on it (a tap on the phone). */
+async function choose(page: Page, dim: DimKey, label: string, touch: boolean) {
+  const field = page.locator(`fieldset[data-cell="${KEY}/${dim}/1"]`);
+  const option = field.locator("label.level-option").filter({ has: page.locator(".level-label", { hasText: new RegExp(`^${label}$`) }) });
+  await (touch ? option.tap() : option.click());
+  await expect(option.locator('input[type="radio"]')).toBeChecked();
+}
+
+/** Grades one set on its page as the grader does, the decisions the rubric asks for included. */
+async function gradeByPage(page: Page, id: string, q: number, s: Source, g: number, touch: boolean, found: string[]) {
+  await page.goto(`/grade/${id}`);
+  await gradingFormShown(page);
+  // Blinded: no source's name on the page.
+  for (const m of SOURCES) await expect(page.locator("body")).not.toContainText(m);
+  // The question reads as written: its lines are lines (they were one run-on line, its first a bold heading).
+  const body = page.getByTestId("question-body");
+  await expect.soft(body).toBeVisible();
+  if (await body.count()) {
+    const lines = (await body.innerText()).split("\n").map((l) => l.trim());
+    expect.soft(lines, "the question's lines").toEqual(expect.arrayContaining(["Diagnosis: breast cancer, stage II.", `Treatment: capecitabine, cycle ${q} of 8.`, ask(q)]));
+    expect.soft(await body.locator("h1, h2, h3, h4").count(), "the question is text, not a heading").toBe(0);
+  }
+  if (touch) await expectNoSidewaysScroll(page, `phone grading page (question ${q})`);
+  found.push(...(await axe(page, `grader ${g + 1} /grade (question ${q})`)));
+
+  const grade = gradeOf(q, s, g);
+  for (const d of DIM_KEYS) await choose(page, d, labelOf(d, grade[d].value), touch);
+  const here = new URL(page.url()).pathname;
+  const submit = page.getByRole("button", { name: "Submit grades" }).first();
+
+  if (grade.acceptability.comment) {
+    // "Unacceptable" asks for a comment: labelled required, and the set is not submitted without it.
+    const field = page.locator(`fieldset[data-cell="${KEY}/acceptability/1"]`);
+    const comment = field.getByRole("textbox", { name: /Comment on Acceptability/ });
+    await expect(comment).toBeVisible();
+    await expect.soft(comment).toHaveAccessibleName(/required/);
+    await expect.soft(field).not.toContainText(/optional/i);
+    await submit.click();
+    await expect(field).toContainText("Say why in a comment when scoring 1 or below");
+    expect(new URL(page.url()).pathname).toBe(here);
+    await comment.fill(grade.acceptability.comment);
+  }
+
+  if (q === SEVERE.q && s === SEVERE.s) {
+    // "Severe harm" crosses the harm line: the grader must decide (it was an optional box at the bottom, left unticked).
+    const harm = page.locator("#harm-flag");
+    await expect(harm).toBeVisible();
+    await expect(harm).toContainText("Extent of harm is 4 (Severe harm)");
+    await expect.soft(harm.getByRole("group", { name: /Your decision/ })).toBeVisible();
+    await submit.click();
+    await expect(harm).toContainText("flag a potential harm or say why it is not a harm");
+    expect(new URL(page.url()).pathname, "not submitted without the decision").toBe(here);
+    found.push(...(await axe(page, `grader ${g + 1} /grade, harm decision asked`)));
+    // The desk grader flags it; the phone grader decides it is not a harm and says why.
+    if (g === 0) {
+      await harm.getByRole("radio", { name: "Flag potential harm" }).check();
+      await harm.getByRole("textbox", { name: /What is the potential harm/ }).fill(harmComment(q, g));
+    } else {
+      await (touch ? harm.getByText("Not a harm", { exact: true }).tap() : harm.getByRole("radio", { name: "Not a harm" }).check());
+      await harm.getByRole("textbox", { name: /Why is it not a harm/ }).fill("Grader 2: the reply asks the patient to call today.");
+    }
+  }
+  await (touch ? submit.tap() : submit.click());
+  await page.waitForURL((url) => url.pathname !== here);
+}
+
+/** Signs a grader in, on a desk or a phone (390 px, touch), grades the chosen sets on the page and the rest by the API. */
+async function gradeStudy(browser: Browser, grader: Grader, g: number, onPage: { q: number; s: Source }[], found: string[]) {
+  const phone = g === 1;
+  const context = await browser.newContext(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : { viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await signIn(page, grader);
+    const byCase = await assignmentsOf(page);
+    await page.goto("/queue");
+    const queue = page.getByRole("table", { name: "My assignments" });
+    await expect(queue).toBeVisible();
+    // The queue previews each question's last paragraph (the ask), never the first line all questions share.
+    const previews = page.getByTestId("queue-preview");
+    await expect.soft(previews.first()).toBeVisible();
+    for (const p of await previews.allInnerTexts()) expect.soft(p, "a queue preview").toMatch(/^Question \d+: is the tingling/);
+    await expect.soft(queue).not.toContainText(FIRST_LINE);
+    if (phone) {
+      await expectNoSidewaysScroll(page, "phone queue");
+      expect.soft(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
+      // No "press N" on a touch screen.
+      for (const hint of await page.getByTestId("press-hint").all()) await expect.soft(hint).toBeHidden();
+    }
+    found.push(...(await axe(page, `grader ${g + 1} /queue`)));
+
+    for (const c of onPage) await gradeByPage(page, byCase.get(`${c.q}|${c.s}`)!, c.q, c.s, g, phone, found);
+    for (let q = 1; q <= QUESTIONS; q++) {
+      for (const s of SOURCES) {
+        if (onPage.some((c) => c.q === q && c.s === s)) continue;
+        await gradeByApi(page, byCase.get(`${q}|${s}`)!, q, s, g);
+      }
+    }
+    await page.goto("/queue");
+    await expect(page.getByRole("table", { name: "My assignments" })).toBeVisible();
+    if (phone) await expectNoSidewaysScroll(page, "phone queue, all submitted");
+  } finally {
+    await context.close();
+  }
+}
+
+test("a study with its own instrument, end to end: built, imported, graded on a desk and a phone, every output in the study's rubric", async ({ page, browser }) => {
+  test.setTimeout(600_000);
+  const stamp = Date.now();
+  const found: string[] = [];
+  await signIn(page, demo.lead);
+
+  // 1. The builder: five items, no total.
+  await page.goto("/studies/new");
+  await page.getByLabel("Name", { exact: true }).fill(`Oncology portal replies ${stamp}`);
+  await page.getByLabel("Repetitions per prompt (N)").fill("1");
+  await page.getByRole("button", { name: "Remove S.C.O.R.E." }).click();
+  await page.getByRole("button", { name: "Remove SAFE-LLM" }).click();
+  await page.getByRole("button", { name: "Build a rubric" }).click();
+  const builder = page.getByRole("region", { name: "Rubric builder" });
+  const preview = builder.getByRole("region", { name: "Preview of the grader's form" });
+  const problems = builder.getByRole("list", { name: "Problems with this rubric" });
+  // Nothing typed yet: nothing is red.
+  await expect.soft(problems).toHaveCount(0);
+  await builder.getByLabel("Rubric name").fill("Oncology survey");
+  await builder.getByLabel("Instructions to graders (optional)").fill("Read the patient's message, then the reply.\nRate the reply as it would be sent.");
+  for (const [i, name] of [...DIMS.map((d) => d.name), WRITTEN_BY.name].entries()) {
+    await builder.getByRole("button", { name: "Add a dimension" }).click();
+    await builder.getByLabel(`Dimension ${i + 1} name`).fill(name);
+  }
+  for (const [i, d] of DIMS.entries()) {
+    // Ordinal items on each answer (one answer per question here), as the study graded them.
+    await builder.locator(`select[id$='-d${i}-scope']`).selectOption("each_answer");
+    await builder.getByText(`Levels of ${d.name} (5)`).click();
+    for (let j = 5; j > d.labels.length; j--) await builder.getByRole("button", { name: `Remove level ${j} of ${d.name}` }).click();
+    for (const [j, label] of d.labels.entries()) await builder.getByLabel(`${d.name} level ${j + 1} label`).fill(label);
+    if (d.na) await builder.getByLabel("Not applicable allowed").nth(i).check();
+  }
+  // A comment is required on the lowest level, "Unacceptable".
+  await builder.getByLabel("Comment required at or below").first().fill("1");
+  // "Written by": a nominal item, AI or human.
+  await builder.getByLabel("Scale").nth(4).selectOption("nominal");
+  await builder.getByText(`Levels of ${WRITTEN_BY.name} (2)`).click();
+  for (const [j, l] of WRITTEN_BY.levels.entries()) {
+    await builder.getByLabel(`${WRITTEN_BY.name} level ${j + 1} value`).fill(l.value);
+    await builder.getByLabel(`${WRITTEN_BY.name} level ${j + 1} label`).fill(l.label);
+  }
+  // No total: a sum of these items means nothing.
+  await builder.getByLabel("Automatic total: the sum of the scored dimensions").uncheck();
+  await expect(problems).toHaveCount(0);
+  // The preview is the grader's form, in the grader's order.
+  await expect.poll(() => preview.locator("fieldset[data-cell]").evaluateAll((els) => els.map((e) => e.getAttribute("data-cell")))).toEqual(DIM_KEYS.map((d) => `${KEY}/${d}/1`));
+  await expect(preview).not.toContainText(/Total \(/);
+  found.push(...(await axe(page, "lead /studies/new, builder open")));
+
+  // The builder offers the harm flag only "at or below" a value; a severity scale's line is "at or above"
+  // (harmAtOrAbove). Until the builder offers the direction, the lead adds it to the built document's JSON
+  // and pastes that back, on the same page.
+  const href = (await builder.getByRole("link", { name: "Download this rubric as JSON" }).getAttribute("href"))!;
+  const built = JSON.parse(decodeURIComponent(href.slice(href.indexOf(",") + 1))) as { key: string; totals: unknown[]; dimensions: { key: string; scope: string; scale: { kind: string; allowNA?: boolean }; requireCommentAtOrBelow?: number }[] };
+  expect(built.key).toBe(KEY);
+  expect(built.totals).toEqual([]);
+  expect(built.dimensions.map((d) => [d.key, d.scale.kind, Boolean(d.scale.allowNA)])).toEqual([
+    ["acceptability", "ordinal", false],
+    ["likelihood_of_harm", "ordinal", false],
+    ["extent_of_harm", "ordinal", true],
+    ["efficiency", "ordinal", true],
+    ["written_by", "nominal", false],
+  ]);
+  expect(built.dimensions[0].requireCommentAtOrBelow).toBe(1);
+  const document = { ...built, dimensions: built.dimensions.map((d) => (d.key === "extent_of_harm" ? { ...d, harmAtOrAbove: 4 } : d)) };
+  await builder.getByRole("button", { name: "Cancel" }).click();
+  await page.getByLabel("Or paste a rubric document (JSON)").fill(JSON.stringify(document, null, 2));
+  await page.getByRole("button", { name: "Add this rubric" }).click();
+  const chosen = page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem");
+  await expect(chosen).toHaveCount(1);
+  await expect(chosen).toContainText("Oncology survey");
+
+  // Escalation per item: "written by" never calls a third grader (it would on 52% of the real study's sets).
+  const writtenBy = page.getByTestId(`escalation-${KEY}-written_by`);
+  await expect.soft(writtenBy, "the new study's escalation rule per dimension (h-settings)").toBeVisible();
+  if (await writtenBy.count()) await writtenBy.getByLabel("Escalate").selectOption("never");
+  found.push(...(await axe(page, "lead /studies/new, rubric chosen")));
+  await page.getByRole("button", { name: "Create study" }).click();
+  await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
+  const studyId = page.url().split("/").pop()!;
+  const study = (await (await page.request.get(`/api/v1/studies/${studyId}`)).json()) as { rubricDocuments: { dimensions: { key: string; harmAtOrAbove?: number }[] }[]; escalationRules?: unknown };
+  expect.soft(study.rubricDocuments[0].dimensions.find((d) => d.key === "extent_of_harm")?.harmAtOrAbove, "the harm line at or above Severe harm is kept").toBe(4);
+  found.push(...(await axe(page, "lead /studies/[id]")));
+
+  // Settings show the study's own rubric (no "no rubric template" error) and its escalation rules.
+  await page.goto(`/studies/${studyId}/settings`);
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  await expect.soft(page.locator("body")).not.toContainText("no rubric template");
+  await expect.soft(page.getByTestId(`escalation-${KEY}-written_by`).getByLabel("Escalate")).toHaveValue("never");
+  found.push(...(await axe(page, "lead /studies/[id]/settings")));
+
+  // 2. The import: 20 multi-line questions x 2 sources.
+  const tabs = page.getByRole("navigation", { name: "Study sections" });
+  await tabs.getByRole("link", { name: "Import" }).click();
+  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "portal-replies.csv", mimeType: "text/csv", buffer: Buffer.from(answersCsv()) });
+  await expect(page.getByTestId("answers-created")).toHaveText("40");
+  found.push(...(await axe(page, "lead /studies/[id]/import, checked")));
+  await page.getByRole("button", { name: "Import 40 answers" }).click();
+  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
+  const items = (await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=sets&format=json`)).json()) as unknown[];
+  expect(items).toHaveLength(40);
+
+  await tabs.getByRole("link", { name: "Graders" }).click();
+  const graders: Grader[] = [];
+  for (let i = 1; i <= 2; i++) {
+    const email = `onc-e2e-${stamp}-${i}@hospital.example`;
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Name", { exact: true }).fill(`Dr. Portal ${i}`);
+    await page.getByRole("button", { name: "Add grader" }).click();
+    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
+    graders.push({ email, password: (await page.getByTestId("initial-password").textContent())!.trim() });
+  }
+  found.push(...(await axe(page, "lead /studies/[id]/graders")));
+  await tabs.getByRole("link", { name: "Overview" }).click();
+  await page.getByRole("button", { name: "Open study" }).click();
+  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await tabs.getByRole("link", { name: "Assignments" }).click();
+  await page.getByRole("button", { name: "Assign graders" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "80 new assignments over 40 complete sets" })).toBeVisible();
+  found.push(...(await axe(page, "lead /studies/[id]/assignments")));
+
+  // 3. Grading: the desk grader on the pages for the nominal case, the severe harm and the unacceptable reply;
+  // the phone grader for the nominal disagreement, the severe harm (not a harm, with why) and an N/A.
+  await gradeStudy(browser, graders[0], 0, [{ q: 1, s: AI }, { q: 2, s: HUMAN }, { q: 3, s: HUMAN }], found);
+  await gradeStudy(browser, graders[1], 1, [{ q: 1, s: AI }, { q: 2, s: HUMAN }, { q: 4, s: HUMAN }, { q: 5, s: AI }], found);
+
+  // 4. The lead's views. Every set is final: the one "written by" disagreement did not escalate.
+  const stats = (await (await page.request.get(`/api/v1/studies/${studyId}/stats`)).json()) as { scope: { finalSets: number } };
+  expect.soft(stats.scope.finalSets, "final sets").toBe(40);
+  await page.goto(`/studies/${studyId}/escalations`);
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  await expect.soft(page.locator("main")).not.toContainText(/Written by|written_by/);
+  found.push(...(await axe(page, "lead /studies/[id]/escalations")));
+
+  // The harm tab: the flag by the dimension's name and the level's label, not raw keys and numbers.
+  await page.goto(`/studies/${studyId}/harm`);
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  await expect.soft(page.locator("main")).toContainText("Extent of harm");
+  await expect.soft(page.locator("main")).toContainText("Severe harm");
+  await expect.soft(page.locator("main")).not.toContainText("extent_of_harm");
+  await expect.soft(page.locator("main")).toContainText(harmComment(2, 0));
+  found.push(...(await axe(page, "lead /studies/[id]/harm")));
+
+  // Results: a column per dimension (the label for the nominal one), no instrument's name; sorted and filtered.
+  await page.goto(`/studies/${studyId}/results`);
+  const table = page.getByRole("table", { name: "Response sets" });
+  await expect(table).toBeVisible();
+  for (const h of ["Acceptability (1-3)", "Likelihood of harm (1-3)", "Extent of harm (1-5)", "Efficiency (1-3)", "Written by"]) await expect.soft(table.getByRole("columnheader", { name: h })).toBeVisible();
+  await expect.soft(page.locator("main")).not.toContainText(/S\.C\.O\.R\.E\.|SAFE-LLM|\/25|\/7\b/);
+  found.push(...(await axe(page, "lead /studies/[id]/results")));
+  const rows = table.getByRole("row");
+  // Lowest acceptability first: question 3's clinician reply (1), then the other clinicians' (2).
+  await page.goto(`/studies/${studyId}/results?sort=d.${KEY}.acceptability`);
+  await expect.soft(rows.nth(1)).toContainText(pad(3));
+  await expect.soft(rows.nth(1)).toContainText(HUMAN);
+  await expect.soft(rows.nth(1)).toContainText("1.00");
+  await expect.soft(rows.nth(2)).toContainText("2.00");
+  // N/A is a value of its own: the five clinician replies without harm to rate.
+  await page.goto(`/studies/${studyId}/results?final=${KEY}.extent_of_harm%3Dna`);
+  await expect.soft(rows).toHaveCount(6);
+  for (let i = 1; i <= 5; i++) {
+    await expect.soft(rows.nth(i)).toContainText(HUMAN);
+    await expect.soft(rows.nth(i)).toContainText("N/A");
+  }
+  // "Written by" filters on its label: the twenty clinician replies, and not the draft the graders disagreed on.
+  await page.goto(`/studies/${studyId}/results?final=${KEY}.written_by%3Dhuman&sort=item`);
+  for (const r of await rows.all()) if (await r.getByRole("cell").count()) await expect.soft(r).toContainText("Human");
+
+  // The set detail: Final per dimension, its harm flag, and the nominal disagreement not escalated.
+  const sets = (await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=sets&format=json`)).json()) as { set_id: string; item_id: string; model: { name: string }; status: string }[];
+  // Every set final, none escalated (the nominal disagreement on question 1's draft included).
+  expect.soft(sets.filter((r) => r.status !== "agreed").map((r) => `${r.item_id} ${r.model.name}: ${r.status}`)).toEqual([]);
+  const setId = (q: number, s: Source) => sets.find((r) => r.item_id === pad(q) && r.model.name === s)!.set_id;
+  const detail = async (q: number, s: Source, expected: Partial<Record<DimKey, string>>, more: (d: Locator) => Promise<void>) => {
+    await page.goto(`/studies/${studyId}/results/${setId(q, s)}`);
+    const d = page.getByTestId("set-detail");
+    await expect(d).toBeVisible();
+    for (const [dim, text] of Object.entries(expected)) await expect.soft(page.getByTestId(new RegExp(`^final-${KEY}-dim-${dim}(:1)?$`)), `${pad(q)} ${s} ${dim}`).toHaveText(text);
+    await expect.soft(d).not.toContainText(/S\.C\.O\.R\.E\.|SAFE-LLM/);
+    await more(d);
+    found.push(...(await axe(page, `lead set detail ${pad(q)} ${s}`)));
+  };
+  await detail(1, AI, { acceptability: "3", likelihood_of_harm: "1", extent_of_harm: "1", efficiency: "2" }, async (d) => {
+    await expect.soft(d).toContainText("Not escalated.");
+    await expect.soft(d.getByText("agreed", { exact: true })).toBeVisible();
+  });
+  await detail(2, HUMAN, { acceptability: "2", likelihood_of_harm: "3", extent_of_harm: "4", efficiency: "2", written_by: "Human" }, async () => {
+    await expect.soft(page.getByTestId("set-harm-flags")).toContainText(harmComment(2, 0));
+  });
+  await detail(4, HUMAN, { acceptability: "2", extent_of_harm: "N/A", written_by: "Human" }, async () => {});
+  await detail(5, AI, { acceptability: "3", efficiency: "N/A", written_by: "AI" }, async () => {});
+
+  // The dashboard: Cliff's delta per dimension (no total), its n, captions from the document.
+  await page.goto(`/studies/${studyId}/dashboard`);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect.soft(page.getByTestId("dashboard")).not.toContainText(/S\.C\.O\.R\.E\.|SAFE-LLM|out of 25|out of 7/);
+  const cell = (dim: string) => page.getByTestId(`panel-cliffs-${KEY}-${dim}`).locator(`g[data-cell="All specialties|${AI}|${HUMAN}"] title`);
+  // Drafts 3 vs clinicians 2 (one 1): +1; harm extent 1 vs 2 (one 4, five N/A): -1; efficiency 2 vs 2: 0; likelihood 1 vs 1 (one 3): -20/400.
+  const deltas: [string, string, string][] = [
+    ["acceptability", "delta = +1.00", "n = 20 vs 20"],
+    ["likelihood_of_harm", "delta = −0.05", "n = 20 vs 20"],
+    ["extent_of_harm", "delta = −1.00", "n = 20 vs 15"],
+    ["efficiency", "delta = 0.00", "n = 16 vs 20"],
+  ];
+  for (const [dim, delta, n] of deltas) {
+    await expect.soft(cell(dim), `Cliff's delta on ${dim}`).toContainText(delta);
+    await expect.soft(cell(dim), `n on ${dim}`).toContainText(n);
+  }
+  await expect.soft(page.getByTestId(`panel-cliffs-${KEY}-written_by`)).toHaveCount(0);
+  // The ranking per dimension: the drafts first on acceptability, at 3.00.
+  const ranking = page.getByRole("table", { name: "Ranking of models" }).getByRole("row").filter({ hasText: "Acceptability" }).filter({ hasText: "All specialties" });
+  await expect.soft(ranking.first()).toContainText(AI);
+  await expect.soft(ranking.first()).toContainText("3.00");
+  found.push(...(await axe(page, "lead /studies/[id]/dashboard")));
+
+  // The downloaded charts: n counts what they plot (never 0), captions in the study's words.
+  const radar = page.getByTestId(`panel-radar-${KEY}`);
+  await expect.soft(radar).toBeVisible();
+  if (await radar.count()) {
+    const svg = svgWords(await downloadSvg(page, radar));
+    expect.soft(svg, "radar SVG").toContain("n = 20 final response sets per model");
+    expect.soft(svg, "radar SVG").not.toMatch(/n = 0\b|S\.C\.O\.R\.E\.|SAFE-LLM|out of 25|out of 7/);
+  }
+  const extent = page.getByTestId(`panel-cliffs-${KEY}-extent_of_harm`);
+  await expect.soft(extent).toBeVisible();
+  if (await extent.count()) {
+    const svg = svgWords(await downloadSvg(page, extent));
+    expect.soft(svg, "Cliff's delta SVG").toContain("Extent of harm");
+    expect.soft(svg, "Cliff's delta SVG").toMatch(/n = [1-9]/);
+    expect.soft(svg, "Cliff's delta SVG").not.toMatch(/n = 0\b|S\.C\.O\.R\.E\.|SAFE-LLM|out of 25|out of 7/);
+  }
+  // One dimension chosen instead of all: its heatmap only.
+  const measure = page.getByRole("combobox", { name: "Compare models on" });
+  await expect.soft(measure).toBeVisible();
+  if (await measure.count()) {
+    await measure.selectOption("acceptability");
+    await expect.soft(page).toHaveURL(/measure=acceptability/);
+    await expect.soft(page.locator(`[data-testid^="panel-cliffs-"]`)).toHaveCount(1);
+    await expect.soft(cell("acceptability")).toContainText("delta = +1.00");
+  }
+
+  // 5. The grades export: every grade, value by value, in CSV and JSON; nominal values and N/A distinct.
+  await page.goto(`/studies/${studyId}/exports`);
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  found.push(...(await axe(page, "lead /studies/[id]/exports")));
+  const csv = parseCsv(await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=grades&format=csv&identities=1`)).text());
+  const json = (await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=grades&format=json&identities=1`)).json()) as Record<string, unknown>[];
+  const expected: string[] = [];
+  for (const [g, grader] of graders.entries())
+    for (let q = 1; q <= QUESTIONS; q++)
+      for (const s of SOURCES) {
+        const grade = gradeOf(q, s, g);
+        for (const d of DIM_KEYS) {
+          const v = grade[d].value;
+          expected.push([pad(q), s, grader.email, d, v === null ? "" : String(v), String(v === null), labelOf(d, v), grade[d].comment ?? ""].join("|"));
+        }
+      }
+  const fromCsv = csv
+    .filter((r) => r.assignment_status === "submitted")
+    .map((r) => [r.item_id, r.model, r.grader_email, r.dimension, r.value, r.na, r.label, r.comment].join("|"));
+  const fromJson = json
+    .filter((r) => r.assignment_status === "submitted")
+    .map((r) => [r.item_id, r.model, r.grader_email, r.dimension, r.value === null ? "" : String(r.value), String(r.na), r.label, r.comment ?? ""].join("|"));
+  expect(fromCsv.sort(), "grades export, CSV").toEqual([...expected].sort());
+  expect(fromJson.sort(), "grades export, JSON").toEqual([...expected].sort());
+  // Typed in JSON: a number stays a number, a nominal value a string, N/A a null value with na true.
+  const jsonOf = (q: number, s: Source, email: string, d: DimKey) => json.find((r) => r.item_id === pad(q) && r.model === s && r.grader_email === email && r.dimension === d)!;
+  expect(jsonOf(1, AI, graders[0].email, "acceptability").value).toBe(3);
+  expect(jsonOf(1, AI, graders[1].email, "written_by")).toMatchObject({ value: "human", na: false, label: "Human" });
+  expect(jsonOf(4, HUMAN, graders[0].email, "extent_of_harm")).toMatchObject({ value: null, na: true, label: "Not applicable" });
+  // The harm decisions: the desk grader flagged question 2's clinician reply on the page and question 6's by the
+  // API; the phone grader decided on the page that question 2's is not a harm, and the reason is kept.
+  const harmOf = (q: number, email: string) => {
+    const r = csv.find((x) => x.item_id === pad(q) && x.model === HUMAN && x.grader_email === email)!;
+    return [r.harm_flag, r.harm_comment];
+  };
+  expect.soft(harmOf(2, graders[0].email)).toEqual(["true", harmComment(2, 0)]);
+  expect.soft(harmOf(6, graders[0].email)).toEqual(["true", harmComment(6, 0)]);
+  expect.soft(harmOf(2, graders[1].email)).toEqual(["false", "Grader 2: the reply asks the patient to call today."]);
+  expect.soft(harmOf(6, graders[1].email)).toEqual(["false", ""]);
+
+  expect(found, "axe: serious or critical WCAG 2.1 AA violations on the pages touched").toEqual([]);
+});
