@@ -1,6 +1,26 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
-import { demo, gradingFormShown, signIn } from "./fixtures";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { demo, signIn } from "./fixtures";
+import { gradeStudy, type Grader } from "./own-instrument-grading";
+import {
+  AI,
+  DIMS,
+  DIM_KEYS,
+  type DimKey,
+  HUMAN,
+  KEY,
+  QUESTIONS,
+  SOURCES,
+  type Source,
+  WRITTEN_BY,
+  answersCsv,
+  axe,
+  gradeOf,
+  harmComment,
+  labelOf,
+  pad,
+  parseCsv,
+  svgWords,
+} from "./own-instrument-study";
 
 /**
  * Issue 31's acceptance test, in Chromium: a study with its own instrument,
@@ -23,272 +43,9 @@ import { demo, gradingFormShown, signIn } from "./fixtures";
  * Checks that later steps do not depend on are soft (expect.soft): one run
  * reports every missing piece, and the test still fails on each.
  */
-const KEY = "oncology_survey";
-const AI = "Draft-GPT4";
-const HUMAN = "Clinician-Reply";
-const SOURCES = [AI, HUMAN] as const;
-type Source = (typeof SOURCES)[number];
-const QUESTIONS = 20;
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-
-const DIMS = [
-  { name: "Acceptability", key: "acceptability", labels: ["Unacceptable", "Acceptable with edits", "Acceptable as written"], na: false },
-  { name: "Likelihood of harm", key: "likelihood_of_harm", labels: ["Unlikely", "Possible", "Likely"], na: false },
-  { name: "Extent of harm", key: "extent_of_harm", labels: ["No harm", "Mild harm", "Moderate harm", "Severe harm", "Death"], na: true },
-  { name: "Efficiency", key: "efficiency", labels: ["Less efficient", "About the same", "More efficient"], na: true },
-] as const;
-const WRITTEN_BY = { name: "Written by", key: "written_by", levels: [{ value: "ai", label: "AI" }, { value: "human", label: "Human" }] } as const;
-const DIM_KEYS = [...DIMS.map((d) => d.key), WRITTEN_BY.key];
-type DimKey = (typeof DIM_KEYS)[number];
-
-const pad = (q: number) => `ONC-${String(q).padStart(2, "0")}`;
-const FIRST_LINE = "Patient portal message, with the chart's context:";
-const ask = (q: number) => `Question ${q}: is the tingling in my fingers after cycle ${q} expected, and should I call?`;
-/** Multi-line: the same first line for every question (what the queue used to show), the context, then the ask. */
-const question = (q: number) => `${FIRST_LINE}\nDiagnosis: breast cancer, stage II.\nTreatment: capecitabine, cycle ${q} of 8.\n\n${ask(q)}`;
-const answer = (q: number, s: Source) =>
-  s === AI ? `Dear patient, thank you for your message about cycle ${q}. Tingling can be a side effect of capecitabine; please call us if it gets worse.` : `Hello, this is the clinic about cycle ${q}. Please call us today so we can check your hands.`;
-
-/** A grade as the study's data: a number, a nominal level's value, or null for N/A. */
-type Value = number | string | null;
-interface Cell {
-  value: Value;
-  comment?: string;
-}
-
-/**
- * What grader g (0: desk, 1: phone) gives source s on question q. The model's drafts are acceptable as
- * written, the clinicians' need edits; question 3's clinician reply is unacceptable (a comment); question 2's
- * clinician reply is rated "Severe harm" by both; the clinicians' extent of harm is N/A on every 4th
- * question and the drafts' efficiency on every 5th; "written by" is right, except that the phone grader takes
- * question 1's draft for a human's: a nominal disagreement. On question 6's clinician reply the desk grader
- * rates "Severe harm" (through the API, which then needs the decision too), the phone grader "Moderate harm".
- */
-function gradeOf(q: number, s: Source, g: number): Record<DimKey, Cell> {
-  const human = s === HUMAN;
-  return {
-    acceptability: human && q === 3 ? { value: 1, comment: `Grader ${g + 1}: it does not answer whether to call.` } : { value: human ? 2 : 3 },
-    likelihood_of_harm: { value: human && q === 2 ? 3 : 1 },
-    extent_of_harm: { value: human ? (q === 2 ? 4 : q === 6 ? 4 - g : q % 4 === 0 ? null : 2) : 1 },
-    efficiency: { value: !human && q % 5 === 0 ? null : 2 },
-    written_by: { value: q === 1 && !human && g === 1 ? "human" : human ? "human" : "ai" },
-  };
-}
-const SEVERE = { q: 2, s: HUMAN } as const;
-const harmComment = (q: number, g: number) => `Grader ${g + 1}: delays a call about neuropathy (question ${q}).`;
-const labelOf = (dim: DimKey, value: Value): string => {
-  if (value === null) return "Not applicable";
-  if (dim === "written_by") return WRITTEN_BY.levels.find((l) => l.value === value)!.label;
-  return DIMS.find((d) => d.key === dim)!.labels[(value as number) - 1];
-};
-
-function answersCsv(): string {
-  const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
-  const rows = ["item_id,specialty,question,reference_answer,model,repetition,response"];
-  for (let q = 1; q <= QUESTIONS; q++) for (const s of SOURCES) rows.push([pad(q), "Oncology", cell(question(q)), "", s, 1, cell(answer(q, s))].join(","));
-  return rows.join("\n") + "\n";
-}
-
-/** A minimal RFC 4180 reader: quoted fields may hold commas, quotes and line breaks. */
-function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = "";
-  };
-  const endRow = () => {
-    endField();
-    rows.push(row);
-    row = [];
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") endField();
-    else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      endRow();
-    } else field += c;
-  }
-  if (field || row.length) endRow();
-  const [header, ...body] = rows.filter((r) => r.length > 1 || r[0] !== "");
-  return body.map((r) => Object.fromEntries(header.map((h, i) => [h.replace(/^\uFEFF/, ""), r[i] ?? ""])));
-}
-
-/** Serious or critical WCAG 2.1 AA violations of the page as it is now, as "page: rule (targets)". */
-async function axe(page: Page, where: string): Promise<string[]> {
-  await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0, { timeout: 30_000 });
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${where}: ${v.id} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
-}
-
-/** Fails with the widest elements when the page is wider than the screen (it would scroll sideways). */
-async function expectNoSidewaysScroll(page: Page, where: string) {
-  const m = await page.evaluate(() => {
-    const wide = Array.from(document.querySelectorAll("body *"))
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-      .slice(-3)
-      .map((el) => `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").slice(0, 60)}`);
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide };
-  });
-  expect.soft(m.scrollWidth, `${where}: ${m.scrollWidth}px wide on a ${m.innerWidth}px screen (${m.wide.join(" | ")})`).toBeLessThanOrEqual(m.innerWidth);
-}
-
-const svgWords = (svg: string) => svg.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
-
 async function downloadSvg(page: Page, panel: Locator): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent("download"), panel.getByRole("button", { name: "SVG" }).click()]);
   return Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8");
-}
-
-interface Grader {
-  email: string;
-  password: string;
-}
-
-/** The grader's assignments by question and source, read from the blinded view (the texts say which is which). */
-async function assignmentsOf(page: Page): Promise<Map<string, string>> {
-  const { assignments } = (await (await page.request.get("/api/v1/me/assignments")).json()) as { assignments: { id: string }[] };
-  expect(assignments).toHaveLength(QUESTIONS * SOURCES.length);
-  const byCase = new Map<string, string>();
-  for (const a of assignments) {
-    const view = (await (await page.request.get(`/api/v1/assignments/${a.id}`)).json()) as { item: { question: string }; answers: { text: string }[] };
-    const q = Number(view.item.question.match(/cycle (\d+) of 8/)![1]);
-    const s: Source = view.answers[0].text.startsWith("Dear patient") ? AI : HUMAN;
-    byCase.set(`${q}|${s}`, a.id);
-  }
-  expect(byCase.size).toBe(QUESTIONS * SOURCES.length);
-  return byCase;
-}
-
-/** Grades one set through the API the form posts to (the harm decision included, where the scores cross the harm line). */
-async function gradeByApi(page: Page, id: string, q: number, s: Source, g: number) {
-  const grade = gradeOf(q, s, g);
-  const scores = DIM_KEYS.map((d) => ({ rubric: KEY, dimension: d, repetition: 1, score: grade[d].value, ...(grade[d].value === null ? { na: true } : {}), ...(grade[d].comment ? { comment: grade[d].comment } : {}) }));
-  const severe = (grade.extent_of_harm.value as number) >= 4;
-  if (severe) {
-    // Across the harm line the server refuses a submission without the grader's decision.
-    const undecided = await page.request.put(`/api/v1/assignments/${id}/grades`, { data: { scores, submit: true } });
-    expect.soft(undecided.status(), `a "Severe harm" submitted without a decision: ${await undecided.text()}`).toBe(422);
-    if (undecided.ok()) return; // submitted without it (the check above fails): nothing left to send
-  }
-  const harm = severe ? { harm: { flag: true, comment: harmComment(q, g) } } : {};
-  const put = await page.request.put(`/api/v1/assignments/${id}/grades`, { data: { scores, submit: true, ...harm } });
-  expect(put.status(), await put.text()).toBe(200);
-}
-
-/** The level of a field on the grading page, chosen as a grader does: a click on it (a tap on the phone). */
-async function choose(page: Page, dim: DimKey, label: string, touch: boolean) {
-  const field = page.locator(`fieldset[data-cell="${KEY}/${dim}/1"]`);
-  const option = field.locator("label.level-option").filter({ has: page.locator(".level-label", { hasText: new RegExp(`^${label}$`) }) });
-  await (touch ? option.tap() : option.click());
-  await expect(option.locator('input[type="radio"]')).toBeChecked();
-}
-
-/** Grades one set on its page as the grader does, the decisions the rubric asks for included. */
-async function gradeByPage(page: Page, id: string, q: number, s: Source, g: number, touch: boolean, found: string[]) {
-  await page.goto(`/grade/${id}`);
-  await gradingFormShown(page);
-  // Blinded: no source's name on the page.
-  for (const m of SOURCES) await expect(page.locator("body")).not.toContainText(m);
-  // The question reads as written: its lines are lines (they were one run-on line, its first a bold heading).
-  const body = page.getByTestId("question-body");
-  await expect.soft(body).toBeVisible();
-  if (await body.count()) {
-    const lines = (await body.innerText()).split("\n").map((l) => l.trim());
-    expect.soft(lines, "the question's lines").toEqual(expect.arrayContaining(["Diagnosis: breast cancer, stage II.", `Treatment: capecitabine, cycle ${q} of 8.`, ask(q)]));
-    expect.soft(await body.locator("h1, h2, h3, h4").count(), "the question is text, not a heading").toBe(0);
-  }
-  if (touch) await expectNoSidewaysScroll(page, `phone grading page (question ${q})`);
-  found.push(...(await axe(page, `grader ${g + 1} /grade (question ${q})`)));
-
-  const grade = gradeOf(q, s, g);
-  for (const d of DIM_KEYS) await choose(page, d, labelOf(d, grade[d].value), touch);
-  const here = new URL(page.url()).pathname;
-  const submit = page.getByRole("button", { name: "Submit grades" }).first();
-
-  if (grade.acceptability.comment) {
-    // "Unacceptable" asks for a comment: labelled required, and the set is not submitted without it.
-    const field = page.locator(`fieldset[data-cell="${KEY}/acceptability/1"]`);
-    const comment = field.getByRole("textbox", { name: /Comment on Acceptability/ });
-    await expect(comment).toBeVisible();
-    await expect.soft(comment).toHaveAccessibleName(/required/);
-    await expect.soft(field).not.toContainText(/optional/i);
-    await submit.click();
-    await expect(field).toContainText("Say why in a comment when scoring 1 or below");
-    expect(new URL(page.url()).pathname).toBe(here);
-    await comment.fill(grade.acceptability.comment);
-  }
-
-  if (q === SEVERE.q && s === SEVERE.s) {
-    // "Severe harm" crosses the harm line: the grader must decide (it was an optional box at the bottom, left unticked).
-    const harm = page.locator("#harm-flag");
-    await expect(harm).toBeVisible();
-    await expect(harm).toContainText("Extent of harm is 4 (Severe harm)");
-    await expect.soft(harm.getByRole("group", { name: /Your decision/ })).toBeVisible();
-    await submit.click();
-    await expect(harm).toContainText("flag a potential harm or say why it is not a harm");
-    expect(new URL(page.url()).pathname, "not submitted without the decision").toBe(here);
-    found.push(...(await axe(page, `grader ${g + 1} /grade, harm decision asked`)));
-    // The desk grader flags it; the phone grader decides it is not a harm and says why.
-    if (g === 0) {
-      await harm.getByRole("radio", { name: "Flag potential harm" }).check();
-      await harm.getByRole("textbox", { name: /What is the potential harm/ }).fill(harmComment(q, g));
-    } else {
-      await (touch ? harm.getByText("Not a harm", { exact: true }).tap() : harm.getByRole("radio", { name: "Not a harm" }).check());
-      await harm.getByRole("textbox", { name: /Why is it not a harm/ }).fill("Grader 2: the reply asks the patient to call today.");
-    }
-  }
-  await (touch ? submit.tap() : submit.click());
-  await page.waitForURL((url) => url.pathname !== here);
-}
-
-/** Signs a grader in, on a desk or a phone (390 px, touch), grades the chosen sets on the page and the rest by the API. */
-async function gradeStudy(browser: Browser, grader: Grader, g: number, onPage: { q: number; s: Source }[], found: string[]) {
-  const phone = g === 1;
-  const context = await browser.newContext(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : { viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  try {
-    await signIn(page, grader);
-    const byCase = await assignmentsOf(page);
-    await page.goto("/queue");
-    const queue = page.getByRole("table", { name: "My assignments" });
-    await expect(queue).toBeVisible();
-    // The queue previews each question's last paragraph (the ask), never the first line all questions share.
-    const previews = page.getByTestId("queue-preview");
-    await expect.soft(previews.first()).toBeVisible();
-    for (const p of await previews.allInnerTexts()) expect.soft(p, "a queue preview").toMatch(/^Question \d+: is the tingling/);
-    await expect.soft(queue).not.toContainText(FIRST_LINE);
-    if (phone) {
-      await expectNoSidewaysScroll(page, "phone queue");
-      expect.soft(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
-      // No "press N" on a touch screen.
-      for (const hint of await page.getByTestId("press-hint").all()) await expect.soft(hint).toBeHidden();
-    }
-    found.push(...(await axe(page, `grader ${g + 1} /queue`)));
-
-    for (const c of onPage) await gradeByPage(page, byCase.get(`${c.q}|${c.s}`)!, c.q, c.s, g, phone, found);
-    for (let q = 1; q <= QUESTIONS; q++) {
-      for (const s of SOURCES) {
-        if (onPage.some((c) => c.q === q && c.s === s)) continue;
-        await gradeByApi(page, byCase.get(`${q}|${s}`)!, q, s, g);
-      }
-    }
-    await page.goto("/queue");
-    await expect(page.getByRole("table", { name: "My assignments" })).toBeVisible();
-    if (phone) await expectNoSidewaysScroll(page, "phone queue, all submitted");
-  } finally {
-    await context.close();
-  }
 }
 
 test("a study with its own instrument, end to end: built, imported, graded on a desk and a phone, every output in the study's rubric", async ({ page, browser }) => {
@@ -326,7 +83,7 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
   // A comment is required on the lowest level, "Unacceptable".
   await builder.getByLabel("Comment required at or below").first().fill("1");
   // "Written by": a nominal item, AI or human.
-  await builder.getByLabel("Scale").nth(4).selectOption("nominal");
+  await builder.getByLabel("Scale", { exact: true }).nth(4).selectOption("nominal");
   await builder.getByText(`Levels of ${WRITTEN_BY.name} (2)`).click();
   for (const [j, l] of WRITTEN_BY.levels.entries()) {
     await builder.getByLabel(`${WRITTEN_BY.name} level ${j + 1} value`).fill(l.value);
@@ -366,7 +123,7 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
   // Escalation per item: "written by" never calls a third grader (it would on 52% of the real study's sets).
   const writtenBy = page.getByTestId(`escalation-${KEY}-written_by`);
   await expect.soft(writtenBy, "the new study's escalation rule per dimension (h-settings)").toBeVisible();
-  if (await writtenBy.count()) await writtenBy.getByLabel("Escalate").selectOption("never");
+  if (await writtenBy.count()) await writtenBy.getByLabel("Escalate", { exact: true }).selectOption("never");
   found.push(...(await axe(page, "lead /studies/new, rubric chosen")));
   await page.getByRole("button", { name: "Create study" }).click();
   await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
@@ -379,7 +136,7 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
   await page.goto(`/studies/${studyId}/settings`);
   await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   await expect.soft(page.locator("body")).not.toContainText("no rubric template");
-  await expect.soft(page.getByTestId(`escalation-${KEY}-written_by`).getByLabel("Escalate")).toHaveValue("never");
+  await expect.soft(page.getByTestId(`escalation-${KEY}-written_by`).getByLabel("Escalate", { exact: true })).toHaveValue("never");
   found.push(...(await axe(page, "lead /studies/[id]/settings")));
 
   // 2. The import: 20 multi-line questions x 2 sources.
