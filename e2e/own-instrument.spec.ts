@@ -48,6 +48,9 @@ async function downloadSvg(page: Page, panel: Locator): Promise<string> {
   return Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8");
 }
 
+// A click that cannot land (another element over the target) fails in seconds, not at the test's timeout.
+test.use({ actionTimeout: 20_000 });
+
 test("a study with its own instrument, end to end: built, imported, graded on a desk and a phone, every output in the study's rubric", async ({ page, browser }) => {
   test.setTimeout(600_000);
   const stamp = Date.now();
@@ -93,7 +96,7 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
   await builder.getByLabel("Automatic total: the sum of the scored dimensions").uncheck();
   await expect(problems).toHaveCount(0);
   // The preview is the grader's form, in the grader's order.
-  await expect.poll(() => preview.locator("fieldset[data-cell]").evaluateAll((els) => els.map((e) => e.getAttribute("data-cell")))).toEqual(DIM_KEYS.map((d) => `${KEY}/${d}/1`));
+  await expect.soft.poll(() => preview.locator("fieldset[data-cell]").evaluateAll((els) => els.map((e) => e.getAttribute("data-cell")))).toEqual(DIM_KEYS.map((d) => `${KEY}/${d}/1`));
   await expect(preview).not.toContainText(/Total \(/);
   found.push(...(await axe(page, "lead /studies/new, builder open")));
 
