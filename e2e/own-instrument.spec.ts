@@ -92,6 +92,11 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
     await builder.getByLabel(`${WRITTEN_BY.name} level ${j + 1} value`).fill(l.value);
     await builder.getByLabel(`${WRITTEN_BY.name} level ${j + 1} label`).fill(l.label);
   }
+  // Extent of harm is a severity scale: its harm line is at or above "Severe harm", and the grader must decide there.
+  await builder.getByLabel("Harm line", { exact: true }).nth(2).selectOption("at_or_above");
+  await builder.getByLabel("Harm line value").first().fill("4");
+  // "Written by" never calls a third grader (on the real study's ratings it would on 52% of the sets).
+  await builder.getByLabel("Call a third grader").nth(4).selectOption("never");
   // No total: a sum of these items means nothing.
   await builder.getByLabel("Automatic total: the sum of the scored dimensions").uncheck();
   await expect(problems).toHaveCount(0);
@@ -100,11 +105,9 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
   await expect(preview).not.toContainText(/Total \(/);
   found.push(...(await axe(page, "lead /studies/new, builder open")));
 
-  // The builder offers the harm flag only "at or below" a value; a severity scale's line is "at or above"
-  // (harmAtOrAbove). Until the builder offers the direction, the lead adds it to the built document's JSON
-  // and pastes that back, on the same page.
+  // The document the builder wrote: five items, no total, the harm line and the escalation rule as chosen.
   const href = (await builder.getByRole("link", { name: "Download this rubric as JSON" }).getAttribute("href"))!;
-  const built = JSON.parse(decodeURIComponent(href.slice(href.indexOf(",") + 1))) as { key: string; totals: unknown[]; dimensions: { key: string; scope: string; scale: { kind: string; allowNA?: boolean }; requireCommentAtOrBelow?: number }[] };
+  const built = JSON.parse(decodeURIComponent(href.slice(href.indexOf(",") + 1))) as { key: string; totals: unknown[]; dimensions: { key: string; scope: string; scale: { kind: string; allowNA?: boolean }; requireCommentAtOrBelow?: number; harmAtOrAbove?: number; escalation?: { rule: string } }[] };
   expect(built.key).toBe(KEY);
   expect(built.totals).toEqual([]);
   expect(built.dimensions.map((d) => [d.key, d.scale.kind, Boolean(d.scale.allowNA)])).toEqual([
@@ -115,18 +118,15 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
     ["written_by", "nominal", false],
   ]);
   expect(built.dimensions[0].requireCommentAtOrBelow).toBe(1);
-  const document = { ...built, dimensions: built.dimensions.map((d) => (d.key === "extent_of_harm" ? { ...d, harmAtOrAbove: 4 } : d)) };
-  await builder.getByRole("button", { name: "Cancel" }).click();
-  await page.getByLabel("Or paste a rubric document (JSON)").fill(JSON.stringify(document, null, 2));
-  await page.getByRole("button", { name: "Add this rubric" }).click();
+  expect(built.dimensions[2].harmAtOrAbove).toBe(4);
+  expect(built.dimensions[4].escalation?.rule).toBe("never");
+  await builder.getByRole("button", { name: "Add this rubric" }).click();
   const chosen = page.getByRole("list", { name: "Chosen rubrics" }).getByRole("listitem");
   await expect(chosen).toHaveCount(1);
   await expect(chosen).toContainText("Oncology survey");
 
-  // Escalation per item: "written by" never calls a third grader (it would on 52% of the real study's sets).
-  const writtenBy = page.getByTestId(`escalation-${KEY}-written_by`);
-  await expect.soft(writtenBy, "the new study's escalation rule per dimension (h-settings)").toBeVisible();
-  if (await writtenBy.count()) await writtenBy.getByLabel("Escalate", { exact: true }).selectOption("never");
+  // The new study's escalation rules start from the document's: "written by" never.
+  await expect.soft(page.getByTestId(`escalation-${KEY}-written_by`).getByLabel("Escalate", { exact: true })).toHaveValue("never");
   found.push(...(await axe(page, "lead /studies/new, rubric chosen")));
   await page.getByRole("button", { name: "Create study" }).click();
   await expect(page).toHaveURL(/\/studies\/[0-9a-f-]{36}$/);
