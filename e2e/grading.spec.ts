@@ -254,7 +254,7 @@ test("the lead finds the grader's potential-harm flag from the study list and re
   await studyRow.getByRole("link", { name: /\d+ to review/ }).click();
   await expect(page).toHaveURL(new RegExp(`/studies/${studyId}/harm\\?review=OPEN$`));
   const flag = page.getByRole("row").filter({ hasText: "angle-closure" });
-  await expect(flag).toContainText("Accuracy (answer 2): 0");
+  await expect(flag).toContainText("Accuracy (answer 2): Inaccurate answer potentially harming the patient (0) (across the harm line)");
   await flag.getByRole("combobox", { name: /Review of the flag/ }).selectOption("RESOLVED");
   await flag.getByRole("button", { name: "Save review" }).click();
   await expect(flag.getByRole("alert")).toContainText("note");

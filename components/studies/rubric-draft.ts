@@ -1,4 +1,4 @@
-import { ordinalRange, type RubricDimension, type RubricDocument, type RubricTotal } from "@/lib/rubrics/document";
+import { ordinalRange, rubricProblems, type RubricDimension, type RubricDocument, type RubricTotal } from "@/lib/rubrics/document";
 
 /** A key from a name: lower-case letters, digits and _ (what a rubric document's keys allow). */
 export function keyOf(name: string, fallback: string): string {
@@ -46,6 +46,8 @@ export interface Draft {
   headline?: string;
   /** The total that leads under the study's overall scoring (an imported rubric's), kept while that total is. */
   overallHeadline?: string;
+  /** Carried through unedited (a template's published export names), while they still fit the totals. */
+  exports?: RubricDocument["exports"];
 }
 
 /** The sum of the ordinal dimensions that always have a value (each-answer ones averaged over the answers), or none. */
@@ -62,7 +64,7 @@ export function documentOf(d: Draft): RubricDocument {
   const totals = [...(auto ? [auto] : []), ...(d.totals ?? [])];
   // A headline that names a removed total falls back to the first one, as a lead who removed it would expect.
   const headline = d.headline !== undefined && totals.some((t) => t.key === d.headline) ? d.headline : totals[0]?.key;
-  return {
+  const doc: RubricDocument = {
     key: keyOf(d.name, "rubric"),
     name: d.name,
     version: 1,
@@ -73,6 +75,10 @@ export function documentOf(d: Draft): RubricDocument {
     ...(headline !== undefined ? { headline } : {}),
     ...(d.overallHeadline !== undefined && totals.some((t) => t.key === d.overallHeadline) ? { overallHeadline: d.overallHeadline } : {}),
   };
+  if (!d.exports) return doc;
+  // Export names that no longer fit an edited rubric (a total removed) are dropped, not reported as the lead's problem.
+  const withExports = { ...doc, exports: d.exports };
+  return rubricProblems(withExports).some((p) => p.path.startsWith("exports")) ? doc : withExports;
 }
 
 /** The builder's state for a rubric to edit (its totals kept as they are), or for a blank one. */
@@ -87,6 +93,7 @@ export function draftOf(doc: RubricDocument | undefined): Draft {
     totals: doc.totals,
     ...(doc.headline !== undefined ? { headline: doc.headline } : {}),
     ...(doc.overallHeadline !== undefined ? { overallHeadline: doc.overallHeadline } : {}),
+    ...(doc.exports !== undefined ? { exports: doc.exports } : {}),
   };
 }
 
