@@ -165,15 +165,18 @@ test("sign-in through the balancer gives a session that both instances honour, a
 
 /**
  * Loads a page (`load`) through the balancer until both instances have
- * rendered `path` (at least twice in all), and returns those renders. A page's
- * other requests (its data, scripts) move the balancer's turn too, by the
- * same count every time, so every other load is preceded by one more request.
+ * rendered `path`, and returns those renders. The balancer turns per request,
+ * and a page's other requests (its data, scripts, prefetches) vary in number,
+ * so before each load the turn is moved, by one request, onto the instance
+ * that has not rendered the page yet.
  */
 async function loadOnBoth(path: string, load: () => Promise<void>) {
   const from = balancer.log.length;
   const renders = () => balancer.log.slice(from).filter((s) => s.method === "GET" && s.path === path);
-  for (let i = 0; i < 6 && (i < 2 || new Set(renders().map((s) => s.upstream)).size < 2); i++) {
-    if (i % 2 === 1) await fetch(`${LB}/api/health`);
+  for (let i = 0; i < 12; i++) {
+    const seen = new Set(renders().map((s) => s.upstream));
+    if (seen.size === 2) break;
+    if (seen.size === 1 && seen.has(balancer.nextUpstream())) await fetch(`${LB}/api/health`);
     await load();
   }
   return renders();

@@ -29,6 +29,8 @@ export interface Balancer {
   upstreams: number[];
   /** Every answered request, in the order the answers started. */
   log: Served[];
+  /** The upstream (index) the next request will go to. */
+  nextUpstream: () => number;
   close: () => Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export async function startBalancer(port: number, upstreams: number[], opts: { h
   const host = opts.host ?? "127.0.0.1";
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   let turn = 0;
-  const balancer: Balancer = { url: "", port, upstreams: [...upstreams], log: [], close: async () => {} };
+  const balancer: Balancer = { url: "", port, upstreams: [...upstreams], log: [], nextUpstream: () => turn % balancer.upstreams.length, close: async () => {} };
 
   const server = http.createServer((req, res) => {
     const index = turn++ % balancer.upstreams.length;
