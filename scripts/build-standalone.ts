@@ -4,6 +4,7 @@
  * runs Clingrade without the checkout: the container image copies only it.
  *
  *   start.mjs, admin.mjs    scripts/start.ts and scripts/admin.ts, our code bundled in, packages imported
+ *   worker-*.mjs            the imports' worker threads (lib/workers/run.ts), likewise
  *   node_modules            + what those two import that Next's trace of the app did not bring
  *                             (the embedded PostgreSQL's wrapper and programs, among others)
  *   <distDir>/static, public, prisma/migrations, lib/demo/data   files served or read at run time
@@ -14,6 +15,7 @@ import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { nodeFileTrace } from "@vercel/nft";
 import { build } from "esbuild";
+import { bundledEntryName, WORKER_ENTRIES, type WorkerJob } from "../lib/workers/run";
 
 const root = process.cwd();
 const distDir = process.env.CLINGRADE_DIST_DIR ?? ".next";
@@ -51,7 +53,9 @@ async function main() {
     fail(`no standalone output in ${path.relative(root, out)}: run \`next build\` first (next.config.ts must say output: "standalone")`);
   }
   rmSync(staging, { recursive: true, force: true });
-  const entries = { start: "scripts/start.ts", admin: "scripts/admin.ts" };
+  // The imports' worker threads run bundles of their own, found beside start.mjs (lib/workers/run.ts).
+  const workers = Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([job, file]) => [bundledEntryName(job as WorkerJob).replace(/\.mjs$/, ""), file]));
+  const entries = { start: "scripts/start.ts", admin: "scripts/admin.ts", ...workers };
   await build({
     entryPoints: entries,
     outdir: staging,

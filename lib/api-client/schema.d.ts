@@ -4227,16 +4227,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The study is closed, or the file would change questions or answers that already have grades (details list the rows) */
+            /** @description Another import into this study is running (any instance): try again after Retry-After; or the study is closed, or the file would change questions or answers that already have grades (details list the rows) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before sending the file again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body larger than the limit */
+            /** @description The file is larger than IMPORT_MAX_BYTES, decompresses to more than UPLOAD_MAX_PART_BYTES / UPLOAD_MAX_INFLATED_BYTES / UPLOAD_MAX_SHARED_STRINGS_BYTES, has a row longer than UPLOAD_MAX_ROW_BYTES, or needs more memory than IMPORT_WORKER_HEAP_MB to read; the message (and `details.limit` where there is one) names the setting */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4261,6 +4263,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportRejected"];
+                };
+            };
+            /** @description This server is already running IMPORT_MAX_CONCURRENT imports: try again after Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the file again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5006,7 +5019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body larger than the limit */
+            /** @description The file is larger than ARCHIVE_MAX_BYTES, or needs more memory than IMPORT_WORKER_HEAP_MB to read; the message (and `details.limit` where there is one) names the setting */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5018,6 +5031,17 @@ export interface operations {
             /** @description Valid JSON that breaks the rules; details name each problem */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server is already running IMPORT_MAX_CONCURRENT imports: try again after Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the file again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6205,16 +6229,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The study is closed, or its rubric has no importable dimension */
+            /** @description Another import into this study is running (any instance): try again after Retry-After; or the study is closed, or its rubric has no importable dimension */
             409: {
                 headers: {
+                    /** @description Seconds to wait before sending the file again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body larger than the limit */
+            /** @description The file is larger than IMPORT_MAX_BYTES, decompresses to more than UPLOAD_MAX_PART_BYTES / UPLOAD_MAX_INFLATED_BYTES / UPLOAD_MAX_SHARED_STRINGS_BYTES, has a row longer than UPLOAD_MAX_ROW_BYTES, or needs more memory than IMPORT_WORKER_HEAP_MB to read; the message (and `details.limit` where there is one) names the setting */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6239,6 +6265,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GradeImportRejected"];
+                };
+            };
+            /** @description This server is already running IMPORT_MAX_CONCURRENT imports: try again after Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the file again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
-import { errorResponses, registry } from "@/lib/api/registry";
+import { errorResponses, registry, uploadResponses } from "@/lib/api/registry";
 import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { EARLIER_RUBRIC_KEYS } from "./archive-rubrics";
 import { MAX_COMMENT } from "@/lib/grading/contract-schemas";
@@ -290,6 +290,7 @@ registry.registerPath({
   request: { query: ArchiveImportQuery, body: { content: { "application/json": { schema: StudyArchive } } } },
   responses: {
     201: { description: "Imported", content: { "application/json": { schema: ArchiveImported } } },
-    ...errorResponses(400, 401, 403, 413, 422),
+    ...errorResponses(400, 401, 403, 422),
+    ...uploadResponses({ perStudy: false, bodyLimit: "ARCHIVE_MAX_BYTES" }),
   },
 });

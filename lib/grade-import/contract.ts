@@ -1,6 +1,6 @@
 import "@/lib/api/zod-openapi";
 import { z } from "zod";
-import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
+import { ErrorBody, errorResponses, registry, uploadResponses } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
 import { DryRunFlag } from "@/lib/import/dry-run";
 import { GradeImportMappingSchema } from "./mapping";
@@ -77,8 +77,8 @@ registry.registerPath({
   },
   responses: {
     200: { description: "Imported (or, with dryRun, what an import would do)", content: { "application/json": { schema: GradeImportResult } } },
-    ...errorResponses(400, 401, 403, 404, 413),
-    409: { description: "The study is closed, or its rubric has no importable dimension", content: { "application/json": { schema: ErrorBody } } },
+    ...errorResponses(400, 401, 403, 404),
+    ...uploadResponses({ conflict: "the study is closed, or its rubric has no importable dimension" }),
     415: { description: "Neither multipart/form-data nor text/csv", content: { "application/json": { schema: ErrorBody } } },
     422: { description: "The file or the mapping has problems; details list each with sheet, row and column", content: { "application/json": { schema: GradeImportRejected } } },
   },

@@ -1,10 +1,14 @@
 import { getDb } from "@/lib/db/client";
-import { chunksOf, coalesce, decodeUtf8, limitBytes, maxImportBytes, tooLarge } from "@/lib/import/source";
+import { chunksOf, limitBytes, maxImportBytes, tooLarge, transferable } from "@/lib/import/source";
 import { ApiError } from "@/lib/errors/api-error";
 import { textProblem } from "@/lib/validation/text";
-import { GradeImportMappingSchema, guessLongMapping, type GradeImportMapping } from "./mapping";
-import { importGrades, type GradeImportResult } from "./service";
-import { csvTables, fileTables, sniffKind, type GradeTable } from "./tables";
+import { GradeImportMappingSchema, type GradeImportMapping } from "./mapping";
+import { mappingProblem } from "./mapping-problem";
+import type { GradeImportJob } from "./job";
+import { runInWorker } from "@/lib/workers/run";
+import type { Transferable } from "node:worker_threads";
+import type { GradeImportResult } from "./service";
+import { sniffKind } from "./tables";
 import { readUpload } from "./upload";
 import { withImportSlot } from "@/lib/uploads/slots";
 
@@ -20,10 +24,6 @@ export interface GradeImportRequest {
   dryRun: boolean;
   /** A mapping saved for the study, by name. */
   mappingName?: string;
-}
-
-function mappingProblem(message: string, column: string | null = "mapping"): ApiError {
-  return new ApiError(422, `the mapping is not right: ${message}`, { errors: [{ sheet: null, row: 0, column, message }], total: 1 });
 }
 
 export function parseMapping(input: unknown): GradeImportMapping {
@@ -49,15 +49,6 @@ function mappingFromField(text: string | undefined): unknown {
   }
 }
 
-async function* prepend(first: GradeTable, rest: AsyncIterator<GradeTable>): AsyncGenerator<GradeTable> {
-  yield first;
-  for (;;) {
-    const n = await rest.next();
-    if (n.done) return;
-    yield n.value;
-  }
-}
-
 export async function importGradesFromRequest(r: GradeImportRequest): Promise<GradeImportResult> {
   return withImportSlot(r.studyId, () => importFromBody(r));
 }
@@ -67,18 +58,18 @@ async function importFromBody(r: GradeImportRequest): Promise<GradeImportResult>
   const maxBytes = maxImportBytes();
   if (r.contentLength != null && r.contentLength > maxBytes) throw tooLarge(maxBytes);
   if (!r.body) throw new ApiError(400, "no body: send a file");
-  const chunks = limitBytes(chunksOf(r.body), maxBytes, type === "multipart/form-data" ? null : r.contentLength);
-  const base = { study: { id: r.studyId }, actorId: r.actorId, requestId: r.requestId, dryRun: r.dryRun };
+  const base = { studyId: r.studyId, actorId: r.actorId, requestId: r.requestId, dryRun: r.dryRun };
 
   if (type === "multipart/form-data") {
-    const upload = await readUpload(chunks, r.contentType ?? "", maxBytes);
+    // The form is written to a temporary file here (a copy, chunk by chunk); the worker reads it.
+    const upload = await readUpload(limitBytes(chunksOf(r.body), maxBytes), r.contentType ?? "", maxBytes);
     try {
       const field = mappingFromField(upload.fields.mapping);
       const mapping = field !== undefined ? parseMapping(field) : r.mappingName ? await savedMapping(r.studyId, r.mappingName) : null;
       if (!mapping) throw mappingProblem('send the mapping as the form field "mapping" (JSON) or name a saved one with ?mapping=');
       if (upload.bytes === 0) throw new ApiError(422, "the file is empty", { errors: [{ sheet: null, row: 0, column: null, message: "the file is empty" }], total: 1 });
-      const kind = await sniffKind(upload.path);
-      return await importGrades({ ...base, mapping, tables: fileTables(upload.path, kind) });
+      const job: GradeImportJob = { ...base, mapping, source: { kind: "file", path: upload.path, fileKind: await sniffKind(upload.path) } };
+      return await runInWorker<GradeImportResult>("grade-import", job);
     } finally {
       await upload.dispose();
     }
@@ -86,17 +77,11 @@ async function importFromBody(r: GradeImportRequest): Promise<GradeImportResult>
   if (type === "text/csv" || type === "application/csv" || type === "text/plain") {
     const charset = /charset="?([^";]+)/i.exec(r.contentType ?? "")?.[1]?.toLowerCase();
     if (charset && charset !== "utf-8" && charset !== "utf8") throw new ApiError(415, `the file must be UTF-8, not ${charset}`);
-    const tables = csvTables(decodeUtf8(coalesce(chunks)))[Symbol.asyncIterator]();
-    const first = await tables.next();
-    if (first.done) throw new ApiError(422, "the file is empty", { errors: [{ sheet: null, row: 0, column: null, message: "the file is empty" }], total: 1 });
-    const mapping = r.mappingName ? await savedMapping(r.studyId, r.mappingName) : guessLongMapping(first.value.header);
-    if (!mapping) {
-      throw mappingProblem(
-        `the header (${first.value.header.slice(0, 12).join(", ")}) does not name the long format's columns: item_id, model, rater, dimension, score (repetition, comment optional); or send a mapping`,
-        null,
-      );
-    }
-    return importGrades({ ...base, mapping, tables: prepend(first.value, tables) });
+    const mapping = r.mappingName ? await savedMapping(r.studyId, r.mappingName) : null;
+    // The body itself moves to the worker, which reads it as it arrives.
+    const body = transferable(r.body);
+    const job: GradeImportJob = { ...base, mapping, source: { kind: "csv", body, maxBytes, contentLength: r.contentLength } };
+    return runInWorker<GradeImportResult>("grade-import", job, [body as unknown as Transferable]);
   }
   throw new ApiError(415, type ? `unsupported content type ${type}: send multipart/form-data (file + mapping) or text/csv` : "missing Content-Type: send multipart/form-data or text/csv");
 }

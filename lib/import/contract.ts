@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
+import { ErrorBody, errorResponses, registry, uploadResponses } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
 import { MAX_EXTRA_TERMS } from "./model-mentions";
 import { DryRunFlag } from "./dry-run";
@@ -141,11 +141,8 @@ registry.registerPath({
   },
   responses: {
     200: { description: "Imported (or, with dryRun, what an import would do)", content: { "application/json": { schema: ImportResult } } },
-    ...errorResponses(400, 401, 403, 404, 413),
-    409: {
-      description: "The study is closed, or the file would change questions or answers that already have grades (details list the rows)",
-      content: { "application/json": { schema: ErrorBody } },
-    },
+    ...errorResponses(400, 401, 403, 404),
+    ...uploadResponses({ conflict: "the study is closed, or the file would change questions or answers that already have grades (details list the rows)" }),
     415: { description: "Content-Type is not text/csv or application/json, or not UTF-8", content: { "application/json": { schema: ErrorBody } } },
     422: { description: "The file has problems; details list each with row, column and reason", content: { "application/json": { schema: ImportRejected } } },
   },

@@ -22,11 +22,22 @@ export function maxConcurrentImports(): number {
   return Number.isFinite(configured) && configured > 0 ? Math.floor(configured) : 2;
 }
 
-/** Runs an import of the study when it is the study's only one and the server has room for it. */
-export async function withImportSlot<T>(studyId: string, run: () => Promise<T>): Promise<T> {
+/**
+ * Runs an import when the server has room for it and, for an import into a
+ * study (`studyId`; null for a study archive, which makes a new one), when it
+ * is the study's only one.
+ */
+export async function withImportSlot<T>(studyId: string | null, run: () => Promise<T>): Promise<T> {
   const max = maxConcurrentImports();
   if (running >= max) throw new ApiError(429, `this server is already running ${max} imports (IMPORT_MAX_CONCURRENT): try again shortly`, undefined, RETRY_AFTER_S);
   running++;
+  if (studyId === null) {
+    try {
+      return await run();
+    } finally {
+      running--;
+    }
+  }
   const client = new pg.Client({ connectionString: databaseUrl(), application_name: "clingrade-import-slot" });
   client.on("error", () => undefined);
   try {

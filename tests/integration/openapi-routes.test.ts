@@ -68,6 +68,28 @@ describe("the OpenAPI document", () => {
     expect([...used].filter((t) => !doc.tags?.some((d) => d.name === t && d.description))).toEqual([]);
   });
 
+  it("documents the import slots: a route that takes one answers 429 (and 409 for a study's) with Retry-After, and 413", async () => {
+    const doc = buildOpenApiDocument();
+    const files = (await readdir(API_ROOT, { recursive: true })).filter((f) => path.basename(f) === "route.ts");
+    const slotted: { path: string; perStudy: boolean }[] = [];
+    for (const file of files) {
+      const source = await readFile(path.join(API_ROOT, file), "utf8");
+      const route = source.includes("withImportSlot(") ? source : null;
+      // Routes that hand the slot to a request module (the grade import) say so through what they import.
+      const viaModule = /importGradesFromRequest/.test(source);
+      if (!route && !viaModule) continue;
+      const segments = path.dirname(file).split(path.sep);
+      slotted.push({ path: ["/api/v1", ...segments.map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))].join("/"), perStudy: !/withImportSlot\(null/.test(source) });
+    }
+    expect(slotted.map((s) => s.path).sort()).toEqual(["/api/v1/studies/{id}/grade-imports", "/api/v1/studies/{id}/import", "/api/v1/study-archives"]);
+    for (const s of slotted) {
+      const responses = (doc.paths?.[s.path] as { post: { responses: Record<string, { headers?: Record<string, unknown>; description: string }> } }).post.responses;
+      expect(responses["429"]?.headers?.["Retry-After"], `${s.path} 429`).toBeTruthy();
+      expect(responses["413"]?.description, `${s.path} 413`).toMatch(/IMPORT_WORKER_HEAP_MB/);
+      if (s.perStudy) expect(responses["409"]?.headers?.["Retry-After"], `${s.path} 409`).toBeTruthy();
+    }
+  });
+
   it("names the path parameters of each templated path", () => {
     const doc = buildOpenApiDocument();
     for (const [p, item] of Object.entries(doc.paths ?? {})) {

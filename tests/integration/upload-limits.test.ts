@@ -19,7 +19,7 @@ type Body = any;
 const WIDE = { format: "wide", item: "item", model: "model", raters: [{ column: "R1" }], sheets: { Sheet1: "accuracy" } };
 const LONG = { format: "long", item: "item_id", model: "model", rater: "rater", dimension: "dimension", score: "score" };
 
-const SETTINGS = ["UPLOAD_MAX_ROWS", "IMPORT_REGEX_BUDGET_MS", "IMPORT_MAX_CONCURRENT"];
+const SETTINGS = ["UPLOAD_MAX_ROWS", "IMPORT_REGEX_BUDGET_MS", "IMPORT_MAX_CONCURRENT", "IMPORT_WORKER_HEAP_MB"];
 afterEach(() => {
   for (const s of SETTINGS) delete process.env[s];
 });
@@ -182,6 +182,38 @@ describe("item-id rewrite rules under a budget", () => {
     expect(m.result.body.details.errors).toEqual([{ sheet: null, row: 0, column: "mapping.itemRewrites.0.match", message: expect.stringMatching(/rule 1 \(\(\?:a\+\)\{1,300\}\$\).*1,000 ms.*IMPORT_REGEX_BUDGET_MS/) }]);
     expect(m.ms).toBeLessThan(6_000);
     expect(p99(m.latencies)).toBeLessThan(500);
+  });
+});
+
+describe("the import's worker thread", () => {
+  it("reads a file in a heap of its own: past IMPORT_WORKER_HEAP_MB a 413 naming it, the server unharmed", async () => {
+    const lead = await makeUser("LEAD");
+    const s = await study(lead.id);
+    // 400,000 shared strings of 100 characters: within every upload limit, about 50 MB held while the sheet is read.
+    const file = workbook(manyRowsSheet(10), sharedStringsXml(400_000, 100));
+    process.env.IMPORT_WORKER_HEAP_MB = "32";
+    const m = await whileMeasuring(lead.token, () => post(s.id, lead.token, multipart(file, "strings.xlsx", WIDE)));
+    expect(m.result.status).toBe(413);
+    expect(m.result.body.error).toMatch(/more memory than an import may use \(32 MB, IMPORT_WORKER_HEAP_MB\); nothing was imported/);
+    expect(m.result.body.details.limit).toBe("IMPORT_WORKER_HEAP_MB");
+    // The worker's heap, not this process's, took the file.
+    expect(m.peakAboveIdleMb).toBeLessThan(150);
+    expect(p99(m.latencies)).toBeLessThan(500);
+
+    // With the default ceiling the same file is read through, and its import slot was given back.
+    delete process.env.IMPORT_WORKER_HEAP_MB;
+    const again = await post(s.id, lead.token, multipart(file, "strings.xlsx", WIDE));
+    expect(again.status).not.toBe(413);
+    expect(again.body.error ?? "").not.toMatch(/IMPORT_WORKER_HEAP_MB/);
+  });
+
+  it("answers the import's own errors from the worker with their status (a CSV body read there as it arrives)", async () => {
+    const lead = await makeUser("LEAD");
+    const s = await study(lead.id);
+    const body = "item_id,model,rater,dimension,score\n1,A,p,accuracy,5\n1,A,p,nonsense,5\n";
+    const r = await post(s.id, lead.token, new Blob([body], { type: "text/csv" }));
+    expect(r.status).toBe(422);
+    expect(r.body.details.errors).toEqual([expect.objectContaining({ row: 3, message: expect.stringMatching(/"nonsense" is not a dimension/) })]);
   });
 });
 

@@ -1,11 +1,12 @@
 import { LEAD_ROLES } from "@/lib/auth/roles";
-import { importArchive } from "@/lib/exports/archive-import";
+import { importArchiveOffThread } from "@/lib/exports/archive-in-worker";
+import { withImportSlot } from "@/lib/uploads/slots";
 import { ArchiveImportQuery, parseMapEntry } from "@/lib/exports/contract";
 import { apiRoute, json, zodDetails } from "@/lib/server/api-route";
 import { ApiError } from "@/lib/errors/api-error";
 import { metrics, timed } from "@/lib/server/metrics";
 
-// The body is read as a stream by the import itself, never buffered whole.
+// The body is read as a stream by the import's worker thread, never buffered whole.
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
@@ -16,12 +17,16 @@ export const POST = apiRoute(LEAD_ROLES, async ({ req, user, requestId, log }) =
   if (!query.success) throw new ApiError(422, "invalid query", zodDetails(query.error));
   const length = req.headers.get("content-length");
   const started = Date.now();
-  const imported = await timed(metrics().importSeconds, { kind: "archive" }, () => importArchive({
-    body: req.body,
-    contentLength: length === null || !/^\d+$/.test(length) ? null : Number(length),
-    actor: { id: user.id, role: user.role, requestId },
-    map: query.data.map?.map(parseMapEntry),
-  }));
+  const imported = await timed(metrics().importSeconds, { kind: "archive" }, () =>
+    withImportSlot(null, () =>
+      importArchiveOffThread({
+        body: req.body,
+        contentLength: length === null || !/^\d+$/.test(length) ? null : Number(length),
+        actor: { id: user.id, role: user.role, requestId },
+        map: query.data.map?.map(parseMapEntry),
+      }),
+    ),
+  );
   log.info({ studyId: imported.id, pseudonymous: imported.pseudonymous, mapped: imported.mapped, ms: Date.now() - started }, "study archive imported");
   return json({ id: imported.id, slug: imported.slug }, { status: 201 });
 });

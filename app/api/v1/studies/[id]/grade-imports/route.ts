@@ -5,7 +5,7 @@ import { readImportRequest } from "@/lib/import/request";
 import { apiRoute } from "@/lib/server/api-route";
 import { requireStudyForLead } from "@/lib/studies/access";
 
-// The body is streamed by the import, never buffered whole.
+// The body is streamed by the import's worker thread, never buffered whole.
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
