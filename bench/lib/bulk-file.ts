@@ -44,3 +44,45 @@ export async function copyIntoBareTable(url: string, file: string, columns: stri
   if (psql.status !== 0) throw new Error(`psql \\copy failed: ${psql.stderr || psql.error}`);
   return { ms, output: psql.stdout.trim() };
 }
+
+/**
+ * The honest floor of an import that writes rows into keyed tables: the rows
+ * the import wrote (`tables`, each with the WHERE that selects them, in an
+ * order where each references only those before it or tables left alone) are
+ * dumped to CSV files, then loaded with `psql \copy`, in one transaction,
+ * into empty copies of their tables with the same columns, defaults, primary
+ * and unique keys, secondary indexes (LIKE ... INCLUDING ALL) and foreign keys
+ * (to the copies where the referenced table is copied too). Only the load is
+ * timed.
+ */
+export async function copyIntoKeyedTables(url: string, tables: { name: string; where: string }[], dir: string): Promise<{ ms: number; rows: Record<string, number>; perTable: string }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const copyOf = (name: string) => `floor_${name.toLowerCase()}`;
+  const rows: Record<string, number> = {};
+  try {
+    for (const t of tables) {
+      const file = path.join(dir, `${copyOf(t.name)}.csv`);
+      const dump = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-c", `\\copy (SELECT * FROM "${t.name}" WHERE ${t.where}) TO '${file}' WITH (FORMAT csv)`], { encoding: "utf8" });
+      if (dump.status !== 0) throw new Error(`psql \\copy TO failed: ${dump.stderr}`);
+      rows[t.name] = Number(/COPY (\d+)/.exec(dump.stdout)?.[1] ?? NaN);
+      await client.query(`CREATE TABLE ${copyOf(t.name)} (LIKE "${t.name}" INCLUDING ALL)`);
+      const { rows: fks } = await client.query<{ def: string }>(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'f'`, [`"${t.name}"`]);
+      for (const { def } of fks) {
+        const target = /REFERENCES "?(\w+)"?\(/.exec(def)?.[1];
+        const copied = tables.some((o) => o.name === target);
+        await client.query(`ALTER TABLE ${copyOf(t.name)} ADD ${copied ? def.replace(/REFERENCES "?\w+"?\(/, `REFERENCES ${copyOf(target!)}(`) : def}`);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  const loads = tables.flatMap((t) => ["-c", `\\copy ${copyOf(t.name)} FROM '${path.join(dir, `${copyOf(t.name)}.csv`)}' WITH (FORMAT csv)`]);
+  const t0 = performance.now();
+  const psql = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-1", "-c", "\\timing on", ...loads], { encoding: "utf8" });
+  const ms = performance.now() - t0;
+  if (psql.status !== 0) throw new Error(`psql \\copy into the keyed copies failed: ${psql.stderr}`);
+  const times = [...psql.stdout.matchAll(/Time: ([\d.]+) ms/g)].map((m) => Number(m[1]));
+  const perTable = tables.map((t, i) => `${t.name} ${((times[i] ?? NaN) / 1000).toFixed(2)} s`).join(", ");
+  return { ms, rows, perTable };
+}

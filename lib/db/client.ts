@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { logger } from "@/lib/log/logger";
+import { databaseUrl } from "./url";
 
 /**
  * One connection pool and one Prisma client per process, created on first use
@@ -12,13 +13,7 @@ import { logger } from "@/lib/log/logger";
  */
 const globalForDb = globalThis as unknown as { clingradeDb?: PrismaClient; clingradePool?: pg.Pool; clingradeDbUrl?: string };
 
-export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    throw new Error("DATABASE_URL is not set. Start the app with `npm start` (it starts the embedded database) or set DATABASE_URL.");
-  }
-  return url;
-}
+export { databaseUrl };
 
 /** How long an unused connection stays open. */
 export const POOL_IDLE_MS = 10 * 60_000;

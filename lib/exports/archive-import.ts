@@ -3,7 +3,7 @@ import { isUuid } from "@/lib/db/uuid";
 import pg from "pg";
 import { auditInsertSql } from "@/lib/audit/record";
 import { normaliseEmail } from "@/lib/auth/login";
-import { databaseUrl } from "@/lib/db/client";
+import { databaseUrl } from "@/lib/db/url";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { chunksOf, coalesce, decodeUtf8, formatBytes, limitBytes } from "@/lib/import/source";
 import { ApiError } from "@/lib/errors/api-error";

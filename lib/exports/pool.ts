@@ -1,5 +1,5 @@
 import pg from "pg";
-import { databaseUrl } from "@/lib/db/client";
+import { databaseUrl } from "@/lib/db/url";
 
 /**
  * The exports' own connection pool (raw `pg`, not Prisma): exports stream with

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { databaseUrl } from "@/lib/db/client";
+import { databaseUrl } from "@/lib/db/url";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { ApiError } from "@/lib/errors/api-error";
 import { CsvRowTooLongError } from "@/lib/import/csv";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { oneStatement, orderedIds, Pieces, WritePipeline, type StatementPart } from "@/lib/import/pipeline";
-import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/names";
+import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/lock";
 import type { GradeRows, StagedGrade } from "./rows";
 
 /**

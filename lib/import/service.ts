@@ -4,7 +4,7 @@ import { mentionTerms } from "@/lib/blinding/terms";
 import { modelNamesInGraderText } from "@/lib/blinding/grader-text";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { databaseUrl } from "@/lib/db/client";
+import { databaseUrl } from "@/lib/db/url";
 import { ApiError } from "@/lib/errors/api-error";
 import type { ImportKind, RowError } from "./columns";
 import { completeSetSql } from "./completeness";
@@ -13,7 +13,7 @@ import { oneStatement, orderedIds, Pieces, WritePipeline, type StatementPart } f
 import { emptyFileError, ImportFileError, openRows, type RowStream } from "./read";
 import { chunksOf, coalesce, decodeUtf8, formatFromContentType, limitBytes, maxImportBytes, tooLarge } from "./source";
 import { ImportValidator, MAX_ERRORS, splitSetKey, type FileItem, type ModelSettings, type StagedAnswer } from "./validate";
-import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/names";
+import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/lock";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import type { RubricDocument } from "@/lib/rubrics/document";
 

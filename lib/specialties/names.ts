@@ -1,15 +1,11 @@
 import type { Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { SPECIALTY_NAMES_LOCK } from "./lock";
 
 /** How specialty names are compared everywhere: "ophthalmology " is the specialty "Ophthalmology". */
 export const specialtyKey = (name: string) => name.trim().toLowerCase();
 
-/**
- * Taken by every transaction before it creates specialty names (here and in the
- * CSV importer), and held to its end: creators of the same name in two cases
- * run one after the other, and the second finds the first's row.
- */
-export const SPECIALTY_NAMES_LOCK = "SELECT pg_advisory_xact_lock(hashtext('clingrade:specialty-names'))";
+export { SPECIALTY_NAMES_LOCK };
 
 /**
  * The specialty of each name, matched case-insensitively, as the importer

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { databaseUrl } from "@/lib/db/client";
+import { databaseUrl } from "@/lib/db/url";
 import { ApiError } from "@/lib/errors/api-error";
 
 /**

@@ -24,7 +24,7 @@ export const WORKER_ENTRIES = {
 
 export type WorkerJob = keyof typeof WORKER_ENTRIES;
 
-export const DEFAULT_WORKER_HEAP_MB = 192;
+export const DEFAULT_WORKER_HEAP_MB = 128;
 
 export function workerHeapMb(): number {
   const configured = Number(process.env.IMPORT_WORKER_HEAP_MB);
@@ -55,7 +55,7 @@ export function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transfe
   const { filename, entry } = entryOf(job);
   const worker = new Worker(/* turbopackIgnore: true */ filename, {
     workerData: { entry },
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
   });
   return new Promise<O>((resolve, reject) => {
     let settled = false;

@@ -230,7 +230,7 @@ describe("POST /api/v1/studies/{id}/import", () => {
     const doc = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, { requestBody: { content: Record<string, unknown> }; responses: Record<string, unknown> }>> };
     const op = doc.paths["/api/v1/studies/{id}/import"].post;
     expect(Object.keys(op.requestBody.content).sort()).toEqual(["application/json", "text/csv"]);
-    expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "422"]);
+    expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "422", "429"]);
   });
 });
 
