@@ -1,4 +1,6 @@
-import { chunksOf, coalesce, decodeUtf8, limitBytes } from "@/lib/import/source";
+import type { MessagePort } from "node:worker_threads";
+import { coalesce, decodeUtf8, limitBytes } from "@/lib/import/source";
+import { bodyFromChannel } from "@/lib/workers/body-channel";
 import { ApiError } from "@/lib/errors/api-error";
 import { guessLongMapping, type GradeImportMapping } from "./mapping";
 import { mappingProblem } from "./mapping-problem";
@@ -7,8 +9,8 @@ import { csvTables, fileTables, type GradeFileKind, type GradeTable } from "./ta
 
 /**
  * What the request hands the import's worker thread (./worker.ts): the file
- * as a temporary file (a form upload) or as the request's own body stream (a
- * CSV body, read as it arrives), and the mapping where the request named one.
+ * as a temporary file (a form upload) or as the request's own body (a CSV
+ * body, read as it arrives through lib/workers/body-channel.ts), and the mapping where the request named one.
  */
 export interface GradeImportJob {
   studyId: string;
@@ -16,7 +18,7 @@ export interface GradeImportJob {
   requestId: string | null;
   dryRun: boolean;
   mapping: GradeImportMapping | null;
-  source: { kind: "file"; path: string; fileKind: GradeFileKind } | { kind: "csv"; body: ReadableStream<Uint8Array>; maxBytes: number; contentLength: number | null };
+  source: { kind: "file"; path: string; fileKind: GradeFileKind } | { kind: "csv"; body: MessagePort; maxBytes: number; contentLength: number | null };
 }
 
 async function* prepend(first: GradeTable, rest: AsyncIterator<GradeTable>): AsyncGenerator<GradeTable> {
@@ -35,7 +37,7 @@ export async function runGradeImportJob(job: GradeImportJob): Promise<GradeImpor
     if (!job.mapping) throw mappingProblem("send the mapping");
     return importGrades({ ...base, mapping: job.mapping, tables: fileTables(s.path, s.fileKind) });
   }
-  const chunks = limitBytes(chunksOf(s.body), s.maxBytes, s.contentLength);
+  const chunks = limitBytes(bodyFromChannel(s.body), s.maxBytes, s.contentLength);
   const tables = csvTables(decodeUtf8(coalesce(chunks)))[Symbol.asyncIterator]();
   const first = await tables.next();
   if (first.done) throw new ApiError(422, "the file is empty", { errors: [{ sheet: null, row: 0, column: null, message: "the file is empty" }], total: 1 });

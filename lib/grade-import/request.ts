@@ -1,12 +1,12 @@
 import { getDb } from "@/lib/db/client";
-import { chunksOf, limitBytes, maxImportBytes, tooLarge, transferable } from "@/lib/import/source";
+import { chunksOf, limitBytes, maxImportBytes, tooLarge } from "@/lib/import/source";
+import { bodyChannel } from "@/lib/workers/body-channel";
 import { ApiError } from "@/lib/errors/api-error";
 import { textProblem } from "@/lib/validation/text";
 import { GradeImportMappingSchema, type GradeImportMapping } from "./mapping";
 import { mappingProblem } from "./mapping-problem";
 import type { GradeImportJob } from "./job";
 import { runInWorker } from "@/lib/workers/run";
-import type { Transferable } from "node:worker_threads";
 import type { GradeImportResult } from "./service";
 import { sniffKind } from "./tables";
 import { readUpload } from "./upload";
@@ -79,9 +79,9 @@ async function importFromBody(r: GradeImportRequest): Promise<GradeImportResult>
     if (charset && charset !== "utf-8" && charset !== "utf8") throw new ApiError(415, `the file must be UTF-8, not ${charset}`);
     const mapping = r.mappingName ? await savedMapping(r.studyId, r.mappingName) : null;
     // The body itself moves to the worker, which reads it as it arrives.
-    const body = transferable(r.body);
+    const body = bodyChannel(r.body);
     const job: GradeImportJob = { ...base, mapping, source: { kind: "csv", body, maxBytes, contentLength: r.contentLength } };
-    return runInWorker<GradeImportResult>("grade-import", job, [body as unknown as Transferable]);
+    return runInWorker<GradeImportResult>("grade-import", job, [body]);
   }
   throw new ApiError(415, type ? `unsupported content type ${type}: send multipart/form-data (file + mapping) or text/csv` : "missing Content-Type: send multipart/form-data or text/csv");
 }

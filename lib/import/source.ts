@@ -45,25 +45,6 @@ export function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, `the file is larger than the import limit of ${formatBytes(maxBytes)} (IMPORT_MAX_BYTES); split it into several files`);
 }
 
-/**
- * A request body that can move to a worker thread (postMessage transfers
- * Node's own web streams); any other stream is read through one that can.
- */
-export function transferable(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  if (body instanceof ReadableStream && !body.locked) return body;
-  const chunks = chunksOf(body);
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
-}
-
 /** Chunks of a web ReadableStream (a Request body) or any async iterable (a file stream). */
 export async function* chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   if (!("getReader" in body)) {
