@@ -12,3 +12,4 @@ import "@/lib/harm/contract";
 import "@/lib/judges/contract";
 import "@/lib/judges/runner/contract";
 import "@/lib/grade-import/contract";
+import "@/lib/governance/contract";

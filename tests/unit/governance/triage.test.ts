@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_TRIAGE_RULE, setStability, triageRuleProblems, verdictOf } from "@/lib/governance/triage";
+import type { RubricDocument } from "@/lib/rubrics/document";
+
+const likert = { kind: "ordinal" as const, levels: [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) })) };
+const RUBRIC = {
+  key: "panel",
+  name: "Panel",
+  version: "1",
+  dimensions: [
+    { key: "accuracy", name: "Accuracy", scope: "each_answer", scale: likert },
+    { key: "clarity", name: "Clarity", scope: "each_answer", scale: { kind: "ordinal", levels: [0, 1, 2].map((value) => ({ value, label: String(value) })) } },
+    { key: "stable", name: "Same advice across answers", scope: "set", scale: likert },
+    { key: "first", name: "Tone", scope: "first_answer", scale: likert },
+    { key: "kind", name: "Kind of answer", scope: "set", scale: { kind: "nominal", levels: [{ value: "a", label: "A" }, { value: "b", label: "B" }] } },
+  ],
+  totals: [],
+} as unknown as RubricDocument;
+
+const stability = (accuracy: (number | string | null)[], clarity: (number | null)[], stable: number | string | undefined) =>
+  setStability([RUBRIC], { panel: { accuracy, clarity } }, { panel: { stable, first: 1, kind: "a" } }, DEFAULT_TRIAGE_RULE);
+
+describe("stability triage (hand-worked, default rule: accept <= 0.25, review <= 0.5, reject above)", () => {
+  it("accepts answers within one point of each other and a top consistency judgment", () => {
+    const s = stability([4, 4, 5], [2, 2, 2], 5);
+    expect(s.drift).toBeCloseTo(0.25);
+    expect(s.verdict).toBe("accept");
+    expect(s.sources[0]).toMatchObject({ dimension: "accuracy", kind: "spread", values: [4, 4, 5] });
+  });
+
+  it("reviews a two-point spread (minor drift) and rejects three points (major drift)", () => {
+    expect(stability([3, 5, 4], [2, 2, 2], 5)).toMatchObject({ drift: 0.5, verdict: "review" });
+    expect(stability([2, 5, 4], [2, 2, 2], 5)).toMatchObject({ drift: 0.75, verdict: "reject" });
+  });
+
+  it("reads each dimension on its own scale: one point on a 0-2 scale is half of it", () => {
+    const s = stability([4, 4, 4], [1, 2, 2], 5);
+    expect(s).toMatchObject({ drift: 0.5, verdict: "review" });
+    expect(s.sources[0].dimension).toBe("clarity");
+  });
+
+  it("reads a judgment across the answers by how far it sits below the top: 3 of 5 reviews, 2 of 5 rejects, a mean of 4.5 accepts", () => {
+    expect(stability([4, 4, 4], [2, 2, 2], 3)).toMatchObject({ drift: 0.5, verdict: "review" });
+    expect(stability([4, 4, 4], [2, 2, 2], 2)).toMatchObject({ drift: 0.75, verdict: "reject" });
+    expect(stability([4, 4, 4], [2, 2, 2], 4.5)).toMatchObject({ drift: 0.125, verdict: "accept" });
+    expect(stability([4, 4, 4], [2, 2, 2], 2).sources[0]).toMatchObject({ dimension: "stable", kind: "judged", values: [2] });
+  });
+
+  it("skips N/A and missing values, first-answer and nominal dimensions; nothing to read is no verdict", () => {
+    expect(stability(["N/A", 5, null], [null, null, null], "N/A")).toEqual({ drift: null, verdict: null, sources: [] });
+    expect(stability(["N/A", 5, 1], [null, null, null], undefined)).toMatchObject({ drift: 1, verdict: "reject" });
+  });
+
+  it("applies a lead's own rule, and refuses one whose bands cross", () => {
+    expect(verdictOf(0.5, { acceptAtMost: 0.5, reviewAtMost: 0.75 })).toBe("accept");
+    expect(verdictOf(0.5, { acceptAtMost: 0, reviewAtMost: 0.25 })).toBe("reject");
+    expect(triageRuleProblems({ acceptAtMost: 0.5, reviewAtMost: 0.25 })).toEqual([{ path: "reviewAtMost", message: expect.stringMatching(/cannot be below acceptAtMost/) }]);
+    expect(triageRuleProblems({ acceptAtMost: -0.1, reviewAtMost: 2 }).map((p) => p.path)).toEqual(["acceptAtMost", "reviewAtMost"]);
+    expect(triageRuleProblems(DEFAULT_TRIAGE_RULE)).toEqual([]);
+  });
+});
