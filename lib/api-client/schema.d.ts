@@ -682,6 +682,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stability triage of every final set (accept, review, reject by drift across the N answers) with the lead's decisions and counts per model and specialty */
+        get: operations["getTriage"];
+        /** Set the study's triage rule (or return to the defaults); audited */
+        put: operations["setTriageRule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/triage/{setId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Accept or reject a final set after the triage, with a required note; a later decision replaces it (both audited) */
+        put: operations["decideTriagedSet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3043,6 +3078,77 @@ export interface components {
         SavedGradeImportMapping: {
             name: string;
             mapping: components["schemas"]["GradeImportMapping"];
+        };
+        TriageRule: {
+            /** @description Drift at or below this (a share of the dimension's scale) is consistent: accept. Default 0.25 (one point on a 1-5 scale) */
+            acceptAtMost: number;
+            /** @description Drift above this is major: reject; between the two, review. Default 0.5 */
+            reviewAtMost: number;
+        };
+        TriageRuleUpdate: {
+            rule: components["schemas"]["TriageRule"] & (Record<string, never> | null);
+        };
+        SetDecisionUpdate: {
+            /** @enum {string} */
+            decision: "ACCEPTED" | "REJECTED";
+            note: string;
+        };
+        SetDecision: {
+            /** @enum {string} */
+            decision: "ACCEPTED" | "REJECTED";
+            note: string;
+            /** Format: date-time */
+            decidedAt: string;
+        };
+        TriageReport: {
+            /** @description The study's N; the triage needs N >= 2 */
+            repetitions: number;
+            rule: {
+                acceptAtMost: number;
+                reviewAtMost: number;
+            };
+            defaultRule: boolean;
+            sets: {
+                /** Format: uuid */
+                setId: string;
+                itemId: string;
+                specialty: string;
+                model: string;
+                /** @description The largest drift of the set; null when no dimension could be read */
+                drift: number | null;
+                /** @enum {string|null} */
+                verdict: "accept" | "review" | "reject" | null;
+                sources: {
+                    rubric: string;
+                    dimension: string;
+                    name: string;
+                    /**
+                     * @description spread: largest minus smallest of the N answers' final values; judged: a dimension graded across the answers, read as its distance below the top of its scale
+                     * @enum {string}
+                     */
+                    kind: "spread" | "judged";
+                    /** @description 0-1, a share of the dimension's scale */
+                    drift: number;
+                    values: (number | null)[];
+                }[];
+                decision: {
+                    /** @enum {string} */
+                    decision: "ACCEPTED" | "REJECTED";
+                    note: string;
+                    /** Format: date-time */
+                    decidedAt: string;
+                } | null;
+            }[];
+            counts: {
+                model: string;
+                specialty: string;
+                accept: number;
+                review: number;
+                reject: number;
+                unread: number;
+                accepted: number;
+                rejected: number;
+            }[];
         };
         CreateUser: {
             email: string;
@@ -6390,6 +6496,216 @@ export interface operations {
             };
             /** @description Not found, or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The triage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageReport"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setTriageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TriageRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The rule now applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rule: {
+                            acceptAtMost: number;
+                            reviewAtMost: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideTriagedSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                /** @description The response set */
+                setId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SetDecisionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetDecision"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
