@@ -2,9 +2,10 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import type { DimensionValue } from "@/lib/scoring/rubric-values";
 
 /**
- * Stages 3-4 of the S.C.O.R.E. paper's pipeline, as a rule a study applies to
- * every final set with N >= 2 answers: "consistent responses proceed to
- * acceptance; minor drift flags for review; major drift triggers rejection".
+ * Stages 3-4 of the five-stage evaluation pipeline of paper 000 (in
+ * ../shared/papers), as a rule a study applies to every final set with N >= 2
+ * answers: "consistent responses proceed to acceptance; minor drift flags for
+ * review; major drift triggers rejection".
  * The paper gives no numbers, so the rule is the lead's, with stated defaults.
  *
  * Drift is read from the graders' final scores, each on its own scale's range
