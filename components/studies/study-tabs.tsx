@@ -21,6 +21,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/escalations`, label: "Escalations" },
     { href: `${base}/harm`, label: "Harm flags" },
     { href: `${base}/results`, label: "Results" },
+    { href: `${base}/governance`, label: "Governance" },
     { href: `${base}/dashboard`, label: "Dashboard" },
     { href: `${base}/exports`, label: "Exports" },
     { href: `${base}/audit`, label: "Audit" },

@@ -41,6 +41,13 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
       "The CSV is one table whose section column says which block a row belongs to (model_summary, cronbach_alpha, cliffs_delta, and harm_flags: each model's potential-harm flags, flagged sets and flags not yet reviewed; judge_vs_panel: each automated judge's agreement with the panel, per dimension, total and reading, each figure with its n, as on the dashboard); the JSON nests them.",
   },
   {
+    dataset: "triage",
+    title: "Stability triage and decisions",
+    formats: ["csv", "json"],
+    description:
+      "One row per final set of a study with N >= 2 answers: its drift across the answers (a share of the scale, to 4 decimals), the verdict the study's rule proposes (accept, review, reject), the dimension it was read from, and the lead's decision with its note and time; the rule's bands on every row.",
+  },
+  {
     dataset: "judge-scores",
     title: "Automated judges' scores",
     formats: ["csv", "json"],

@@ -7,6 +7,7 @@ import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
 import { resultsStudy, scoreLongChunks, setsChunks, summaryChunks } from "./results";
 import { ExportSession } from "./session";
+import { triageChunks } from "./triage";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { openWebStream, type ChunkSource, type WebStreamOptions } from "./web-stream";
 
@@ -85,6 +86,8 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
       return withSession((session) => setsChunks(session, resultsStudy(study), identities, format));
     case "summary":
       return withSession((session) => summaryChunks(session, resultsStudy(study), format));
+    case "triage":
+      return () => triageChunks(study.id, format);
     case "judge-scores":
       return withSession((session) => judgeScoresChunks(session, study.id, format, storedRubrics(study.rubrics)));
   }

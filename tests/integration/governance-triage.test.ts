@@ -3,6 +3,7 @@ import { PUT as putGrades } from "@/app/api/v1/assignments/[id]/grades/route";
 import { POST as assign } from "@/app/api/v1/studies/[id]/assignments/route";
 import { GET as getTriage, PUT as putRule } from "@/app/api/v1/studies/[id]/triage/route";
 import { PUT as putDecision } from "@/app/api/v1/studies/[id]/triage/[setId]/route";
+import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
 import { TriageReportSchema } from "@/lib/governance/contract";
 import { getDb } from "@/lib/db/client";
 import type { RubricDocument } from "@/lib/rubrics/document";
@@ -128,6 +129,18 @@ describe("stability triage and governance decisions (stages 3-4)", () => {
     const row = report.body.sets.find((s: Body) => s.setId === setId);
     expect(row.decision).toMatchObject({ decision: "ACCEPTED", note: "Re-read: the dose differs only in units" });
     expect(report.body.counts.reduce((n: number, c: Body) => n + c.accepted, 0)).toBe(1);
+
+    // The triage and the decisions leave as a dataset, CSV and JSON.
+    const csv = await callRoute(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=triage&format=csv`, bearer(f.lead.token), { id: f.study.id });
+    expect(csv.status).toBe(200);
+    const lines = String(csv.body).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    expect(lines[0]).toBe("set_id,item_id,specialty,model,drift,verdict,read_from,read_from_kind,decision,decision_note,decided_at,accept_at_most,review_at_most");
+    expect(lines).toHaveLength(7);
+    const decided = lines.find((l) => l.startsWith(setId))!;
+    expect(decided).toContain(",0.75,reject,stability_panel/accuracy,spread,accepted,Re-read: the dose differs only in units,");
+    const asJson = await callRoute(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=triage&format=json`, bearer(f.lead.token), { id: f.study.id });
+    const rows = (typeof asJson.body === "string" ? JSON.parse(asJson.body) : asJson.body) as Body[];
+    expect(rows.find((r) => r.set_id === setId)).toMatchObject({ verdict: "reject", drift: 0.75, decision: "accepted", accept_at_most: 0.25, review_at_most: 0.5 });
 
     const other = await makeGradableStudy({ rubrics: [STABILITY], items: 1, models: 1, n: 3, graders: 1 });
     const foreign = other.sets[0].id;
