@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Worker, type Transferable } from "node:worker_threads";
 import { appDir } from "@/lib/build/app-dir";
@@ -12,8 +14,8 @@ import { errorFromWorker, type WorkerReply } from "./protocol";
  * a file that needs more stops its own import with a 413, not the server.
  *
  * The production build bundles each job's entry beside start.mjs
- * (scripts/build-standalone.ts); from a checkout (development, tests) the
- * TypeScript entry runs through tsx.
+ * (scripts/build-standalone.ts); a checkout (development, tests) bundles it
+ * on first use (bundleFromCheckout).
  */
 
 export const WORKER_ENTRIES = {
@@ -37,11 +39,52 @@ export function bundledEntryName(job: WorkerJob): string {
 }
 
 // The paths below are made at run time; the comments keep Next's bundler from tracing the whole checkout for them.
-function entryOf(job: WorkerJob): { filename: string; entry: string | null } {
-  const dir = appDir();
-  const bundled = path.join(/* turbopackIgnore: true */ dir, bundledEntryName(job));
-  if (existsSync(/* turbopackIgnore: true */ bundled)) return { filename: bundled, entry: null };
-  return { filename: path.join(/* turbopackIgnore: true */ dir, "lib/workers/tsx-entry.mjs"), entry: path.join(/* turbopackIgnore: true */ dir, WORKER_ENTRIES[job]) };
+const fromCheckout = new Map<WorkerJob, Promise<string>>();
+
+/**
+ * A checkout has no production bundle: the job's entry is bundled once per
+ * process with esbuild (a development dependency), as the build does, into
+ * node_modules/.cache (so its packages resolve to the checkout's), named by
+ * its content. A worker then starts in tens of milliseconds, not the second
+ * a TypeScript loader takes to compile the module graph in every new thread.
+ */
+async function bundleFromCheckout(job: WorkerJob): Promise<string> {
+  const dir = path.join(/* turbopackIgnore: true */ appDir(), "node_modules", ".cache", "clingrade-workers");
+  const name = "esbuild";
+  const { build } = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ name)) as typeof import("esbuild");
+  const out = await build({
+    entryPoints: [path.join(/* turbopackIgnore: true */ appDir(), WORKER_ENTRIES[job])],
+    bundle: true,
+    write: false,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    tsconfig: path.join(/* turbopackIgnore: true */ appDir(), "tsconfig.json"),
+    logLevel: "warning",
+  });
+  const code = out.outputFiles[0].contents;
+  const file = path.join(/* turbopackIgnore: true */ dir, `${job}-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`);
+  if (!existsSync(/* turbopackIgnore: true */ file)) {
+    await mkdir(/* turbopackIgnore: true */ dir, { recursive: true });
+    // Written aside then renamed: another process bundling the same code at once never reads half a file.
+    const part = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    await writeFile(/* turbopackIgnore: true */ part, code);
+    await rename(/* turbopackIgnore: true */ part, file);
+  }
+  return file;
+}
+
+function entryOf(job: WorkerJob): Promise<string> {
+  const bundled = path.join(/* turbopackIgnore: true */ appDir(), bundledEntryName(job));
+  if (existsSync(/* turbopackIgnore: true */ bundled)) return Promise.resolve(bundled);
+  let file = fromCheckout.get(job);
+  if (!file) {
+    file = bundleFromCheckout(job);
+    fromCheckout.set(job, file);
+    file.catch(() => fromCheckout.delete(job));
+  }
+  return file;
 }
 
 export function outOfMemory(heapMb: number): ApiError {
@@ -50,11 +93,10 @@ export function outOfMemory(heapMb: number): ApiError {
 }
 
 /** Runs `job` on `input` in a new worker thread; `transfer` lists what moves to it (a request body's stream). */
-export function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transferable[] = []): Promise<O> {
+export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transferable[] = []): Promise<O> {
   const heapMb = workerHeapMb();
-  const { filename, entry } = entryOf(job);
+  const filename = await entryOf(job);
   const worker = new Worker(/* turbopackIgnore: true */ filename, {
-    workerData: { entry },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
   });
   return new Promise<O>((resolve, reject) => {

@@ -192,6 +192,10 @@ describe("no route answers 5xx to hostile text", () => {
     const spare = await makeUser("GRADER", "spare");
     await getDb().studyMember.create({ data: { studyId: f.study.id, userId: spare.id, role: "GRADER" } });
     const importStudy = await makeStudy(f.lead.id, "Import target");
+    // A final set of an N = 2 study for the triage's decision (its own lead's token).
+    const tri = await makeGradableStudy({ items: 1, models: 1, n: 2, graders: 2, rubrics: ["SCORE"] });
+    await assignGraders(tri.study.id, {}, tri.lead.id);
+    for (const a of await getDb().assignment.findMany({ where: { studyId: tri.study.id } })) await saveGrades(a.graderId, a.id, { scores: form({ score: [4, 4, 4, 4, 4] }), submit: true });
     ctx.tokens = { grader: grader.token, lead: f.lead.token, admin: admin.token };
     const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Fuzz judge", model: "gpt-4o" } });
     const runs = await routeSuiteRuns(f.study.id, admin.id, f.lead.id);
@@ -273,6 +277,9 @@ describe("no route answers 5xx to hostile text", () => {
       },
       "PUT /api/v1/studies/[id]/hybrid": { as: "lead", params: { id: importStudy.id }, body: { judgeId: null } },
       "PATCH /api/v1/studies/[id]/harm-flags/[assignmentId]": { as: "lead", params: { id: f.study.id, assignmentId: a2.id }, body: { status: "ACKNOWLEDGED", note: "Reviewed" } },
+      "GET /api/v1/studies/[id]/triage": { as: "lead", params: study },
+      "PUT /api/v1/studies/[id]/triage": { as: "lead", params: study, body: { rule: { acceptAtMost: 0.25, reviewAtMost: 0.5 } } },
+      "PUT /api/v1/studies/[id]/triage/[setId]": { as: "lead", bearer: tri.lead.token, params: { id: tri.study.id, setId: tri.sets[0].id }, body: { decision: "ACCEPTED", note: "Consistent answers" } },
       "GET /api/v1/judge-endpoints": { as: "lead" },
       "POST /api/v1/judge-endpoints": {
         as: "admin",
@@ -333,8 +340,9 @@ describe("no route answers 5xx to hostile text", () => {
           { numRuns: input.runs ?? RUNS, endOnFailure: true },
         );
       }
-      // The archive import makes a whole study of every valid archive it is sent: 45-60 s on a loaded machine.
-    }, r.url === "/api/v1/study-archives" ? 180_000 : undefined);
+      // The archive import makes a whole study of every valid archive it is sent, each in a new worker thread: 45-60 s on a
+      // loaded machine in process, 165 s with a thread per import (about 0.3 s to start each) while two other suites ran.
+    }, r.url === "/api/v1/study-archives" ? 300_000 : undefined);
   }
 
   it("sign-in: hostile emails and passwords are wrong credentials, never an error", async () => {
