@@ -1,0 +1,64 @@
+/**
+ * Tokenisers of the two reference-metric conventions (issue #33):
+ *
+ * - `tokenize13a`: sacreBLEU's default BLEU tokeniser ("13a", the mteval-v13a.pl tokenisation WMT
+ *   uses), case kept. Written from sacreBLEU's tokenizer_13a.py + tokenizer_re.py.
+ * - `tokenizeRouge`: Google's rouge-score default tokeniser (no stemmer): lower-case, every run of
+ *   characters outside [a-z0-9] becomes a space, split on whitespace, drop empty tokens. Letters
+ *   outside ASCII are DROPPED (rouge-score's regex is `[^a-z0-9]+`): "fièvre" becomes "fi vre",
+ *   and a Greek, Cyrillic or CJK answer has no tokens at all, so its ROUGE is 0. That is the
+ *   package's behaviour, kept so scores compare with published ones.
+ */
+
+// Python's str.split()/strip() whitespace (str.isspace): differs from JS \s, which lacks
+// U+001C-U+001F and U+0085 and adds U+FEFF.
+const PY_WS = "\\t\\n\\x0B\\x0C\\r\\x1C-\\x1F \\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+const PY_WS_RUN = new RegExp(`[${PY_WS}]+`, "gu");
+const PY_WS_END = new RegExp(`[${PY_WS}]+$`, "u");
+
+/** Python's `s.split()`: split on runs of Unicode whitespace, no empty strings. */
+export function pySplit(s: string): string[] {
+  return s.split(PY_WS_RUN).filter((t) => t.length > 0);
+}
+
+// mteval-v13a's language-dependent rules, in order. The `u` flag makes `[^0-9]` match a whole
+// code point as Python's `re` does on str (without it an astral character is two halves).
+// Symbols {|}~ [\]^_` space-& (-+ :-@ / are split off.
+const SYMBOLS = /([{-~[-`\x20-&(-+:-@/])/gu;
+const PERIOD_COMMA_AFTER_NON_DIGIT = /([^0-9])([.,])/gu;
+const PERIOD_COMMA_BEFORE_NON_DIGIT = /([.,])([^0-9])/gu;
+const DASH_AFTER_DIGIT = /([0-9])(-)/gu;
+
+/** sacreBLEU's 13a tokeniser; returns the tokens (sacreBLEU joins them with single spaces). */
+export function tokenize13a(text: string): string[] {
+  // sacreBLEU's BLEU._preprocess_segment strips trailing whitespace (Python rstrip) first.
+  let line = text.replace(PY_WS_END, "");
+  line = line
+    .replaceAll("<skipped>", "")
+    .replaceAll("-\n", "")
+    .replaceAll("\n", " ")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&amp;", "&")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">");
+  line = ` ${line} `;
+  line = line
+    .replace(SYMBOLS, " $1 ")
+    .replace(PERIOD_COMMA_AFTER_NON_DIGIT, "$1 $2 ")
+    .replace(PERIOD_COMMA_BEFORE_NON_DIGIT, " $1 $2")
+    .replace(DASH_AFTER_DIGIT, "$1 $2 ");
+  return pySplit(line);
+}
+
+const NON_ALNUM_RUN = /[^a-z0-9]+/g;
+
+/** rouge-score's default tokeniser (use_stemmer=False). See the header for non-ASCII letters. */
+export function tokenizeRouge(text: string): string[] {
+  // JS toLowerCase and Python str.lower both apply Unicode's full default lower-case mapping
+  // ("İ" -> "i̇", Kelvin sign -> "k"), so the ASCII letters that survive are the same.
+  return text
+    .toLowerCase()
+    .replace(NON_ALNUM_RUN, " ")
+    .split(" ")
+    .filter((t) => t.length > 0);
+}
