@@ -84,3 +84,5 @@ export type { BleuStats } from "./bleu";
 export { lcsLength, rouge1FromTokens, rougeF1, rougeLFromTokens } from "./rouge";
 export type { RougeScore } from "./rouge";
 export { pySplit, tokenize13a, tokenizeRouge } from "./text-tokenize";
+export { prepareReference, scoreAnswer } from "./text-metrics";
+export type { AnswerMetrics, PreparedReference } from "./text-metrics";
