@@ -23,7 +23,7 @@ export function metricsOf(reference: string | null | undefined, answer: string):
  */
 export class ReferenceCache {
   private readonly map = new Map<string | number, PreparedReference | null>();
-  constructor(private readonly max = 4096) {}
+  constructor(private readonly max = 256) {}
 
   score(key: string | number, reference: string | null | undefined, answer: string): AnswerMetrics | null {
     let prepared = this.map.get(key);

@@ -14,10 +14,9 @@
 // U+001C-U+001F and U+0085 and adds U+FEFF.
 const PY_WS = "\\t\\n\\x0B\\x0C\\r\\x1C-\\x1F \\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
 const PY_WS_RUN = new RegExp(`[${PY_WS}]+`, "gu");
-const PY_WS_END = new RegExp(`[${PY_WS}]+$`, "u");
 
 /** True for a UTF-16 unit Python's str.isspace() accepts (all are BMP). */
-function isPySpace(c: number): boolean {
+export function isPySpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
   if (c < 0x85) return false;
   return (
@@ -55,20 +54,23 @@ const PERIOD_COMMA_AFTER_NON_DIGIT = /([^0-9])([.,])/gu;
 const PERIOD_COMMA_BEFORE_NON_DIGIT = /([.,])([^0-9])/gu;
 const DASH_AFTER_DIGIT = /([0-9])(-)/gu;
 
-/** sacreBLEU's 13a tokeniser; returns the tokens (sacreBLEU joins them with single spaces). */
-export function tokenize13a(text: string): string[] {
+/** sacreBLEU's preprocessing before its regexes: rstrip, the mteval markers and entities. */
+export function preprocess13a(text: string): string {
   // sacreBLEU's BLEU._preprocess_segment strips trailing whitespace (Python rstrip) first.
-  let line = text.replace(PY_WS_END, "");
-  line = line
-    .replaceAll("<skipped>", "")
-    .replaceAll("-\n", "")
-    .replaceAll("\n", " ")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&amp;", "&")
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">");
-  line = ` ${line} `;
-  line = line.replace(SYMBOLS, " $1 ");
+  let end = text.length;
+  while (end > 0 && isPySpace(text.charCodeAt(end - 1))) end--;
+  let line = end === text.length ? text : text.slice(0, end);
+  if (line.includes("<skipped>")) line = line.replaceAll("<skipped>", "");
+  if (line.includes("\n")) line = line.replaceAll("-\n", "").replaceAll("\n", " ");
+  if (line.includes("&")) line = line.replaceAll("&quot;", '"').replaceAll("&amp;", "&").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
+  // sacreBLEU pads the line with a space each side; scan13a reads past either end as a space, so
+  // the padding is left to the regex version (a padded copy would be a slower rope string).
+  return line;
+}
+
+/** sacreBLEU's 13a tokeniser written as its regexes: the reference for `tokenize13a` (tests compare them). */
+export function tokenize13aRegex(text: string): string[] {
+  let line = ` ${preprocess13a(text)} `.replace(SYMBOLS, " $1 ");
   // Each rule is skipped when its character is absent (the result is the same, sooner).
   if (line.includes(".") || line.includes(",")) {
     line = line.replace(PERIOD_COMMA_AFTER_NON_DIGIT, "$1 $2 ").replace(PERIOD_COMMA_BEFORE_NON_DIGIT, " $1 $2");
@@ -77,23 +79,128 @@ export function tokenize13a(text: string): string[] {
   return pySplit(line);
 }
 
-/** rouge-score's default tokeniser (use_stemmer=False). See the header for non-ASCII letters. */
-export function tokenizeRouge(text: string): string[] {
-  // JS toLowerCase and Python str.lower both apply Unicode's full default lower-case mapping
-  // ("İ" -> "i̇", Kelvin sign -> "k"), so the ASCII letters that survive are the same.
-  const s = text.toLowerCase();
-  // The runs of [a-z0-9], in one scan: what re.sub("[^a-z0-9]+", " ") and the split leave.
-  const out: string[] = [];
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+/** The characters of the symbol rule: {|}~ [\]^_` !-& (-+ :-@ / (space left out, see SYMBOLS). */
+const isSymbol = (c: number) => (c >= 0x7b && c <= 0x7e) || (c >= 0x5b && c <= 0x60) || (c >= 0x21 && c <= 0x26) || (c >= 0x28 && c <= 0x2b) || (c >= 0x3a && c <= 0x40) || c === 0x2f;
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over the UTF-16 units of s[start, end): the hash the scans hand to `emit`. */
+export function hashRange(s: string, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+// Character classes of the 13a scan, by ASCII code (above 127: whitespace or other).
+const OTHER = 0;
+const SPACE = 1;
+const SYMBOL = 2;
+const DIGIT = 3;
+const POINT = 4; // "." or ","
+const DASH_CLASS = 5;
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  ASCII_CLASS[c] = isPySpace(c) ? SPACE : isDigit(c) ? DIGIT : c === 0x2e || c === 0x2c ? POINT : c === 0x2d ? DASH_CLASS : isSymbol(c) ? SYMBOL : OTHER;
+}
+
+/**
+ * sacreBLEU's 13a tokens of a preprocessed line (preprocess13a), as [start, end) ranges handed to
+ * `emit` in order. The same tokens as its four regexes (tokenize13aRegex), in one scan: after the
+ * symbol rule, a "." or "," becomes a token of its own exactly when the rule "non-digit before it"
+ * matched it (it does unless the character before is a digit or a "."/"," that rule just matched:
+ * matches do not overlap) or when the character after it is not a digit; a "-" after a digit is
+ * split off. Characters are read as in the line with the symbols spaced out (a symbol's
+ * neighbour is a space).
+ */
+export function scan13a(line: string, emit: (start: number, end: number, hash: number) => void): void {
   let start = -1;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+  let h = FNV_OFFSET; // FNV-1a of the token so far (hashRange), so a lookup need not read it again
+  // The character before, as the symbol rule leaves it: a digit? a "."/"," the second rule matched?
+  let prevDigit = false;
+  let prevMatched = false;
+  const n = line.length;
+  for (let i = 0; i < n; i++) {
+    const c = line.charCodeAt(i);
+    const k = c < 128 ? ASCII_CLASS[c] : isPySpace(c) ? SPACE : OTHER;
+    if (k === OTHER || k === DIGIT) {
+      if (start < 0) {
+        start = i;
+        h = FNV_OFFSET;
+      }
+      h = Math.imul(h ^ c, FNV_PRIME);
+      prevDigit = k === DIGIT;
+      prevMatched = false;
+      continue;
+    }
+    if (k === SPACE) {
+      if (start >= 0) emit(start, i, h);
+      start = -1;
+      prevDigit = false;
+      prevMatched = false;
+      continue;
+    }
+    let alone = true;
+    let matched = false;
+    if (k === POINT) {
+      matched = !prevDigit && !prevMatched;
+      alone = matched || i + 1 >= n || !isDigit(line.charCodeAt(i + 1));
+    } else if (k === DASH_CLASS) alone = prevDigit;
+    if (alone) {
+      if (start >= 0) emit(start, i, h);
+      emit(i, i + 1, Math.imul(FNV_OFFSET ^ c, FNV_PRIME));
+      start = -1;
+    } else {
+      if (start < 0) {
+        start = i;
+        h = FNV_OFFSET;
+      }
+      h = Math.imul(h ^ c, FNV_PRIME);
+    }
+    // A symbol is spaced out: the next character then sees a space, which is neither.
+    prevDigit = false;
+    prevMatched = matched;
+  }
+  if (start >= 0) emit(start, n, h);
+}
+
+/** sacreBLEU's 13a tokeniser; returns the tokens (sacreBLEU joins them with single spaces). */
+export function tokenize13a(text: string): string[] {
+  const line = preprocess13a(text);
+  const out: string[] = [];
+  scan13a(line, (s, e) => out.push(line.slice(s, e)));
+  return out;
+}
+
+/** The [a-z0-9] runs of a lower-cased text as [start, end) ranges: rouge-score's tokens. */
+export function scanRouge(lower: string, emit: (start: number, end: number, hash: number) => void): void {
+  let start = -1;
+  let h = FNV_OFFSET;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
     if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        h = FNV_OFFSET;
+      }
+      h = Math.imul(h ^ c, FNV_PRIME);
     } else if (start >= 0) {
-      out.push(s.slice(start, i));
+      emit(start, i, h);
       start = -1;
     }
   }
-  if (start >= 0) out.push(s.slice(start));
+  if (start >= 0) emit(start, lower.length, h);
+}
+
+/**
+ * rouge-score's default tokeniser (use_stemmer=False). See the header for non-ASCII letters.
+ * JS toLowerCase and Python str.lower both apply Unicode's full default lower-case mapping
+ * ("İ" -> "i̇", Kelvin sign -> "k"), so the ASCII letters that survive are the same; the runs of
+ * [a-z0-9] are what re.sub("[^a-z0-9]+", " ") and the split leave.
+ */
+export function tokenizeRouge(text: string): string[] {
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  scanRouge(lower, (s, e) => out.push(lower.slice(s, e)));
   return out;
 }

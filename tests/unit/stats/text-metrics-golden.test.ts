@@ -11,7 +11,7 @@ import { corpusBleu, sentenceBleu } from "@/lib/stats/bleu";
 import { rougeF1 } from "@/lib/stats/rouge";
 import { lcsLength, rouge1FromTokens, rougeLFromTokens } from "@/lib/stats/rouge";
 import { prepareReference, scoreAnswer } from "@/lib/stats/text-metrics";
-import { pySplit, pySplitRegex, tokenize13a, tokenizeRouge } from "@/lib/stats/text-tokenize";
+import { pySplit, pySplitRegex, tokenize13a, tokenize13aRegex, tokenizeRouge } from "@/lib/stats/text-tokenize";
 import { mulberry32 } from "@/lib/stats";
 
 interface PairCase {
@@ -121,6 +121,22 @@ describe("text metric conventions", () => {
     }
   });
 
+  it("the fast path equals the plain one on random texts of tricky characters", () => {
+    const rng = mulberry32(77);
+    const alphabet = ["a", "A", "b", "B", "1", "2", ".", ",", "-", " ", " ", " ", "\n", "İ", "\u212a", "k", "é", "(", "'", "&amp;", "-\n", "<skipped>", "😀", "ß", "Ab", "ab"];
+    const text = () => Array.from({ length: Math.floor(rng() * 40) }, () => alphabet[Math.floor(rng() * alphabet.length)]).join("");
+    for (let k = 0; k < 3000; k++) {
+      const ref = text();
+      const hyp = rng() < 0.3 ? ref.slice(0, Math.floor(rng() * ref.length)) + text() : text();
+      const fast = scoreAnswer(prepareReference(ref), hyp);
+      const plain = rougeF1(ref, hyp);
+      const where = JSON.stringify([ref, hyp]);
+      expect(fast.bleu, where).toBeCloseTo(sentenceBleu(hyp, ref), 12);
+      expect(fast.rouge1, where).toBeCloseTo(plain.rouge1, 12);
+      expect(fast.rougeL, where).toBeCloseTo(plain.rougeL, 12);
+    }
+  });
+
   it("the fast path keys n-grams by strings past 9,741 distinct reference tokens, with the same result", () => {
     const ref = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(" ");
     const hyp = Array.from({ length: 300 }, (_, i) => `w${(i * 7) % 400} w${i} w${i + 1}`).join(" ");
@@ -136,10 +152,11 @@ describe("text metric conventions", () => {
       return pySplitRegex(line);
     };
     const rng = mulberry32(13);
-    const alphabet = ["a", "B", "1", "9", ".", ",", "-", " ", "  ", "\n", "\u00a0", "\u0085", "\ufeff", "(", "'", "&amp;", "<skipped>", "é", "😀", ":", "~", "\t"];
-    for (let k = 0; k < 3000; k++) {
+    const alphabet = ["a", "B", "1", "9", ".", ",", "-", ".", ",", "-", "5", " ", "  ", "\n", "\u00a0", "\u0085", "\ufeff", "(", "'", "&amp;", "<skipped>", "é", "😀", ":", "~", "\t"];
+    for (let k = 0; k < 20000; k++) {
       const s = Array.from({ length: 1 + Math.floor(rng() * 14) }, () => alphabet[Math.floor(rng() * alphabet.length)]).join("");
       expect(tokenize13a(s), JSON.stringify(s)).toEqual(literal(s));
+      expect(tokenize13aRegex(s), JSON.stringify(s)).toEqual(literal(s));
       expect(pySplit(s)).toEqual(pySplitRegex(s));
       expect(tokenizeRouge(s)).toEqual(s.toLowerCase().replace(/[^a-z0-9]+/g, " ").split(/\s+/).filter((t) => /^[a-z0-9]+$/.test(t)));
     }
