@@ -92,13 +92,22 @@ class TokenTable {
  * vocabulary too large for numeric keys) in a Map.
  */
 class ClippedCounts {
-  private keys = new Float64Array(16);
-  private slots = new Int32Array(16); // index + 1, 0 = empty
-  private mask = 15;
+  private keys: Float64Array;
+  private slots: Int32Array; // index + 1, 0 = empty
+  private mask: number;
   private readonly strings = new Map<string, number>();
   private counts: number[] = [];
   private used: number[] = [];
   private stamps: number[] = [];
+
+  /** Sized for `expected` distinct n-grams, so preparing a reference does not grow the table. */
+  constructor(expected: number) {
+    let cap = 16;
+    while (cap < expected * 2) cap *= 2;
+    this.keys = new Float64Array(cap);
+    this.slots = new Int32Array(cap);
+    this.mask = cap - 1;
+  }
 
   private static hash(k: number): number {
     return Math.imul((k | 0) ^ ((k / 4294967296) | 0), 0x9e3779b1) >>> 7;
@@ -220,7 +229,7 @@ function prepareBleu(tokens: string[]): BleuReference {
   const base = table.size + 1;
   const orders: ClippedCounts[] = [];
   for (let n = 2; n <= BLEU_MAX_ORDER; n++) {
-    const c = new ClippedCounts();
+    const c = new ClippedCounts(ids.length);
     for (let end = n; end <= ids.length; end++) c.add(ngramKey(ids, end, n, base));
     orders.push(c);
   }
