@@ -17,7 +17,7 @@ import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/lock";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { copyFields, ReferenceCache } from "@/lib/reference-metrics/compute";
-import { pgSql, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
+import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
 
 /**
  * The import of questions and model answers into a study.
@@ -813,7 +813,7 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
 
     const incompleteSets = await apply(ctx);
     // A changed reference answer changes the metrics of every answer to that question.
-    if (checked.referenceChanged.length) await refreshReferenceMetrics(pgSql(client), { studyId: study.id, externalIds: checked.referenceChanged });
+    if (checked.referenceChanged.length) await refreshReferenceMetrics(pgQuery(client), { studyId: study.id, externalIds: checked.referenceChanged });
     // A model new to the study may be named in the text graders read (lib/studies/blinding.ts).
     const { rows: models } = await client.query<{ name: string; version: string | null }>(`SELECT name, version FROM "LlmModel" WHERE "studyId" = $1::uuid`, [study.id]);
     const named = modelNamesInGraderText(storedRubrics(locked[0].rubrics), locked[0].graderTitle, mentionTerms(models));

@@ -13,9 +13,9 @@ import { GET as getAssignment } from "@/app/api/v1/assignments/[id]/route";
 import { GET as myAssignments } from "@/app/api/v1/me/assignments/route";
 import { POST as assign } from "@/app/api/v1/studies/[id]/assignments/route";
 import { getDb } from "@/lib/db/client";
-import { sql } from "@/lib/db/sql";
+import { getPool } from "@/lib/db/client";
 import { metricsOf } from "@/lib/reference-metrics/compute";
-import { refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
+import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
 import { setDetail } from "@/lib/results/set-detail";
 import { corpusBleu } from "@/lib/stats/bleu";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
@@ -196,7 +196,7 @@ describe("reference-based metrics", () => {
 
   it("never reach graders", async () => {
     const f = await makeGradableStudy({ items: 2, graders: 2 });
-    expect(await refreshReferenceMetrics(sql, { studyId: f.study.id })).toBeGreaterThan(0);
+    expect(await refreshReferenceMetrics(pgQuery(getPool()), { studyId: f.study.id })).toBeGreaterThan(0);
     expect(await getDb().response.count({ where: { responseSet: { studyId: f.study.id }, bleu: { not: null } } })).toBeGreaterThan(0);
     const a = await call(assign, `/api/v1/studies/${f.study.id}/assignments`, bearer(f.lead.token, { method: "POST", body: "{}" }), { id: f.study.id });
     expect(a.status).toBe(200);
