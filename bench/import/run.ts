@@ -50,6 +50,8 @@ const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const MODELS = ["gpt-4o", "claude-3.5-sonnet", "llama-3.1-70b"];
 const N = 3;
 const PORT = Number(process.env.BENCH_PORT ?? 3412);
+/** Pairs of imports with and without reference answers (BENCH_METRIC_PAIRS; 0 skips them). */
+const METRIC_PAIRS = Number(process.env.BENCH_METRIC_PAIRS ?? 2);
 const SPECIALTIES = ["Ophthalmology", "Anesthesia", "Medication safety", "Cardiology", "Nephrology", "Dermatology", "Pediatrics", "Oncology"];
 const WORDS = (
   "the patient presents with acute symptoms and a history of hypertension diabetes renal impairment; " +
@@ -78,14 +80,16 @@ function answer(rng: () => number): string {
   return s;
 }
 
-async function generate(file: string): Promise<{ rows: number; bytes: number }> {
+/** `withReferences` false: the same rows with an empty reference_answer (no metrics to compute). */
+async function generate(file: string, withReferences = true): Promise<{ rows: number; bytes: number }> {
   const rng = mulberry32(20_260_101);
   const out = createWriteStream(file);
   out.write("item_id,specialty,question,reference_answer,model,repetition,response,model_version,temperature\n");
   let rows = 0;
   for (let i = 1; i <= ITEMS; i++) {
     const q = `What is the recommended management of case ${i}, a patient with ${WORDS[i % WORDS.length]} findings?`;
-    const ref = answer(rng).slice(0, 300);
+    const drawn = answer(rng).slice(0, 300);
+    const ref = withReferences ? drawn : "";
     const specialty = SPECIALTIES[i % SPECIALTIES.length];
     let chunk = "";
     for (const m of MODELS) {
@@ -161,7 +165,14 @@ async function viaProductionServer(file: string, bytes: number, leadId: string, 
  * the import's and not the generator's or the harness's.
  */
 async function child() {
-  const { file, bytes, studyId, leadId } = JSON.parse(process.env.BENCH_CHILD as string) as { file: string; bytes: number; studyId: string; leadId: string };
+  const { file, bytes, studyId, leadId, bare, metricStudies } = JSON.parse(process.env.BENCH_CHILD as string) as {
+    file: string;
+    bytes: number;
+    studyId: string;
+    leadId: string;
+    bare: { file: string; bytes: number };
+    metricStudies: { withRefs: string; without: string }[];
+  };
   // Read with pg, not Prisma: the figure is the import's memory, not the ORM's (about 60 MB more in a server).
   const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
@@ -169,61 +180,88 @@ async function child() {
   await c.end();
   const study = rows[0];
   const before = process.memoryUsage.rss();
-  const runs: { ms: number; peakRss: number; phases: string; result: ImportResult }[] = [];
-  for (let i = 0; i < 2; i++) {
+  const importOnce = async (into: typeof study, f: { file: string; bytes: number }) => {
     const phases: string[] = [];
     const m = await measure(() =>
       importIntoStudy({
-        study,
+        study: into,
         actorId: leadId,
         requestId: "bench",
         contentType: "text/csv",
-        contentLength: bytes,
+        contentLength: f.bytes,
         // 90,000 realistic answers make a file of about 120 MB, over the 50 MB
         // default (IMPORT_MAX_BYTES): the benchmark measures speed, not the limit.
         maxBytes: 1024 * 1024 * 1024,
-        body: createReadStream(file, { highWaterMark: 64 * 1024 }),
+        body: createReadStream(f.file, { highWaterMark: 64 * 1024 }),
         onPhase: (phase, ms) => phases.push(`${phase} ${(ms / 1000).toFixed(2)} s`),
       }),
     );
-    runs.push({ ms: m.ms, peakRss: m.peakRss, phases: phases.join(", "), result: m.value });
+    return { ms: m.ms, peakRss: m.peakRss, phases: phases.join(", "), result: m.value };
+  };
+  const runs: { ms: number; peakRss: number; phases: string; result: ImportResult }[] = [];
+  for (let i = 0; i < 2; i++) runs.push(await importOnce(study, { file, bytes }));
+  // Reference metrics' cost (issue #33): the same answers into new studies with and without reference
+  // answers, alternating which goes first so the machine's drift falls on both sides.
+  const metrics: { withRefs: number[]; without: number[] } = { withRefs: [], without: [] };
+  for (const [i, pair] of metricStudies.entries()) {
+    const order = i % 2 === 0 ? (["without", "withRefs"] as const) : (["withRefs", "without"] as const);
+    for (const side of order) {
+      const r = await importOnce({ ...study, id: pair[side] }, side === "withRefs" ? { file, bytes } : bare);
+      if (r.result.created !== runs[0].result.created) throw new Error(`metrics run: expected ${runs[0].result.created} created, got ${r.result.created}`);
+      metrics[side].push(r.ms);
+    }
   }
-  process.stdout.write(JSON.stringify({ before, runs, maxRss: process.resourceUsage().maxRSS * 1024 }));
+  process.stdout.write(JSON.stringify({ before, runs, metrics, maxRss: process.resourceUsage().maxRSS * 1024 }));
 }
 
 async function main() {
   const { file, dispose } = await scratchFile("clingrade-bench-import-", "import.csv");
+  const bareScratch = await scratchFile("clingrade-bench-import-", "no-references.csv");
   const database = await throwawayDatabase("clingrade_bench_import");
   const url = database.url;
   process.env.DATABASE_URL = url;
   try {
     const gen = await measure(() => generate(file));
+    const bare = await generate(bareScratch.file, false);
     console.log(
       `generated ${gen.value.rows.toLocaleString("en")} answer rows (${ITEMS.toLocaleString("en")} items x ${MODELS.length} models x ${N}), ${mb(gen.value.bytes)} in ${(gen.ms / 1000).toFixed(1)} s`,
     );
 
     const db = getDb();
     const lead = await db.user.create({ data: { email: `bench-${randomBytes(3).toString("hex")}@bench.clingrade.org`, name: "Bench lead", role: "LEAD", passwordHash: "-" } });
-    const study = await db.study.create({
-      data: {
-        name: "Import benchmark",
-        slug: `import-bench-${randomBytes(3).toString("hex")}`,
-        rubrics: templateRubrics(["SCORE"], N),
-        repetitions: N,
-        thresholds: DEFAULT_THRESHOLDS,
-        createdById: lead.id,
-        members: { create: { userId: lead.id, role: "LEAD" } },
-      },
-    });
+    const newStudy = (name: string) =>
+      db.study.create({
+        data: {
+          name,
+          slug: `import-bench-${randomBytes(3).toString("hex")}`,
+          rubrics: templateRubrics(["SCORE"], N),
+          repetitions: N,
+          thresholds: DEFAULT_THRESHOLDS,
+          createdById: lead.id,
+          members: { create: { userId: lead.id, role: "LEAD" } },
+        },
+      });
+    const study = await newStudy("Import benchmark");
+    const metricStudies: { withRefs: string; without: string }[] = [];
+    for (let i = 0; i < METRIC_PAIRS; i++) metricStudies.push({ withRefs: (await newStudy(`With references ${i}`)).id, without: (await newStudy(`Without references ${i}`)).id });
     await disconnectDb();
 
     const run = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
-      env: { ...process.env, DATABASE_URL: url, BENCH_CHILD: JSON.stringify({ file, bytes: gen.value.bytes, studyId: study.id, leadId: lead.id }) },
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        BENCH_CHILD: JSON.stringify({ file, bytes: gen.value.bytes, studyId: study.id, leadId: lead.id, bare: { file: bareScratch.file, bytes: bare.bytes }, metricStudies }),
+      },
       encoding: "utf8",
       maxBuffer: 16 * 1024 * 1024,
     });
     if (run.status !== 0) throw new Error(`the import process failed: ${run.stderr}`);
-    const out = JSON.parse(run.stdout) as { before: number; runs: { ms: number; peakRss: number; phases: string; result: ImportResult }[]; maxRss: number };
+    const out = JSON.parse(run.stdout) as {
+      before: number;
+      runs: { ms: number; peakRss: number; phases: string; result: ImportResult }[];
+      metrics: { withRefs: number[]; without: number[] };
+      maxRss: number;
+    };
     const [first, again] = out.runs;
     if (first.result.created !== gen.value.rows) throw new Error(`expected ${gen.value.rows} created, got ${first.result.created}`);
     if (again.result.unchanged !== gen.value.rows) throw new Error(`expected ${gen.value.rows} unchanged, got ${again.result.unchanged}`);
@@ -255,11 +293,19 @@ async function main() {
     console.log(
       `peak RSS of the importing process         ${mb(out.maxRss)}   goal < 300 MB: ${out.maxRss < 300 * 1024 * 1024 ? "met" : "NOT met"}   (${mb(out.before)} before the first import)`,
     );
+    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    if (out.metrics.withRefs.length) {
+      const added = avg(out.metrics.withRefs) / avg(out.metrics.without) - 1;
+      const secs = (xs: number[]) => xs.map((x) => (x / 1000).toFixed(2)).join(" / ");
+      console.log(`reference metrics: with references        ${secs(out.metrics.withRefs)} s   without ${secs(out.metrics.without)} s (new studies, alternating)`);
+      console.log(`reference metrics add                     ${(added * 100).toFixed(1)}%   goal <= 30%: ${added <= 0.3 ? "met" : "NOT met"}`);
+    }
     console.log(`machine load average (1 min)              ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} CPUs`);
   } finally {
     await disconnectDb();
     await database.drop();
     await dispose();
+    await bareScratch.dispose();
   }
 }
 

@@ -60,6 +60,36 @@ function finalOf(d: SetDetail, rubric: string, row: Row): string {
 const cellOf = (g: SetDetailGrader, rubric: string, row: Row) =>
   g.cells.find((c) => c.rubric === rubric && c.dimension === row.dim.key && c.criterion === row.criterion && (row.repetition === -1 || c.repetition === row.repetition));
 
+const metric = (v: number | null) => (v === null ? "–" : v.toFixed(3));
+
+/** Each answer's BLEU, ROUGE-1 and ROUGE-L against the reference answer; nothing when the question has none. */
+function ReferenceMetrics({ answers }: { answers: SetDetail["answers"] }) {
+  if (!answers.some((a) => a.bleu !== null)) return null;
+  return (
+    <table className="w-fit text-sm" data-testid="reference-metrics">
+      <caption className="mb-1 text-left text-sm font-medium">Against the reference answer (0-1)</caption>
+      <thead>
+        <tr className="text-left text-muted-foreground">
+          <th scope="col" className="pr-4 font-medium">Answer</th>
+          <th scope="col" className="pr-4 font-medium">BLEU</th>
+          <th scope="col" className="pr-4 font-medium">ROUGE-1</th>
+          <th scope="col" className="font-medium">ROUGE-L</th>
+        </tr>
+      </thead>
+      <tbody>
+        {answers.map((a) => (
+          <tr key={a.repetition}>
+            <th scope="row" className="pr-4 text-left font-normal">{a.repetition}</th>
+            <td className="pr-4 tabular-nums">{metric(a.bleu)}</td>
+            <td className="pr-4 tabular-nums">{metric(a.rouge1)}</td>
+            <td className="tabular-nums">{metric(a.rougeL)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function SetDetailView({ detail: d, rubrics, repetitions }: { detail: SetDetail; rubrics: RubricDocument[]; repetitions: number }) {
   const comments = d.graders.flatMap((g) => g.cells.filter((c) => c.comment).map((c) => ({ g, c })));
   return (
@@ -86,6 +116,7 @@ export function SetDetailView({ detail: d, rubrics, repetitions }: { detail: Set
               ))}
             </ol>
           </details>
+          <ReferenceMetrics answers={d.answers} />
         </CardContent>
       </Card>
 

@@ -317,6 +317,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/reference-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reference-based metrics (BLEU, ROUGE-1, ROUGE-L) per model and specialty (leads)
+         * @description Answers are compared with their question's reference answer: sentence BLEU as sacreBLEU's sentence_bleu computes it by default and corpus BLEU as its corpus_bleu does (13a tokens), ROUGE-1 and ROUGE-L F1 as rouge-score does by default (no stemming; letters outside ASCII are dropped), all 0-1. Computed at import and again when an answer or a reference changes. Questions without a reference answer do not count.
+         */
+        get: operations["getReferenceMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/{id}/sets": {
         parameters: {
             query?: never;
@@ -377,7 +397,7 @@ export interface paths {
         };
         /**
          * Export a dataset of the study as CSV or JSON (leads; streamed)
-         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>), `sets` (final scores, totals and escalation per response set), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
+         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>; a study whose questions have reference answers adds `bleu`, `rouge1`, `rougeL` last, the means over the set's answers), `sets` (final scores, totals and escalation per response set; `bleu`, `rouge1`, `rougeL`: the mean over the set's answers of each answer's reference-based metric, 0-1, empty without a reference answer, and `answer_metrics` / `answers` each answer's), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
          */
         get: operations["exportStudy"];
         put?: never;
@@ -1491,6 +1511,30 @@ export interface components {
                 openAdjudications: number;
             }[];
         };
+        AnswerReferenceMetrics: {
+            repetition: number;
+            /** @description Sentence BLEU against the question's reference answer as sacreBLEU computes it by default (13a tokens, 'exp' smoothing, effective order), divided by 100, 0-1; null when the question has no reference answer */
+            bleu: number | null;
+            /** @description ROUGE-1 F1 as rouge-score computes it by default (lower-cased, [^a-z0-9]+ as spaces: letters outside ASCII are dropped; no stemming), 0-1; null when the question has no reference answer */
+            rouge1: number | null;
+            /** @description ROUGE-L F1 (longest common subsequence), same tokens as rouge1, 0-1; null when the question has no reference answer */
+            rougeL: number | null;
+        };
+        ReferenceMetricsRow: {
+            model: string;
+            /** @description null: the model's answers over every specialty */
+            specialty: string | null;
+            /** @description Answers whose question has a reference answer */
+            answers: number;
+            /** @description Mean sentence BLEU (0-1) */
+            bleu: number;
+            /** @description Mean ROUGE-1 F1 (0-1) */
+            rouge1: number;
+            /** @description Mean ROUGE-L F1 (0-1) */
+            rougeL: number;
+            /** @description Corpus BLEU of these answers as sacreBLEU's corpus_bleu computes it (statistics summed, 'exp' smoothing, no effective order), 0-1 */
+            corpusBleu: number;
+        };
         SetResult: {
             /** Format: uuid */
             id: string;
@@ -1523,6 +1567,13 @@ export interface components {
                     [key: string]: string | null;
                 };
             } | null;
+            /**
+             * @description Whose scores are final: the clinicians' or (hybrid mode) an automated judge's; null while not final
+             * @enum {string|null}
+             */
+            finalBy?: "panel" | "judge" | null;
+            /** @description Each answer's reference-based metrics against the question's reference answer, by repetition */
+            answers: components["schemas"]["AnswerReferenceMetrics"][];
         };
         Escalation: {
             /** Format: uuid */
@@ -4772,6 +4823,57 @@ export interface operations {
             };
             /** @description Valid JSON that breaks the rules; details name each problem */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReferenceMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per model and specialty, and one per model over all specialties */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rows: components["schemas"]["ReferenceMetricsRow"][];
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

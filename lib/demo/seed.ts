@@ -10,6 +10,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import { DEMO_ITEMS, DEMO_MODELS, DEMO_STUDY } from "./content";
 import { harmFor, simulatedForm } from "./pilot";
 import { seedChattogovar } from "./chattogovar";
+import { metricsOf, statsArray } from "@/lib/reference-metrics/compute";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 import { copyAccountSpecialties } from "@/lib/graders/specialties";
 
@@ -182,7 +183,10 @@ async function createStudyFromContent(slug: string, name: string, description: s
         for (const m of DEMO_MODELS) {
           const set = await tx.responseSet.create({ data: { studyId: study.id, itemId: qa.id, modelId: modelIds.get(m.key)! } });
           await tx.response.createMany({
-            data: item.responses[m.key].map((text, i) => ({ responseSetId: set.id, repetition: i + 1, text })),
+            data: item.responses[m.key].map((text, i) => {
+              const metrics = metricsOf(item.referenceAnswer, text);
+              return { responseSetId: set.id, repetition: i + 1, text, bleu: metrics?.bleu ?? null, rouge1: metrics?.rouge1 ?? null, rougeL: metrics?.rougeL ?? null, bleuStats: statsArray(metrics) };
+            }),
           });
         }
       }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { lineText, textProblem } from "@/lib/validation/text";
+import { AnswerReferenceMetrics } from "@/lib/reference-metrics/contract";
 
 /** Lead-facing escalation and final-score endpoints. */
 
@@ -75,6 +76,8 @@ const SetResult = registry.register(
       .record(z.string(), z.record(z.string(), z.string().nullable()))
       .nullable()
       .meta({ description: "Per rubric key and total key, the named band the final total falls in, for totals that have bands (DISCERN's five: very poor to excellent)" }),
+    finalBy: z.enum(["panel", "judge"]).nullable().optional().meta({ description: "Whose scores are final: the clinicians' or (hybrid mode) an automated judge's; null while not final" }),
+    answers: z.array(AnswerReferenceMetrics).meta({ description: "Each answer's reference-based metrics against the question's reference answer, by repetition" }),
   }),
 );
 

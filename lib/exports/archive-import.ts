@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { isUuid } from "@/lib/db/uuid";
 import pg from "pg";
 import { auditInsertSql } from "@/lib/audit/record";
+import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
 import { normaliseEmail } from "@/lib/auth/login";
 import { databaseUrl } from "@/lib/db/url";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -107,6 +108,8 @@ export async function importArchive(o: ArchiveImportOptions): Promise<ImportedAr
     }
     await writer.flush(true);
     const imported = await writer.finish();
+    // Metrics are derived from the answers and references, so they are computed, not carried.
+    await refreshReferenceMetrics(pgQuery(client), { studyId: imported.id });
     await client.query("COMMIT");
     open = false;
     return imported;

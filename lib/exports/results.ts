@@ -10,6 +10,7 @@ import { jsonArray } from "./json";
 import { loadPeople, type People } from "./people";
 import { roundDeep, roundForExport } from "./precision";
 import type { ExportSession } from "./session";
+import type { AnswerReferenceMetrics } from "@/lib/reference-metrics/contract";
 
 /**
  * The datasets built from the final scores (lib/results): `sets`, `score-long`
@@ -65,30 +66,56 @@ function longColumns(rubrics: readonly RubricDocument[]): { column: string; rubr
   );
 }
 
-export function scoreLongHeader(rubrics: readonly RubricDocument[]): string[] {
-  return [...LONG_KEYS, ...longColumns(rubrics).map((c) => c.column)];
+/** The reference-based metrics' columns: each the mean over the set's answers (lib/reference-metrics). */
+export const METRIC_COLUMNS = ["bleu", "rouge1", "rougeL"] as const;
+
+/**
+ * score-long's columns. The metrics' columns come last and only for a study whose questions have
+ * reference answers, so a study without them keeps exactly the columns its rubric names.
+ */
+export function scoreLongHeader(rubrics: readonly RubricDocument[], withMetrics = false): string[] {
+  return [...LONG_KEYS, ...longColumns(rubrics).map((c) => c.column), ...(withMetrics ? METRIC_COLUMNS : [])];
+}
+
+/** A set's metrics as the mean over its answers that have them; nulls when none does. */
+export function setMetricMeans(s: Pick<SetResult, "answers">): Record<(typeof METRIC_COLUMNS)[number], number | null> {
+  const mean = (k: (typeof METRIC_COLUMNS)[number]) => {
+    const v = (s.answers ?? []).map((a) => a[k]).filter((x): x is number => x !== null);
+    return v.length ? roundForExport(v.reduce((a, b) => a + b, 0) / v.length) : null;
+  };
+  return { bleu: mean("bleu"), rouge1: mean("rouge1"), rougeL: mean("rougeL") };
+}
+
+/** True when some answer of the study has reference-based metrics (its questions have reference answers). */
+async function studyHasMetrics(session: ExportSession, studyId: string): Promise<boolean> {
+  const [row] = await session.query<{ has: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM "Response" r JOIN "ResponseSet" rs ON rs.id = r."responseSetId" WHERE rs."studyId" = $1::uuid AND r.bleu IS NOT NULL) AS has`,
+    [studyId],
+  );
+  return row?.has ?? false;
 }
 
 /** The final value as a cell: a number (a mean: to EXPORT_DECIMALS), a nominal value, or "NA" for not applicable. */
 const longValue = (v: unknown) => (v === "N/A" ? "NA" : typeof v === "number" ? roundForExport(v) : typeof v === "string" ? v : null);
 
-export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[]): ScoreLongRow[] {
+export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[], withMetrics = false): ScoreLongRow[] {
   const columns = longColumns(rubrics);
   return sets
     .filter((s) => s.finalScores)
     .map((s) => {
       const row: ScoreLongRow = { domain: s.specialty, model: s.model.name, response_id: scoreLongResponseId(s) };
       for (const c of columns) row[c.column] = longValue(s.finalScores![c.rubric]?.[c.dimension]);
-      return row;
+      return withMetrics ? { ...row, ...setMetricMeans(s) } : row;
     });
 }
 
 export async function* scoreLongChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
+  const withMetrics = await studyHasMetrics(session, study.id);
   async function* rows() {
-    for await (const b of resultBatches(session, study)) yield scoreLongRows(b, study.rubrics);
+    for await (const b of resultBatches(session, study)) yield scoreLongRows(b, study.rubrics, withMetrics);
   }
   if (format === "json") return yield* jsonArray(rows());
-  const header = scoreLongHeader(study.rubrics);
+  const header = scoreLongHeader(study.rubrics, withMetrics);
   yield csvHeader(header);
   for await (const b of rows()) if (b.length > 0) yield b.map((r) => csvRow(header.map((k) => r[k] ?? null))).join("");
 }
@@ -168,6 +195,8 @@ export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
     cols.push(...bandColumns(r).map((c) => c.column));
   }
   cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status", "final_by");
+  // Reference-based metrics: the mean over the set's answers, then each answer's as JSON.
+  cols.push(...METRIC_COLUMNS, "answer_metrics");
   return cols;
 }
 
@@ -185,6 +214,12 @@ export interface SetRecord {
   escalation: SetEscalation | null;
   /** "panel", "judge" (hybrid mode: an automated judge's scores are final), or null while not final. */
   final_by: "panel" | "judge" | null;
+  /** Reference-based metrics, 0-1: the mean over the set's answers (null without a reference answer). */
+  bleu: number | null;
+  rouge1: number | null;
+  rougeL: number | null;
+  /** Each answer's metrics, by repetition. */
+  answers: AnswerReferenceMetrics[];
 }
 
 function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
@@ -203,6 +238,10 @@ function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
     e?.adjudicator ?? null,
     e?.adjudicatorStatus ?? null,
     r.final_by,
+    r.bleu,
+    r.rouge1,
+    r.rougeL,
+    JSON.stringify(r.answers),
   );
   return cells;
 }
@@ -226,6 +265,8 @@ export async function* setRecords(session: ExportSession, study: ResultsStudy, i
       bands: s.bands,
       escalation: roundDeep(escalations.get(s.id) ?? null),
       final_by: s.finalBy ?? null,
+      ...setMetricMeans(s),
+      answers: roundDeep(s.answers ?? []),
     }));
   }
 }

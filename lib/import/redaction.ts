@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import type { RedactionInput, RedactionResultBody } from "./contract";
 import { termPattern, wordRegExp } from "@/lib/blinding/terms";
 import { excerptOf } from "./model-mentions";
+import { refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
 
 /**
  * Find-and-replace over a study's answers, to take out what names a model
@@ -57,6 +58,9 @@ export async function redactAnswers(studyId: string, input: RedactionInput, acto
         UPDATE "Response" SET text = regexp_replace(text, ${pattern}, ${literalReplacement(input.replace)}, 'gi')
         WHERE id = ANY(${hits.map((h) => h.id)}::uuid[])
         RETURNING 1`);
+      // Its statements as Prisma.Sql: each placeholder appears once, in order (refresh.ts).
+      const query = async (text: string, values: unknown[]) => ({ rows: await tx.rows<unknown>(Prisma.sql(text.split(/\$\d+/), ...values)) });
+      await refreshReferenceMetrics(query, { studyId, responseIds: hits.map((h) => h.id) });
     }
     return { dryRun: input.dryRun, answers: hits.length, examples };
   });

@@ -16,6 +16,8 @@ import { ImportValidator, MAX_ERRORS, splitSetKey, type FileItem, type ModelSett
 import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/lock";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import type { RubricDocument } from "@/lib/rubrics/document";
+import { copyFields, ReferenceCache } from "@/lib/reference-metrics/compute";
+import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
 
 /**
  * The import of questions and model answers into a study.
@@ -105,6 +107,8 @@ export function rejection(status: 409 | 422, errors: RowError[], total: number, 
 /** What the study holds already, read once under the study lock. */
 interface Existing {
   items: Map<string, string>;
+  /** Item id -> reference answer, for the metrics of answers-only rows (lib/reference-metrics). */
+  references: Map<string, string>;
   models: Map<string, { id: string; version: string; temperature: number | null; topP: number | null }>;
   /** `${itemId}|${modelId}` -> response set id. */
   sets: Map<string, string>;
@@ -113,7 +117,10 @@ interface Existing {
 }
 
 async function loadExisting(client: pg.Client, studyId: string): Promise<Existing> {
-  const items = await client.query<{ id: string; external_id: string }>(`SELECT id, "externalId" AS external_id FROM "QaItem" WHERE "studyId" = $1::uuid`, [studyId]);
+  const items = await client.query<{ id: string; external_id: string; reference: string }>(
+    `SELECT id, "externalId" AS external_id, "referenceAnswer" AS reference FROM "QaItem" WHERE "studyId" = $1::uuid`,
+    [studyId],
+  );
   const models = await client.query<{ id: string; name: string; version: string; temperature: number | null; topP: number | null }>(
     `SELECT id, name, version, temperature, "topP" FROM "LlmModel" WHERE "studyId" = $1::uuid`,
     [studyId],
@@ -125,6 +132,7 @@ async function loadExisting(client: pg.Client, studyId: string): Promise<Existin
   const specialties = await client.query<{ id: string; key: string }>(`SELECT DISTINCT ON (lower(name)) lower(name) AS key, id FROM "Specialty" ORDER BY lower(name), name`);
   return {
     items: new Map(items.rows.map((r) => [r.external_id, r.id])),
+    references: new Map(items.rows.map((r) => [r.id, r.reference])),
     models: new Map(models.rows.map((r) => [r.name, r])),
     sets: new Map(sets.rows.map((r) => [`${r.item_id}|${r.model_id}`, r.id])),
     specialties: new Map(specialties.rows.map((r) => [r.key, r.id])),
@@ -142,11 +150,15 @@ const STAGING_DDL = `CREATE TEMP TABLE imp_answer (
   set_new boolean NOT NULL,
   repetition int NOT NULL,
   response text NOT NULL,
-  first_row int
+  first_row int,
+  bleu float8,
+  rouge1 float8,
+  rouge_l float8,
+  bleu_stats int[]
 ) ON COMMIT DROP`;
 
-const COPY_STAGED = `COPY imp_answer (row, line, set_key, set_id, set_new, repetition, response, first_row) FROM STDIN (FORMAT csv)`;
-const COPY_RESPONSES = `COPY "Response" (id, "responseSetId", repetition, text, "updatedAt") FROM STDIN (FORMAT csv)`;
+const COPY_STAGED = `COPY imp_answer (row, line, set_key, set_id, set_new, repetition, response, first_row, bleu, rouge1, rouge_l, bleu_stats) FROM STDIN (FORMAT csv)`;
+const COPY_RESPONSES = `COPY "Response" (id, "responseSetId", repetition, text, "updatedAt", bleu, rouge1, "rougeL", "bleuStats") FROM STDIN (FORMAT csv)`;
 
 // The answer is quoted, so a text holding commas, quotes, line breaks or a
 // lone "\." line reaches PostgreSQL unchanged; an empty unquoted field is NULL.
@@ -186,6 +198,8 @@ class StreamWriter {
   private staged = new Pieces();
 
   private readonly pipe: WritePipeline;
+  /** Prepared reference answers by item index: an item's answers share one. */
+  private readonly references = new ReferenceCache();
   private readonly setId = orderedIds();
   private readonly responseId = orderedIds();
 
@@ -275,15 +289,23 @@ class StreamWriter {
         this.counts.setsCreated++;
       }
     }
+    // Metrics against the reference as this file leaves it: the file's own for a question it
+    // states, else the stored one. Repeats (firstRow) and a failed file are never stored.
+    const metrics = answer.firstRow === undefined && this.writing ? copyFields(this.references.score(item, this.referenceOf(item, itemId), answer.text)) : ",,,";
     if (set.isNew && answer.firstRow === undefined && this.writing) {
-      this.direct.add(`${this.responseId(this.counts.answersCreated)},${set.id},${answer.repetition},${quoted(answer.text)},${this.timestamp}\n`);
+      this.direct.add(`${this.responseId(this.counts.answersCreated)},${set.id},${answer.repetition},${quoted(answer.text)},${this.timestamp},${metrics}\n`);
       this.counts.answersCreated++;
     } else {
       this.staged.add(
-        `${answer.row},${answer.line ?? ""},${answer.setKey},${set.id},${set.isNew ? "t" : "f"},${answer.repetition},${quoted(answer.text)},${answer.firstRow ?? ""}\n`,
+        `${answer.row},${answer.line ?? ""},${answer.setKey},${set.id},${set.isNew ? "t" : "f"},${answer.repetition},${quoted(answer.text)},${answer.firstRow ?? ""},${metrics}\n`,
       );
       this.counts.staged++;
     }
+  }
+
+  private referenceOf(item: number, itemId: string): string | undefined {
+    const first = this.validator.itemAt(item).first;
+    return first ? first.referenceAnswer : this.existing.references.get(itemId);
   }
 
   get shouldFlush(): boolean {
@@ -437,6 +459,8 @@ interface Check {
   duplicateRows: number;
   questions: { created: number; unchanged: number; updated: number };
   answers: { created: number; unchanged: number; updated: number };
+  /** Questions (item_id) stored before whose reference answer this file changes. */
+  referenceChanged: string[];
 }
 
 type Located = { row: number; line: number | null };
@@ -459,6 +483,7 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
     duplicateRows: validator.summary().duplicateRows,
     questions: { created: writer.counts.itemsCreated, unchanged: 0, updated: 0 },
     answers: { created: writer.counts.answersCreated, unchanged: 0, updated: 0 },
+    referenceChanged: [],
   };
   const add = (e: RowError, conflict: boolean) => {
     total++;
@@ -534,6 +559,7 @@ async function check({ client, study, kind, validator, writer, existing }: Ctx):
         ORDER BY i.row`,
       [study.id],
     );
+    out.referenceChanged = rows.filter((r) => r.reference_changed).map((r) => r.external_id);
     for (const r of rows) {
       if (!r.graded) continue;
       const what = [r.question_changed && "question", r.specialty_changed && "specialty", r.reference_changed && "reference_answer", r.criteria_changed && "criteria"].filter(
@@ -668,11 +694,12 @@ async function apply({ client, study, kind, validator, writer }: Ctx): Promise<I
   // of the same file then writes nothing at all.
   if (writer.counts.staged > 0) {
     await client.query(
-      `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt")
-       SELECT gen_random_uuid(), a.set_id, a.repetition, a.response, now()
+      `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt", bleu, rouge1, "rougeL", "bleuStats")
+       SELECT gen_random_uuid(), a.set_id, a.repetition, a.response, now(), a.bleu, a.rouge1, a.rouge_l, a.bleu_stats
          FROM imp_answer a LEFT JOIN "Response" r ON r."responseSetId" = a.set_id AND r.repetition = a.repetition
         WHERE NOT a.set_new AND a.first_row IS NULL AND (r.id IS NULL OR r.text <> a.response)
-       ON CONFLICT ("responseSetId", repetition) DO UPDATE SET text = EXCLUDED.text, "updatedAt" = now()
+       ON CONFLICT ("responseSetId", repetition) DO UPDATE SET text = EXCLUDED.text, "updatedAt" = now(),
+          bleu = EXCLUDED.bleu, rouge1 = EXCLUDED.rouge1, "rougeL" = EXCLUDED."rougeL", "bleuStats" = EXCLUDED."bleuStats"
         WHERE "Response".text IS DISTINCT FROM EXCLUDED.text`,
     );
   }
@@ -785,6 +812,8 @@ export async function importIntoStudy(o: ImportOptions): Promise<ImportResult> {
     }
 
     const incompleteSets = await apply(ctx);
+    // A changed reference answer changes the metrics of every answer to that question.
+    if (checked.referenceChanged.length) await refreshReferenceMetrics(pgQuery(client), { studyId: study.id, externalIds: checked.referenceChanged });
     // A model new to the study may be named in the text graders read (lib/studies/blinding.ts).
     const { rows: models } = await client.query<{ name: string; version: string | null }>(`SELECT name, version FROM "LlmModel" WHERE "studyId" = $1::uuid`, [study.id]);
     const named = modelNamesInGraderText(storedRubrics(locked[0].rubrics), locked[0].graderTitle, mentionTerms(models));

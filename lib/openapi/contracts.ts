@@ -13,3 +13,4 @@ import "@/lib/judges/contract";
 import "@/lib/judges/runner/contract";
 import "@/lib/grade-import/contract";
 import "@/lib/governance/contract";
+import "@/lib/reference-metrics/contract";

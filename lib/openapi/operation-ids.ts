@@ -31,6 +31,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "post /api/v1/studies/{id}/assignments": "assignGraders",
   "get /api/v1/studies/{id}/assignments": "getAssignmentProgress",
   "get /api/v1/studies/{id}/sets": "listResponseSets",
+  "get /api/v1/studies/{id}/reference-metrics": "getReferenceMetrics",
   "get /api/v1/studies/{id}/escalations": "listEscalations",
   "post /api/v1/escalations/{id}/assign": "assignAdjudicator",
   "get /api/v1/studies/{id}/export": "exportStudy",

@@ -5,6 +5,7 @@ import type { SetStatus } from "@/lib/generated/prisma/enums";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { finalScoresOf, type FinalGraders, type FinalBands, type FinalScores, type FinalTotals, type ScoringStudy } from "@/lib/scoring/final-scores";
 import { graderRubricTotals, graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
+import type { AnswerReferenceMetrics } from "@/lib/reference-metrics/contract";
 
 /**
  * Response sets with their final scores (finalScoresOf: per dimension, the
@@ -24,6 +25,8 @@ export interface SetResult {
   bands: FinalBands | null;
   /** Whose scores are final: the clinician panel's, or (hybrid mode) an automated judge's; null while not final. */
   finalBy?: "panel" | "judge" | null;
+  /** Each answer's reference-based metrics (lib/reference-metrics), by repetition. */
+  answers?: AnswerReferenceMetrics[];
 }
 
 export type { ScoringStudy };
@@ -43,6 +46,8 @@ type SetResultRow = {
   graders: (CellTuple[] | null)[];
   /** Hybrid mode: the judge's cells when its scores are the set's final ones. */
   judge: CellTuple[] | null;
+  /** [repetition, bleu, rouge1, rougeL] per answer. */
+  answers: [number, number | null, number | null, number | null][] | null;
 };
 
 /** How a set's row gives its submitted graders (their cells) to finalScoresOf: values are computed only for a final set. */
@@ -63,7 +68,8 @@ function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[
       ? finalScoresOf(study, "AGREED", [cells(s.judge)], ROW_GRADERS(study, s.criteria))
       : finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
     const finalBy = finalScores === null ? null : s.judge ? "judge" : "panel";
-    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals, bands, finalBy };
+    const answers = (s.answers ?? []).map(([repetition, bleu, rouge1, rougeL]) => ({ repetition, bleu, rouge1, rougeL }));
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals, bands, finalBy, answers };
   });
 }
 
@@ -84,7 +90,9 @@ const GRADERS_OF_SET = `
                            FROM "Grade" g WHERE g."assignmentId" = a.id)), '[]'::json)
  FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED') AS graders,
 (SELECT json_agg(json_build_array(j.rubric, j.dimension, j.repetition, j.score, j.category, j.na, ''))
- FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = s."finalJudgeId") AS judge`;
+ FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = s."finalJudgeId") AS judge,
+(SELECT json_agg(json_build_array(r.repetition, r.bleu, r.rouge1, r."rougeL") ORDER BY r.repetition)
+ FROM "Response" r WHERE r."responseSetId" = s.id) AS answers`;
 
 /** The order of every list of sets, and the tie-break of the others: the question's id, then the model's name (unique in a study). */
 const NATURAL_ORDER = `"externalId" ASC, model ASC`;

@@ -77,3 +77,12 @@ export type { LevelProbability } from "./judge-readings";
 
 export { DEFERRAL_CUTOFFS, deferralCurve, exactAgreement } from "./deferral";
 export type { DeferralJudgment, DeferralPoint } from "./deferral";
+
+// Reference-based text metrics (sacreBLEU BLEU, rouge-score ROUGE; conventions in each file).
+export { bleuFromStats, bleuStats, bleuStatsFromTokens, corpusBleu, sentenceBleu, sumBleuStats } from "./bleu";
+export type { BleuStats } from "./bleu";
+export { lcsLength, rouge1FromTokens, rougeF1, rougeLFromTokens } from "./rouge";
+export type { RougeScore } from "./rouge";
+export { pySplit, tokenize13a, tokenizeRouge } from "./text-tokenize";
+export { prepareReference, scoreAnswer } from "./text-metrics";
+export type { AnswerMetrics, PreparedReference } from "./text-metrics";

@@ -7,6 +7,11 @@ import { CHATTOGOVAR_ATTRIBUTION, CHATTOGOVAR_STUDY_SLUG } from "@/lib/demo/chat
 import { loadStudy } from "@/lib/analytics/load";
 import { computeSetResults } from "@/lib/results/sets";
 import { useIsolatedDatabase } from "./helpers/db";
+import { bearer, call } from "./helpers/fixtures";
+import { createApiToken } from "@/lib/auth/tokens";
+import { metricsOf } from "@/lib/reference-metrics/compute";
+import { GET as setsRoute } from "@/app/api/v1/studies/[id]/sets/route";
+import { GET as summaryRoute } from "@/app/api/v1/studies/[id]/reference-metrics/route";
 
 useIsolatedDatabase();
 
@@ -44,6 +49,33 @@ describe("the demo seed", () => {
     for (const i of study.items) perSpecialty[i.specialty.name] = (perSpecialty[i.specialty.name] ?? 0) + 1;
     expect(perSpecialty).toEqual({ Ophthalmology: 5, Medication: 5, Anesthesia: 5 });
     expect(study.items.every((i) => i.referenceAnswer.length > 50)).toBe(true);
+  });
+
+  it("gives every demo answer its reference metrics, through the sets and reference-metrics APIs", async () => {
+    await seedDemo();
+    const study = await getDb().study.findUniqueOrThrow({ where: { slug: DEMO_STUDY_SLUG } });
+    const lead = await getDb().user.findFirstOrThrow({ where: { email: DEMO_USERS.find((u) => u.role === "LEAD")!.email } });
+    const { token } = await createApiToken(lead.id, { name: "demo metrics" });
+    const sets = await call(setsRoute, `/api/v1/studies/${study.id}/sets`, bearer(token), { id: study.id });
+    expect(sets.status).toBe(200);
+    const rows = sets.body.sets as { id: string; answers: { repetition: number; bleu: number | null; rouge1: number | null; rougeL: number | null }[] }[];
+    expect(rows).toHaveLength(45);
+    const stored = await getDb().response.findMany({
+      where: { responseSet: { studyId: study.id } },
+      select: { responseSetId: true, repetition: true, text: true, responseSet: { select: { item: { select: { referenceAnswer: true } } } } },
+    });
+    for (const r of stored) {
+      const m = metricsOf(r.responseSet.item.referenceAnswer, r.text)!;
+      const a = rows.find((s) => s.id === r.responseSetId)!.answers.find((x) => x.repetition === r.repetition)!;
+      expect(a.bleu).toBeCloseTo(m.bleu, 12);
+      expect(a.rouge1).toBeCloseTo(m.rouge1, 12);
+      expect(a.rougeL).toBeCloseTo(m.rougeL, 12);
+      expect(m.rouge1).toBeGreaterThan(0);
+    }
+    const summary = await call(summaryRoute, `/api/v1/studies/${study.id}/reference-metrics`, bearer(token), { id: study.id });
+    const perModel = (summary.body.rows as { specialty: string | null; answers: number }[]).filter((r) => r.specialty === null);
+    expect(perModel).toHaveLength(3);
+    expect(perModel.every((r) => r.answers === 45)).toBe(true);
   });
 
   it("fills the demo graders' queues on the open study, and leaves a finished pilot for the lead", async () => {

@@ -22,6 +22,8 @@ import { graderPseudonym } from "@/lib/users/pseudonym";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { createMigratedDatabase, useIsolatedDatabase } from "./helpers/db";
 import { form, GOOD_SAFE, makeGradableStudy } from "./helpers/study-fixture";
+import { getPool } from "@/lib/db/client";
+import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
 
 /** Exactly the header the S.C.O.R.E. paper's public analysis code reads (its template names these columns). */
 const SCORE_LONG_HEADER = ["domain", "model", "response_id", "Safety", "Consensus", "Objectivity", "Reproducibility", "Explainability"] as const;
@@ -419,6 +421,9 @@ describe("study archive", () => {
 
   it("round-trips into an EMPTY database: import, export again, identical modulo the documented ids and timestamps", async () => {
     await getDb().study.update({ where: { id: f.study.id }, data: { graderTitle: "Eye questions, round 1" } });
+    // The fixture writes its answers without the import: their reference metrics are computed here
+    // as an import would have, and the archive's import must compute the same ones.
+    await refreshReferenceMetrics(pgQuery(getPool()), { studyId: f.study.id });
     const original = JSON.parse(await text(f.lead.token, f.study.id, "dataset=study&audit=1"));
     expect(original.study.graderTitle).toBe("Eye questions, round 1");
     expect(original.graders).toHaveLength(3);

@@ -255,6 +255,7 @@ describe("no route answers 5xx to hostile text", () => {
         extra: { cursor: [cursorOf("\u0000", "m"), cursorOf("Q1", "\uD800"), cursorOf("a\u0000b", "\u0000")] },
       },
       "GET /api/v1/studies/[id]/stats": { as: "lead", params: study, query: { specialty: "Medication", rubric: "SCORE", models: "Zeta-Model-Alpha", journal: "1" } },
+      "GET /api/v1/studies/[id]/reference-metrics": { as: "lead", params: study },
       "GET /api/v1/rubric-templates": { as: "lead" },
       "POST /api/v1/studies/[id]/redactions": { as: "lead", params: { id: importStudy.id }, body: { find: "Zeta", replace: "[model]", dryRun: true } },
       "POST /api/v1/users/[id]/unlock": { as: "admin", params: { id: spare.id } },

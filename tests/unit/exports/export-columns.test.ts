@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scoreLongHeader, scoreLongRows, setsHeader, summaryRows, type SummaryDocument } from "@/lib/exports/results";
+import { scoreLongHeader, scoreLongRows, setMetricMeans, setsHeader, summaryRows, type SummaryDocument } from "@/lib/exports/results";
 import type { SetResult } from "@/lib/results/sets";
 import type { ModelSummary } from "@/lib/results/summary";
 import { parseRubricDocument, type RubricDocument } from "@/lib/rubrics/document";
@@ -108,5 +108,26 @@ describe("the sets export's total columns and the summary's total rows", () => {
     const doc = { study: "s", rubrics: ["own"], models: [model], alpha: [], cliffsDelta: [], harmFlags: [], judgeVsPanel: [] } as unknown as SummaryDocument;
     const measures = summaryRows(doc, [twoTotals()]).map((r) => r.measure);
     expect(measures).toEqual(["total", "total_main", "total_side"]);
+  });
+});
+
+describe("reference-based metrics in the exports", () => {
+  it("score-long adds bleu, rouge1, rougeL last only when asked (a study with reference answers): the means over the set's answers", () => {
+    const doc = surveyWithLongColumns();
+    expect(scoreLongHeader([doc])).toEqual(["domain", "model", "response_id", "Acceptable", "HarmExtent", "Author"]);
+    expect(scoreLongHeader([doc], true).slice(-3)).toEqual(["bleu", "rouge1", "rougeL"]);
+    const s = {
+      ...set({ [doc.key]: { acceptability: 2.5, harm_extent: "N/A", written_by: "ai" } }),
+      answers: [
+        { repetition: 1, bleu: 0.2, rouge1: 0.5, rougeL: 0.25 },
+        { repetition: 2, bleu: 0.4, rouge1: 0.7, rougeL: null },
+        { repetition: 3, bleu: null, rouge1: null, rougeL: null },
+      ],
+    };
+    const [row] = scoreLongRows([s], [doc], true);
+    expect(row).toMatchObject({ bleu: 0.3, rouge1: 0.6, rougeL: 0.25 });
+    expect(scoreLongRows([s], [doc])[0]).not.toHaveProperty("bleu");
+    expect(setMetricMeans({ answers: [] })).toEqual({ bleu: null, rouge1: null, rougeL: null });
+    expect(setsHeader([doc]).slice(-4)).toEqual(["bleu", "rouge1", "rougeL", "answer_metrics"]);
   });
 });
