@@ -3169,6 +3169,8 @@ export interface components {
                 drift: number | null;
                 /** @enum {string|null} */
                 verdict: "accept" | "review" | "reject" | null;
+                /** @description The mean ROUGE-L F1 (0-1) between every pair of the set's answers, tokenised as the reference metrics; beside the verdict, not part of it (word overlap cannot tell style from contradiction) */
+                mutualRougeL: number | null;
                 sources: {
                     rubric: string;
                     dimension: string;

@@ -7,7 +7,7 @@ import { jsonArray } from "./json";
  * under the study's rule, and the lead's decision with its note. The report
  * is computed as the governance page shows it.
  */
-export const TRIAGE_HEADER = ["set_id", "item_id", "specialty", "model", "drift", "verdict", "read_from", "read_from_kind", "decision", "decision_note", "decided_at", "accept_at_most", "review_at_most"] as const;
+export const TRIAGE_HEADER = ["set_id", "item_id", "specialty", "model", "drift", "verdict", "mutual_rouge_l", "read_from", "read_from_kind", "decision", "decision_note", "decided_at", "accept_at_most", "review_at_most"] as const;
 
 export interface TriageRecord {
   set_id: string;
@@ -16,6 +16,7 @@ export interface TriageRecord {
   model: string;
   drift: number | null;
   verdict: string | null;
+  mutual_rouge_l: number | null;
   read_from: string | null;
   read_from_kind: string | null;
   decision: string | null;
@@ -36,6 +37,7 @@ export async function triageRecords(studyId: string): Promise<TriageRecord[]> {
     model: s.model,
     drift: round4(s.drift),
     verdict: s.verdict,
+    mutual_rouge_l: round4(s.mutualRougeL),
     read_from: s.sources[0] ? `${s.sources[0].rubric}/${s.sources[0].dimension}` : null,
     read_from_kind: s.sources[0]?.kind ?? null,
     decision: s.decision?.decision.toLowerCase() ?? null,

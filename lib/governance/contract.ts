@@ -58,6 +58,7 @@ export const TriageReportSchema = registry.register(
         model: z.string(),
         drift: z.number().nullable().meta({ description: "The largest drift of the set; null when no dimension could be read" }),
         verdict: z.enum(["accept", "review", "reject"]).nullable(),
+        mutualRougeL: z.number().nullable().meta({ description: "The mean ROUGE-L F1 (0-1) between every pair of the set's answers, tokenised as the reference metrics; beside the verdict, not part of it (word overlap cannot tell style from contradiction)" }),
         sources: z.array(DriftSourceSchema),
         decision: Decision.nullable(),
       }),

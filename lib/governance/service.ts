@@ -10,7 +10,7 @@ import { graderRubricValues, type StoredCell } from "@/lib/scoring/study-values"
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { finalPerAnswer } from "@/lib/results/set-detail";
-import { DEFAULT_TRIAGE_RULE, setStability, triageRuleProblems, type DriftSource, type TriageRule, type TriageVerdict } from "./triage";
+import { DEFAULT_TRIAGE_RULE, mutualRougeL, setStability, triageRuleProblems, type DriftSource, type TriageRule, type TriageVerdict } from "./triage";
 
 /**
  * The governance queue (stage 4): every final set of a study with N >= 2,
@@ -25,6 +25,8 @@ export interface TriageRow {
   model: string;
   drift: number | null;
   verdict: TriageVerdict | null;
+  /** The mean ROUGE-L F1 between the set's answers (./triage.ts mutualRougeL), beside the verdict. */
+  mutualRougeL: number | null;
   /** What the drift was read from, the largest first (at most three). */
   sources: DriftSource[];
   decision: { decision: TriageDecision; note: string; decidedAt: string } | null;
@@ -95,6 +97,13 @@ export async function triageReport(studyId: string): Promise<TriageReport> {
     [studyId],
   );
   type Cell = Required<StoredCell>;
+  const { rows: answers } = await pool.query<{ set: string; text: string }>(
+    `SELECT r."responseSetId"::text AS set, r.text FROM "Response" r JOIN "ResponseSet" rs ON rs.id = r."responseSetId"
+      WHERE rs."studyId" = $1::uuid AND rs.status IN ('AGREED', 'ADJUDICATED') AND rs."finalJudgeId" IS NULL ORDER BY r.repetition`,
+    [studyId],
+  );
+  const textsOf = new Map<string, string[]>();
+  for (const a of answers) textsOf.set(a.set, [...(textsOf.get(a.set) ?? []), a.text]);
   const bySet = new Map<string, Map<string, Cell[]>>();
   for (const c of cells) {
     const graders = bySet.get(c.set) ?? new Map<string, Cell[]>();
@@ -114,6 +123,7 @@ export async function triageReport(studyId: string): Promise<TriageReport> {
       model: s.model,
       drift: stability.drift,
       verdict: stability.verdict,
+      mutualRougeL: mutualRougeL(textsOf.get(s.id) ?? []),
       sources: stability.sources.slice(0, 3),
       decision: s.decision ? { decision: s.decision, note: s.note ?? "", decidedAt: s.decidedAt!.toISOString() } : null,
     });

@@ -1,5 +1,7 @@
 import type { RubricDocument } from "@/lib/rubrics/document";
 import type { DimensionValue } from "@/lib/scoring/rubric-values";
+import { rougeLFromTokens } from "@/lib/stats/rouge";
+import { tokenizeRouge } from "@/lib/stats/text-tokenize";
 
 /**
  * Stages 3-4 of the five-stage evaluation pipeline of paper 000 (in
@@ -107,4 +109,26 @@ export function triageRuleProblems(rule: TriageRule): { path: string; message: s
   if (!(rule.reviewAtMost >= 0 && rule.reviewAtMost <= 1)) problems.push({ path: "reviewAtMost", message: "reviewAtMost is a share of the scale, from 0 to 1" });
   if (rule.reviewAtMost < rule.acceptAtMost) problems.push({ path: "reviewAtMost", message: "reviewAtMost cannot be below acceptAtMost: review lies between the two" });
   return problems;
+}
+
+/**
+ * How alike a set's answers read: the mean ROUGE-L F1 over every pair of its
+ * answers (F1 is symmetric), tokenised as the reference metrics are. Shown
+ * beside the drift, not part of the verdict: "stylistic variation is
+ * acceptable, whereas contradictory clinical content is considered unstable",
+ * and word overlap cannot tell the two apart. Null with fewer than two
+ * answers that have text.
+ */
+export function mutualRougeL(texts: readonly string[]): number | null {
+  const tokens = texts.filter((t) => t.trim() !== "").map((t) => tokenizeRouge(t));
+  if (tokens.length < 2) return null;
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    for (let j = i + 1; j < tokens.length; j++) {
+      sum += rougeLFromTokens(tokens[i], tokens[j]).f1;
+      pairs++;
+    }
+  }
+  return sum / pairs;
 }

@@ -134,10 +134,10 @@ describe("stability triage and governance decisions (stages 3-4)", () => {
     const csv = await callRoute(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=triage&format=csv`, bearer(f.lead.token), { id: f.study.id });
     expect(csv.status).toBe(200);
     const lines = String(csv.body).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
-    expect(lines[0]).toBe("set_id,item_id,specialty,model,drift,verdict,read_from,read_from_kind,decision,decision_note,decided_at,accept_at_most,review_at_most");
+    expect(lines[0]).toBe("set_id,item_id,specialty,model,drift,verdict,mutual_rouge_l,read_from,read_from_kind,decision,decision_note,decided_at,accept_at_most,review_at_most");
     expect(lines).toHaveLength(7);
     const decided = lines.find((l) => l.startsWith(setId))!;
-    expect(decided).toContain(",0.75,reject,stability_panel/accuracy,spread,accepted,Re-read: the dose differs only in units,");
+    expect(decided).toContain(",0.75,reject,0.9,stability_panel/accuracy,spread,accepted,Re-read: the dose differs only in units,");
     const asJson = await callRoute(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=triage&format=json`, bearer(f.lead.token), { id: f.study.id });
     const rows = (typeof asJson.body === "string" ? JSON.parse(asJson.body) : asJson.body) as Body[];
     expect(rows.find((r) => r.set_id === setId)).toMatchObject({ verdict: "reject", drift: 0.75, decision: "accepted", accept_at_most: 0.25, review_at_most: 0.5 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TRIAGE_RULE, setStability, triageRuleProblems, verdictOf } from "@/lib/governance/triage";
+import { DEFAULT_TRIAGE_RULE, mutualRougeL, setStability, triageRuleProblems, verdictOf } from "@/lib/governance/triage";
 import type { RubricDocument } from "@/lib/rubrics/document";
 
 const likert = { kind: "ordinal" as const, levels: [1, 2, 3, 4, 5].map((value) => ({ value, label: String(value) })) };
@@ -57,5 +57,13 @@ describe("stability triage (hand-worked, default rule: accept <= 0.25, review <=
     expect(triageRuleProblems({ acceptAtMost: 0.5, reviewAtMost: 0.25 })).toEqual([{ path: "reviewAtMost", message: expect.stringMatching(/cannot be below acceptAtMost/) }]);
     expect(triageRuleProblems({ acceptAtMost: -0.1, reviewAtMost: 2 }).map((p) => p.path)).toEqual(["acceptAtMost", "reviewAtMost"]);
     expect(triageRuleProblems(DEFAULT_TRIAGE_RULE)).toEqual([]);
+  });
+
+  it("reads how alike the answers are as the mean ROUGE-L F1 over their pairs", () => {
+    // (1,2) identical: 1; (1,3) and (2,3) share no token: 0.
+    expect(mutualRougeL(["The cat sat.", "the CAT sat", "A dog ran!"])).toBeCloseTo(1 / 3, 12);
+    // LCS "the sat" (2 of 3 tokens each way): 2/3.
+    expect(mutualRougeL(["the cat sat", "the dog sat"])).toBeCloseTo(2 / 3, 12);
+    expect(mutualRougeL(["only one", "  "])).toBeNull();
   });
 });

@@ -44,7 +44,8 @@ export default async function GovernancePage({ params, searchParams }: Props) {
           Every final set is triaged by how much its {report.repetitions} answers drift: the largest spread of a dimension scored on each answer (the
           largest final value minus the smallest), or how far a dimension graded across the answers sits below the top of its scale, each as a share of
           its scale. Consistent sets are proposed for acceptance, minor drift for review, major drift for rejection; you decide each set with a note
-          (kept in the audit log).
+          (kept in the audit log). Beside each verdict, how alike the answers read (the mean ROUGE-L F1 between each pair of answers, 0-1): word
+          overlap, which cannot tell a reworded answer from a contradicting one, so it informs your review and does not decide it.
         </p>
         <p>
           {report.defaultRule ? "The default rule" : "This study's rule"}: accept at most {pct(report.rule.acceptAtMost)} of the scale, review up to{" "}
@@ -97,7 +98,7 @@ export default async function GovernancePage({ params, searchParams }: Props) {
         <Table aria-label="Triage queue">
           <TableHeader>
             <TableRow>
-              {["Item", "Specialty", "Model", "Drift", "Proposed", "Read from", "Decision"].map((h) => (
+              {["Item", "Specialty", "Model", "Drift", "Proposed", "Read from", "Answers alike (ROUGE-L)", "Decision"].map((h) => (
                 <TableHead key={h}>{h}</TableHead>
               ))}
             </TableRow>
@@ -120,6 +121,7 @@ export default async function GovernancePage({ params, searchParams }: Props) {
                   <TableCell className="text-xs">
                     {top ? (top.kind === "spread" ? `${top.name}: answers ${top.values.map(fmt).join(", ")}` : `${top.name}: ${fmt(top.values[0])} across the answers`) : "—"}
                   </TableCell>
+                  <TableCell>{s.mutualRougeL === null ? "—" : s.mutualRougeL.toFixed(2)}</TableCell>
                   <TableCell>
                     {s.decision ? (
                       <p className="mb-1 text-xs text-muted-foreground">
