@@ -737,6 +737,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/screening": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The study's latest safety screen and every answer it screened out (the screen's dataset) */
+        get: operations["getScreening"];
+        put?: never;
+        /** Run the safety screen: rule lists over every answer of the study, off the request thread and time-limited per rule (audited) */
+        post: operations["runScreen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1420,6 +1438,8 @@ export interface components {
             answers: {
                 repetition: number;
                 text: string;
+                /** @description The study's safety screen flagged this answer: show the neutral warning (never the rule, which may name a model) */
+                screened: boolean;
             }[];
             scores: {
                 rubric: string;
@@ -3202,6 +3222,89 @@ export interface components {
                 accepted: number;
                 rejected: number;
             }[];
+        };
+        /** @description A term (whole-word, case-insensitive) or an RE2 regular expression; the name is the reason shown to the lead */
+        ScreenRule: {
+            name: string;
+            /** @enum {string} */
+            kind: "term" | "regex";
+            pattern: string;
+            /** @description Regex only: match regardless of case (terms always do) */
+            ignoreCase?: boolean;
+            /** @description Why the rule exists, for the lead and the audit */
+            reason?: string;
+        };
+        /** @description The rules to run over every answer of the study, and what to do with the answers they screen out */
+        ScreenRequest: {
+            rules: {
+                name: string;
+                /** @enum {string} */
+                kind: "term" | "regex";
+                pattern: string;
+                /** @description Regex only: match regardless of case (terms always do) */
+                ignoreCase?: boolean;
+                /** @description Why the rule exists, for the lead and the audit */
+                reason?: string;
+            }[];
+            /**
+             * @description warn: screened answers stay in grading and graders see a neutral warning on them; exclude: the sets holding them are not assigned to graders
+             * @enum {string}
+             */
+            action: "warn" | "exclude";
+            /**
+             * @description true: report the hits, store nothing
+             * @default false
+             */
+            dryRun: boolean;
+        };
+        ScreenedAnswer: {
+            /** Format: uuid */
+            responseId: string;
+            /** Format: uuid */
+            responseSetId: string;
+            /** @description The item's id from the import */
+            externalId: string;
+            model: string;
+            repetition: number;
+            hits: {
+                /** @description The rule's index in the run's rules */
+                rule: number;
+                /** @description The rule's name: the reason the answer was screened out */
+                name: string;
+                /** @description Matches in the answer (counted up to 1000) */
+                matches: number;
+                /** @description The text around the first match, the match in [brackets] */
+                excerpt: string;
+            }[];
+        };
+        ScreeningResult: {
+            dryRun: boolean;
+            /** @description null: the study has never been screened */
+            run: {
+                /**
+                 * Format: uuid
+                 * @description null in a dry run
+                 */
+                id: string | null;
+                /** @enum {string} */
+                action: "warn" | "exclude";
+                rules: components["schemas"]["ScreenRule"][];
+                /** @description Answers the run read */
+                answers: number;
+                screenedAnswers: number;
+                screenedSets: number;
+                /** @description Screened sets that already had graders: exclusion keeps sets out of later assignment runs only */
+                assignedSets: number;
+                ranBy: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                /** Format: date-time */
+                ranAt: string;
+            } | null;
+            /** @description Every screened-out answer with the rules that matched it */
+            answers: components["schemas"]["ScreenedAnswer"][];
         };
         CreateUser: {
             email: string;
@@ -6810,6 +6913,128 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getScreening: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest run, or run: null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningResult"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runScreen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ScreenRequest"];
+            };
+        };
+        responses: {
+            /** @description The run and every answer it screened out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningResult"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
+import { setExcludedByScreenSql } from "@/lib/screening/sql";
 import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
 import { ApiError } from "@/lib/errors/api-error";
@@ -69,6 +70,8 @@ export async function assignGraders(
         WHERE rs."studyId" = ${studyId}::uuid
           -- Hybrid mode: a set whose final scores are a judge's is never given to clinicians.
           AND rs."finalJudgeId" IS NULL
+          -- The safety screen in exclude mode: its screened sets are not given to graders (lib/screening).
+          AND NOT ${setExcludedByScreenSql(Prisma.sql`rs.id`, Prisma.sql`${studyId}::uuid`)}
           AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition <= ${study.repetitions}) = ${study.repetitions}`;
       const existing = await tx.assignment.findMany({
         where: { studyId },

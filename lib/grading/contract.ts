@@ -46,7 +46,15 @@ const BlindedAssignment = registry.register(
       showReferenceAnswer: z.boolean(),
     }),
     item: z.object({ specialty: z.string(), question: z.string(), referenceAnswer: z.string().nullable(), criteria: z.array(CriterionSchema).nullable() }),
-    answers: z.array(z.object({ repetition: z.int(), text: z.string() })).meta({ description: "Labelled by repetition only (Answer 1..N): no model identity" }),
+    answers: z
+      .array(
+        z.object({
+          repetition: z.int(),
+          text: z.string(),
+          screened: z.boolean().meta({ description: "The study's safety screen flagged this answer: show the neutral warning (never the rule, which may name a model)" }),
+        }),
+      )
+      .meta({ description: "Labelled by repetition only (Answer 1..N): no model identity" }),
     scores: z.array(
       z.object({
         rubric: z.string(),

@@ -4,6 +4,7 @@ import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
+import { answerScreenedSql } from "@/lib/screening/sql";
 import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
@@ -180,7 +181,7 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
       WHERE a.id = ${assignmentId}::uuid AND a.id IN (SELECT id FROM mine)
     )
     SELECT this.*,
-      (SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text) ORDER BY r.repetition)
+      (SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text, 'screened', ${answerScreenedSql(Prisma.sql`r.id`, Prisma.sql`this."studyId"`)}) ORDER BY r.repetition)
          FROM "Response" r WHERE r."responseSetId" = this."responseSetId" AND r.repetition <= this.repetitions) AS answers,
       (SELECT json_agg(${gradeJsonSql}) FROM "Grade" g WHERE g."assignmentId" = this.id) AS grades,
       progress.total, progress.done, progress.before,

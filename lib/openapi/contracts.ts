@@ -14,3 +14,4 @@ import "@/lib/judges/runner/contract";
 import "@/lib/grade-import/contract";
 import "@/lib/governance/contract";
 import "@/lib/reference-metrics/contract";
+import "@/lib/screening/contract";

@@ -17,6 +17,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Results", description: "Final scores and statistics (unblinded, leads)" },
   { name: "Harm review", description: "Potential-harm flags and their review" },
   { name: "Governance", description: "The stability triage of final sets (accept, review, reject) and the lead's decisions" },
+  { name: "Screening", description: "The safety screen of a study's answers before grading" },
   { name: "Exports", description: "Datasets out, and a whole study's archive back in" },
   { name: "Judges", description: "Automated judges whose scores sit beside the clinicians'" },
   { name: "Judge runs", description: "Endpoints that run a judge, and the runs themselves" },

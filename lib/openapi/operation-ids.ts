@@ -58,4 +58,6 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "post /api/v1/studies/{id}/grade-imports": "importGrades",
   "get /api/v1/studies/{id}/grade-import-mappings": "listGradeImportMappings",
   "put /api/v1/studies/{id}/grade-import-mappings": "saveGradeImportMapping",
+  "post /api/v1/studies/{id}/screening": "runScreen",
+  "get /api/v1/studies/{id}/screening": "getScreening",
 };

@@ -22,6 +22,7 @@ export const WORKER_ENTRIES = {
   "grade-import": "lib/grade-import/worker.ts",
   "answer-import": "lib/import/worker.ts",
   "archive-import": "lib/exports/archive-worker.ts",
+  screen: "lib/screening/worker.ts",
 } as const;
 
 export type WorkerJob = keyof typeof WORKER_ENTRIES;
@@ -92,8 +93,13 @@ export function outOfMemory(heapMb: number): ApiError {
   return new ApiError(413, message, { errors: [{ row: 0, column: null, message }], total: 1, limit: "IMPORT_WORKER_HEAP_MB" });
 }
 
-/** Runs `job` on `input` in a new worker thread; `transfer` lists what moves to it (a request body's stream). */
-export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transferable[] = []): Promise<O> {
+/**
+ * Runs `job` on `input` in a new worker thread; `transfer` lists what moves to
+ * it (a request body's stream). Aborting `signal` stops the thread and rejects
+ * with the signal's reason: a job busy in one long computation (a screen's
+ * regex) cannot stop itself.
+ */
+export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transferable[] = [], signal?: AbortSignal): Promise<O> {
   const heapMb = workerHeapMb();
   const filename = await entryOf(job);
   const worker = new Worker(/* turbopackIgnore: true */ filename, {
@@ -111,6 +117,8 @@ export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: T
     worker.on("message", (reply: WorkerReply<O>) => settle(() => (reply.ok ? resolve(reply.value) : reject(errorFromWorker(reply.error)))));
     worker.on("error", (e: Error & { code?: string }) => settle(() => reject(e.code === "ERR_WORKER_OUT_OF_MEMORY" ? outOfMemory(heapMb) : e)));
     worker.on("exit", (code) => settle(() => reject(new Error(`the ${job} worker stopped (exit code ${code}) before it answered`))));
+    if (signal?.aborted) settle(() => reject(signal.reason));
+    signal?.addEventListener("abort", () => settle(() => reject(signal.reason)), { once: true });
     worker.postMessage({ input }, transfer);
   });
 }
