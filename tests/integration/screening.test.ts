@@ -32,7 +32,7 @@ async function seed() {
   const text = async (set: number, rep: number, t: string) =>
     db.response.update({ where: { responseSetId_repetition: { responseSetId: s.sets[set].id, repetition: rep } }, data: { text: t } });
   await text(0, 1, "Start WARFARIN 5 mg tonight.\nThen warfarin again, checking the INR.");
-  await text(1, 1, "Patients who are warfarinised need monitoring."); // not the whole word
+  await text(1, 1, "Patients who are warfarinised, or on prewarfarin protocols, need monitoring."); // not the whole word
   await text(3, 2, "Give 1500 mg of paracetamol at once.");
   return s;
 }
