@@ -156,8 +156,9 @@ describe("a slow screening rule", () => {
 
   it("is stopped by its time budget over many answers with a 422 naming it, while others' requests stay fast", async () => {
     process.env.SCREEN_REGEX_BUDGET_MS = "600";
-    const s = await makeGradableStudy({ items: 10, models: 2, n: 2, k: 1, graders: 1 });
-    await getDb().response.updateMany({ where: { responseSet: { studyId: s.study.id } }, data: { text: LONG } });
+    const s = await makeGradableStudy({ items: 15, models: 2, n: 2, k: 1, graders: 1 });
+    // 60 answers of 10 KB: each match is far below the budget (the thread's watchdog never fires), their sum far above it.
+    await getDb().response.updateMany({ where: { responseSet: { studyId: s.study.id } }, data: { text: LONG.slice(0, 10_000) } });
     const m = await probe(s.lead.token, () => post(s.study.id, s.lead.token, { rules: [RULES[0], SLOW], action: "warn" }));
     expect(m.result.status, JSON.stringify(m.result.body)).toBe(422);
     expect(m.result.body.error).toMatch(/the screening rule "Slow sentence rule" \(rule 2: .*\) took longer than 600 ms .*SCREEN_REGEX_BUDGET_MS/);
