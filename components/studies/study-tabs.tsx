@@ -17,6 +17,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/items`, label: "Items" },
     { href: `${base}/graders`, label: "Graders" },
     { href: `${base}/import`, label: "Import" },
+    { href: `${base}/screening`, label: "Screening" },
     { href: `${base}/assignments`, label: "Assignments" },
     { href: `${base}/escalations`, label: "Escalations" },
     { href: `${base}/harm`, label: "Harm flags" },

@@ -104,7 +104,7 @@ export interface BlindedAssignment {
   /** `criteria`: the question's own criteria, for a criteria dimension (HealthBench); null without. */
   item: { specialty: string; question: string; referenceAnswer: string | null; criteria: { id: string; text: string; points: number }[] | null };
   /** Labelled by repetition only: "Answer 1..N". */
-  answers: { repetition: number; text: string }[];
+  answers: { repetition: number; text: string; screened: boolean }[];
   scores: SavedGrade[];
   harm: { flag: boolean; comment: string | null };
   timeSpentMs: number;
@@ -143,7 +143,7 @@ interface AssignmentViewRow {
   referenceAnswer: string;
   criteria: unknown;
   specialty: string;
-  answers: { repetition: number; text: string }[] | null;
+  answers: { repetition: number; text: string; screened: boolean }[] | null;
   grades: GradeRow[] | null;
   total: number;
   done: number;

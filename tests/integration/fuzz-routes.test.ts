@@ -261,6 +261,13 @@ describe("no route answers 5xx to hostile text", () => {
       "POST /api/v1/users/[id]/unlock": { as: "admin", params: { id: spare.id } },
       "PATCH /api/v1/studies/[id]/graders/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id }, body: { specialties: ["Cardiology"] } },
       "GET /api/v1/studies/[id]/harm-flags": { as: "lead", params: study, query: { review: "OPEN" } },
+      "GET /api/v1/studies/[id]/screening": { as: "lead", params: study },
+      "POST /api/v1/studies/[id]/screening": {
+        as: "lead",
+        params: study,
+        body: { rules: [{ name: "Dose", kind: "term", pattern: "mg" }, { name: "Big dose", kind: "regex", pattern: "\\d{4,} ?mg", ignoreCase: true }], action: "warn", dryRun: true },
+        runs: 8,
+      },
       "GET /api/v1/studies/[id]/judges": { as: "lead", params: study },
       "POST /api/v1/studies/[id]/judges": { as: "lead", params: study, body: { name: "Fuzzed judge", model: "gpt-4o", version: "2024-08-06", prompt: "Grade the answer", settings: { temperature: 0, endpoint: "local" } } },
       "POST /api/v1/studies/[id]/judges/[judgeId]/scores": {

@@ -68,6 +68,8 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/triage": "study",
   "PUT /api/v1/studies/[id]/triage": "study",
   "PUT /api/v1/studies/[id]/triage/[setId]": "study",
+  "GET /api/v1/studies/[id]/screening": "study",
+  "POST /api/v1/studies/[id]/screening": "study",
   "GET /api/v1/studies/[id]/items": "study",
   "GET /api/v1/studies/[id]/sets": "study",
   "GET /api/v1/studies/[id]/stats": "study",

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { GradingForm } from "@/components/grading/grading-form";
 import { Markdown } from "@/components/grading/markdown";
 import { QuestionBody } from "@/components/grading/question-body";
+import { ScreenWarning } from "@/components/screening/screen-warning";
 import { GRADER_ROLES, requireUser } from "@/lib/server/page-guard";
 import { loadOwnAssignment } from "./assignment";
 
@@ -29,7 +30,15 @@ export default async function GradePage({ params, searchParams }: { params: Para
       key={assignment.id}
       assignment={assignment}
       item={{ ...item, questionBody: <QuestionBody question={item.question} />, referenceAnswer: item.referenceAnswer ? <Markdown>{item.referenceAnswer}</Markdown> : null }}
-      answers={answers.map((a) => ({ repetition: a.repetition, body: <Markdown>{a.text}</Markdown> }))}
+      answers={answers.map((a) => ({
+        repetition: a.repetition,
+        body: (
+          <>
+            {a.screened ? <ScreenWarning /> : null}
+            <Markdown>{a.text}</Markdown>
+          </>
+        ),
+      }))}
       justSubmitted={submitted === "1"}
     />
   );

@@ -1,0 +1,44 @@
+import type { Metadata } from "next";
+import { ScreenForm } from "@/components/screening/screen-form";
+import { ScreenResults } from "@/components/screening/screen-results";
+import { getScreening } from "@/lib/screening/service";
+import { loadStudyForPage } from "@/lib/studies/page-access";
+
+export const metadata: Metadata = { title: "Safety screen" };
+
+type Props = { params: Promise<{ id: string }> };
+
+export default async function ScreeningPage({ params }: Props) {
+  const { id } = await params;
+  const { study } = await loadStudyForPage(id);
+  const latest = await getScreening(study.id);
+  return (
+    <div className="flex flex-col gap-6">
+      <p className="max-w-3xl text-sm text-muted-foreground">
+        Before graders see the answers, screen them with rules: terms (matched as whole words, in any case) and regular expressions (RE2 syntax, each
+        with a time limit). Each rule&apos;s name is the reason an answer is screened out. Screened answers are either kept for grading, with a neutral
+        warning to graders that never names the rule, or their sets are left out of assignment. Each run replaces the study&apos;s screen and is kept
+        in the audit log.
+      </p>
+      <section className="flex flex-col gap-3" aria-labelledby="screen-latest">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="screen-latest" className="text-lg font-semibold">
+            Current screen
+          </h2>
+          {latest ? (
+            <a className="text-sm underline" href={`/api/v1/studies/${study.id}/screening`} download={`screening-${study.slug}.json`}>
+              Download the screen (JSON)
+            </a>
+          ) : null}
+        </div>
+        <ScreenResults result={latest ?? { dryRun: false, run: null, answers: [] }} />
+      </section>
+      <section className="flex flex-col gap-3" aria-labelledby="screen-run">
+        <h2 id="screen-run" className="text-lg font-semibold">
+          {latest ? "Run the screen again" : "Run a screen"}
+        </h2>
+        <ScreenForm studyId={study.id} rules={latest?.run?.rules ?? []} action={latest?.run?.action ?? "warn"} />
+      </section>
+    </div>
+  );
+}
