@@ -55,6 +55,13 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
       "Every judgment of every automated judge, one row each: item, model, repetition, rubric, dimension; score, category and na as stored, and value and label as in the grades export; both readings (the level given or most probable, ties to the lower; the expected score, sum of level x probability, to 4 decimals, and its half-up rounding); the probabilities and samples (JSON), the confidence, the rationale, and whether the judge's scores are the set's final ones (hybrid mode).",
   },
   {
+    dataset: "screening",
+    title: "Safety screen",
+    formats: ["csv", "json"],
+    description:
+      "The study's latest safety screen, one row per answer and rule that matched: the run (id, time, action: warn or exclude), item, model and version, repetition, the rule as run (name, which is the reason; term or regex; pattern), the matches in the answer (counted up to 1000) and the text around the first match, in [brackets]. Empty when the study has not been screened.",
+  },
+  {
     dataset: "audit",
     title: "Audit trail",
     formats: ["csv", "json"],

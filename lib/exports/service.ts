@@ -5,6 +5,7 @@ import type { Dataset, Format } from "./contract";
 import { gradesChunks } from "./grades";
 import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
+import { screeningChunks } from "./screening";
 import { resultsStudy, scoreLongChunks, setsChunks, summaryChunks } from "./results";
 import { ExportSession } from "./session";
 import { triageChunks } from "./triage";
@@ -90,6 +91,8 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
       return () => triageChunks(study.id, format);
     case "judge-scores":
       return withSession((session) => judgeScoresChunks(session, study.id, format, storedRubrics(study.rubrics)));
+    case "screening":
+      return withSession((session) => screeningChunks(session, study.id, format));
   }
 }
 

@@ -3,6 +3,7 @@ import { GET as getAssignment } from "@/app/api/v1/assignments/[id]/route";
 import { GET as me } from "@/app/api/v1/me/route";
 import { GET as myAssignments } from "@/app/api/v1/me/assignments/route";
 import { POST as assign } from "@/app/api/v1/studies/[id]/assignments/route";
+import { GET as exportStudy } from "@/app/api/v1/studies/[id]/export/route";
 import { GET as getScreening, POST as runScreen } from "@/app/api/v1/studies/[id]/screening/route";
 import { getDb } from "@/lib/db/client";
 import { bearer, call } from "./helpers/fixtures";
@@ -64,6 +65,15 @@ describe("safety screening", () => {
     const audit = await getDb().auditEvent.findMany({ where: { studyId: s.study.id, action: "screen.run" } });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorId: s.lead.id, entityType: "ScreenRun", entityId: r.body.run.id });
+    // The dataset: one row per answer x rule, the rule as run.
+    const csv = await call(exportStudy, `/api/v1/studies/${s.study.id}/export?dataset=screening&format=csv`, bearer(s.lead.token), { id: s.study.id });
+    expect(csv.status).toBe(200);
+    const lines = String(csv.body).trim().split(/\r?\n/);
+    expect(lines[0]).toBe("run_id,ran_at,action,item_id,model,model_version,repetition,rule,rule_kind,rule_pattern,matches,excerpt");
+    expect(lines.slice(1).map((l) => l.replace(/^[^,]+,[^,]+,/, ""))).toEqual([
+      `warn,Q1,${MODEL_NAMES[0]},zma-2031-01-17,1,Anticoagulant named,term,warfarin,2,"Start [WARFARIN] 5 mg tonight. Then warfarin again, checking the INR."`,
+      `warn,Q2,${MODEL_NAMES[1]},olb-v9.4.2,2,Gram-scale dose,regex,"\\b\\d{4,}\\s*mg\\b",1,Give [1500 mg] of paracetamol at once.`,
+    ]);
     expect(audit[0].after).toMatchObject({ action: "warn", screenedAnswers: 2, hits: 2, rules: [{ name: "Anticoagulant named" }, { name: "Gram-scale dose" }, { name: RULES[2].name }] });
   });
 
