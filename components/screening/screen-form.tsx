@@ -46,7 +46,9 @@ export function ScreenForm({ studyId, rules, action }: { studyId: string; rules:
     }
     const details = body?.details as { path?: string; message: string }[] | { errors?: { message: string }[] } | undefined;
     const list = Array.isArray(details) ? details : (details?.errors ?? []);
-    setOutcome({ phase: "failed", message: body?.error ?? (res ? `The server answered ${res.status}.` : "The request did not reach the server."), problems: list.map((d) => d.message) });
+    // A 400/422 from the rules' schema says "invalid input" and lists each problem; a rule stopped by its time limit says so itself.
+    const message = Array.isArray(details) && details.length ? "Some rules cannot be run:" : (body?.error ?? (res ? `The server answered ${res.status}.` : "The request did not reach the server."));
+    setOutcome({ phase: "failed", message, problems: Array.isArray(details) ? list.map((d) => d.message) : [] });
   }
 
   return (
