@@ -143,7 +143,8 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   ]);
   await page.goto(`/studies/${studyId}/exports`);
   const csv = await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=score-long`)).text();
-  expect(csv.split(/\r?\n/)[0]).toBe("domain,model,response_id,accuracy,completeness,clarity,coherence");
+  // The rubric's own columns, then the reference metrics (the questions have reference answers).
+  expect(csv.split(/\r?\n/)[0]).toBe("domain,model,response_id,accuracy,completeness,clarity,coherence,bleu,rouge1,rougeL");
 
   // Settings after the pilot (issue 31, item 5): the study's own document read-only with its version, no
   // error, each dimension's escalation rule with how often it triggered on the grades so far.

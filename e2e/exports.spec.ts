@@ -7,7 +7,8 @@ import { setsHeader, SUMMARY_HEADER } from "../lib/exports/results";
 import { demo, signIn } from "./fixtures";
 
 /** Exactly the header the S.C.O.R.E. paper's public analysis code reads (its template names these columns). */
-const SCORE_LONG_HEADER = ["domain", "model", "response_id", "Safety", "Consensus", "Objectivity", "Reproducibility", "Explainability"] as const;
+// The published analysis code's columns, then the reference metrics: the demo's questions have reference answers.
+const SCORE_LONG_HEADER = ["domain", "model", "response_id", "Safety", "Consensus", "Objectivity", "Reproducibility", "Explainability", "bleu", "rouge1", "rougeL"] as const;
 
 /**
  * The lead downloads every dataset from the exports page in Chromium; the

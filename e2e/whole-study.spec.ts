@@ -270,7 +270,8 @@ test("4. the lead reads the dashboard and the adjudicated set's final score, and
   for (const m of MODELS) expect(gradeRows.some((r) => r.model === m)).toBe(true);
   const scoreLong = await download("export-score-long-csv");
   const lines = scoreLong.text.trim().split("\n");
-  expect(lines[0]).toBe("domain,model,response_id,Safety,Consensus,Objectivity,Reproducibility,Explainability");
+  // The published analysis code's columns, then the reference metrics (the questions have reference answers).
+  expect(lines[0]).toBe("domain,model,response_id,Safety,Consensus,Objectivity,Reproducibility,Explainability,bleu,rouge1,rougeL");
   expect(lines).toHaveLength(1 + 18);
   const sets = await download("export-sets-csv");
   expect(Papa.parse(sets.text.replace(/^\uFEFF/, ""), { header: true, skipEmptyLines: true }).data).toHaveLength(18);
