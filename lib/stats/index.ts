@@ -92,3 +92,6 @@ export type { BradleyTerryBootstrapResult, BradleyTerryOptions, BradleyTerryResu
 
 export { binomialTest, pairSummary, shareTest, wilsonInterval } from "./preference";
 export type { PairSummary, ProportionResult, ShareTest } from "./preference";
+
+export { analysePreferences, preferencesFromScores, PREFERENCE_CHOICES } from "./pairwise";
+export type { AnswerScore, AxisAnalysis, PairRow, PairwiseAnalysis, PairwiseOptions, PreferenceChoice, PreferenceObservation } from "./pairwise";
