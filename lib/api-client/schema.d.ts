@@ -755,6 +755,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/planner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many sets a study needs (leads)
+         * @description The number of sets for a target: an ICC or Cronbach's alpha with a confidence interval of a given width (Bonett 2002; Bonett & Wright 2015), kappa for two graders on a yes/no item, a difference between two models (Wilcoxon-Mann-Whitney power by seeded simulation, with its Monte Carlo error), or the comparisons needed to separate two Bradley-Terry strengths. Each answer states its method and assumptions in words.
+         */
+        post: operations["planStudy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3305,6 +3325,81 @@ export interface components {
             } | null;
             /** @description Every screened-out answer with the rules that matched it */
             answers: components["schemas"]["ScreenedAnswer"][];
+        };
+        PlannerRequest: {
+            /** @enum {string} */
+            target: "icc";
+            /** @description Expected ICC */
+            expected: number;
+            /** @description Graders per set */
+            graders: number;
+            /** @description Full width of the 95% confidence interval wanted */
+            ciWidth: number;
+            /** @description Confidence level of the interval (default 0.95) */
+            level?: number;
+        } | {
+            /** @enum {string} */
+            target: "alpha";
+            /** @description Expected Cronbach's alpha */
+            expected: number;
+            /** @description Items (rubric dimensions) per answer */
+            items: number;
+            /** @description Full width of the 95% confidence interval wanted */
+            ciWidth: number;
+            /** @description Confidence level of the interval (default 0.95) */
+            level?: number;
+        } | {
+            /** @enum {string} */
+            target: "kappa";
+            /** @description Expected kappa */
+            expected: number;
+            /** @description Share of 'yes' on the item (two graders, yes/no) */
+            prevalence: number;
+            /** @description Full width of the 95% confidence interval wanted */
+            ciWidth: number;
+            /** @description Confidence level of the interval (default 0.95) */
+            level?: number;
+        } | {
+            /** @enum {string} */
+            target: "difference";
+            /** @description Cliff's delta to detect between two models */
+            cliffsDelta?: number;
+            /** @description Difference in the mean total to detect (with sd) */
+            meanDifference?: number;
+            /** @description SD of the total within a model */
+            sd?: number;
+            /** @description Power wanted (default 0.8) */
+            power?: number;
+            /** @description Two-sided significance level (default 0.05) */
+            alpha?: number;
+            /** @description Simulated studies per size (default 2000) */
+            replicates?: number;
+            seed?: number;
+        } | {
+            /** @enum {string} */
+            target: "pairwise";
+            /** @description Share of decisive comparisons the stronger model wins */
+            winProbability: number;
+            /** @description Expected share of ties (default 0) */
+            tieShare?: number;
+            /** @description Power wanted (default 0.8) */
+            power?: number;
+            /** @description Two-sided significance level (default 0.05) */
+            alpha?: number;
+        };
+        PlannerAnswer: {
+            /** @enum {string} */
+            target: "icc" | "alpha" | "kappa" | "difference" | "pairwise";
+            /** @description Sets needed (answers per model for `difference`; comparisons of the two models for `pairwise`) */
+            sets: number;
+            /** @description The method, in words, with its reference */
+            method: string;
+            /** @description What the number assumes, in words */
+            assumptions: string[];
+            /** @description The method's own figures: the unrounded size, the power reached and its Monte Carlo standard error, ... */
+            details: {
+                [key: string]: number;
+            };
         };
         CreateUser: {
             email: string;
@@ -7045,6 +7140,77 @@ export interface operations {
             /** @description Valid JSON that breaks the rules; details name each problem */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    planStudy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PlannerRequest"];
+            };
+        };
+        responses: {
+            /** @description The number, with its method and assumptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerAnswer"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `difference` target's simulation runs in one of the server's IMPORT_MAX_CONCURRENT worker slots, all busy: try again after Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -23,6 +23,7 @@ export const WORKER_ENTRIES = {
   "answer-import": "lib/import/worker.ts",
   "archive-import": "lib/exports/archive-worker.ts",
   screen: "lib/screening/worker.ts",
+  planner: "lib/planner/worker.ts",
 } as const;
 
 export type WorkerJob = keyof typeof WORKER_ENTRIES;

@@ -46,6 +46,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies": "leads",
   "POST /api/v1/studies": "leads",
   "POST /api/v1/study-archives": "leads",
+  "POST /api/v1/planner": "leads",
   "GET /api/v1/studies/[id]": "study",
   "PATCH /api/v1/studies/[id]": "study",
   "GET /api/v1/studies/[id]/assignments": "study",

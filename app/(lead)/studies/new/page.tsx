@@ -20,6 +20,11 @@ export default async function NewStudyPage() {
         <p className="text-sm text-muted-foreground">
           The study starts as a draft. Import questions and answers and add graders, then open it. Rubrics, N and k lock once grading starts.
         </p>
+        <p className="text-sm">
+          <Link href="/planner" className="underline underline-offset-2">
+            How many sets and graders do you need? Plan the study
+          </Link>
+        </p>
       </div>
       <StudySettingsForm mode="create" initial={DEFAULT_SETTINGS} />
     </section>

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PlannerForm } from "@/components/planner/planner-form";
+import { LEAD_ROLES, requireUser } from "@/lib/server/page-guard";
+
+export const metadata: Metadata = { title: "Study planner" };
+
+export default async function PlannerPage() {
+  await requireUser(LEAD_ROLES);
+  return (
+    <section className="flex flex-col gap-6">
+      <div>
+        <p className="text-sm">
+          <Link href="/studies" className="text-muted-foreground hover:text-foreground">
+            Studies
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold">Study planner</h1>
+        <p className="max-w-2xl text-sm text-muted-foreground">
+          How many questions and graders a study needs. State what you want to estimate (a reliability coefficient with a confidence interval of a given width) or detect (a difference between
+          two models), and the planner answers with the number, its method and what it assumes, in words you can put in a protocol.
+        </p>
+      </div>
+      <PlannerForm />
+    </section>
+  );
+}

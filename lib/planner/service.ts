@@ -1,0 +1,44 @@
+import { ApiError } from "@/lib/errors/api-error";
+import { alphaSets, iccSets, kappaSets, pairwiseComparisons, type PlanResult } from "@/lib/stats/planner";
+import { withImportSlot } from "@/lib/uploads/slots";
+import { runInWorker } from "@/lib/workers/run";
+import type { PlannerAnswer, PlannerRequest } from "./contract";
+
+/**
+ * The planner (issue #36): closed forms answer at once; the power simulation of the
+ * `difference` target takes seconds of CPU, so it runs in a worker thread and holds one of the
+ * server's bounded slots (a 429 with Retry-After beyond them), like an import.
+ */
+export async function plan(request: PlannerRequest): Promise<PlannerAnswer> {
+  let result: PlanResult;
+  switch (request.target) {
+    case "icc":
+      result = iccSets(request.expected, request.graders, request.ciWidth, request.level);
+      break;
+    case "alpha":
+      result = alphaSets(request.expected, request.items, request.ciWidth, request.level);
+      break;
+    case "kappa":
+      result = kappaSets(request.expected, request.prevalence, request.ciWidth, request.level);
+      break;
+    case "pairwise":
+      result = pairwiseComparisons(request.winProbability, { power: request.power, alpha: request.alpha, tieShare: request.tieShare });
+      break;
+    case "difference": {
+      const byDelta = request.cliffsDelta !== undefined;
+      const byMean = request.meanDifference !== undefined || request.sd !== undefined;
+      if (byDelta === byMean || (byMean && (request.meanDifference === undefined || request.sd === undefined))) {
+        const message = byDelta && byMean ? "give cliffsDelta or meanDifference with sd, not both" : "give cliffsDelta, or meanDifference with sd";
+        throw new ApiError(422, message, { errors: [{ path: byDelta ? "meanDifference" : "cliffsDelta", message }], total: 1 });
+      }
+      const { target: _target, ...rest } = request;
+      void _target;
+      result = await withImportSlot(null, () => runInWorker<PlanResult>("planner", rest));
+      break;
+    }
+  }
+  if ("problem" in result) {
+    throw new ApiError(422, result.problem, { errors: [{ path: result.path, message: result.problem }], total: 1 });
+  }
+  return { target: request.target, ...result };
+}
