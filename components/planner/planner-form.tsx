@@ -6,7 +6,7 @@ import { Input } from "@/components/ui/input";
 import { apiRequest } from "@/components/studies/api-client";
 import { describedBy, Field } from "@/components/studies/form-field";
 
-type Target = "icc" | "alpha" | "kappa" | "difference" | "pairwise";
+type Target = "icc" | "alpha" | "kappa" | "difference" | "pairwise" | "dstudy";
 
 interface Answer {
   target: Target;
@@ -14,7 +14,11 @@ interface Answer {
   method: string;
   assumptions: string[];
   details: Record<string, number>;
+  gStudy?: { design: string; components: { source: string; variance: number; share: number }[] };
+  dStudy?: { graders: number; relative: number | null; absolute: number | null; answers: number | null; sets: number | null }[];
 }
+
+const fixed = (v: number | null, digits = 3) => (v === null ? "–" : v.toFixed(digits));
 
 interface FieldSpec {
   name: string;
@@ -76,10 +80,20 @@ const TARGETS: { value: Target; label: string; unit: string; fields: FieldSpec[]
       { name: "power", label: "Power", hint: "Usually 0.8 or 0.9.", initial: "0.8" },
     ],
   },
+  {
+    value: "dstudy",
+    label: "More or fewer graders, from a pilot study's grades (D-study)",
+    unit: "sets at the pilot's graders per set",
+    fields: [
+      { name: "dimension", label: "Dimension key", hint: "An ordinal dimension; empty: the rubric's first.", initial: "", optional: true },
+      { name: "ciWidth", label: "Width of the 95% interval of the ICC", hint: "Full width, for the sets column.", initial: "0.2" },
+    ],
+  },
 ];
+const TEXT_FIELDS = new Set(["dimension"]);
 
 /** The study planner: a target in, the number of sets with its method and assumptions out. */
-export function PlannerForm() {
+export function PlannerForm({ studies }: { studies: { id: string; name: string }[] }) {
   const [target, setTarget] = useState<Target>("icc");
   const spec = TARGETS.find((t) => t.value === target)!;
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(TARGETS.flatMap((t) => t.fields.map((f) => [`${t.value}.${f.name}`, f.initial]))));
@@ -87,6 +101,7 @@ export function PlannerForm() {
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const [studyId, setStudyId] = useState(studies[0]?.id ?? "");
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -96,8 +111,9 @@ export function PlannerForm() {
     for (const f of spec.fields) {
       const raw = values[`${target}.${f.name}`]?.trim() ?? "";
       if (raw === "" && f.optional) continue;
-      body[f.name] = Number(raw);
+      body[f.name] = TEXT_FIELDS.has(f.name) ? raw : Number(raw);
     }
+    if (target === "dstudy") body.studyId = studyId;
     const result = await apiRequest<Answer>("POST", "/api/v1/planner", body);
     setBusy(false);
     if (result.ok) {
@@ -132,6 +148,17 @@ export function PlannerForm() {
             ))}
           </select>
         </Field>
+        {target === "dstudy" ? (
+          <Field id="planner-studyId" label="Pilot study" hint="Its submitted grades give the variance components." error={fieldErrors.studyId}>
+            <select id="planner-studyId" className="h-9 rounded-md border border-border bg-background px-3 text-sm" value={studyId} onChange={(e) => setStudyId(e.target.value)}>
+              {studies.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
         {spec.fields.map((f) => {
           const id = `planner-${f.name}`;
           return (
@@ -169,6 +196,50 @@ export function PlannerForm() {
               <li key={a}>{a}</li>
             ))}
           </ul>
+          {answer.gStudy && answer.dStudy ? (
+            <div className="flex flex-col gap-3 text-sm">
+              <table className="w-fit">
+                <caption className="text-left font-medium">Variance components ({answer.gStudy.design} design)</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className="pr-4 text-left">Source</th>
+                    <th scope="col" className="pr-4 text-right">Variance</th>
+                    <th scope="col" className="text-right">Share</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {answer.gStudy.components.map((c) => (
+                    <tr key={c.source}>
+                      <td className="pr-4">{c.source}</td>
+                      <td className="pr-4 text-right tabular-nums">{c.variance.toFixed(3)}</td>
+                      <td className="text-right tabular-nums">{(c.share * 100).toFixed(1)}%</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <table className="w-fit" data-testid="planner-dstudy">
+                <caption className="text-left font-medium">D-study: graders per set</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className="pr-4 text-right">Graders</th>
+                    <th scope="col" className="pr-4 text-right">Generalizability</th>
+                    <th scope="col" className="pr-4 text-right">Dependability</th>
+                    <th scope="col" className="text-right">Sets</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {answer.dStudy.map((d) => (
+                    <tr key={d.graders}>
+                      <td className="pr-4 text-right tabular-nums">{d.graders}</td>
+                      <td className="pr-4 text-right tabular-nums">{fixed(d.relative)}</td>
+                      <td className="pr-4 text-right tabular-nums">{fixed(d.absolute)}</td>
+                      <td className="text-right tabular-nums">{d.sets === null ? "–" : d.sets.toLocaleString("en")}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
           {answer.details.powerReached !== undefined ? (
             <p className="text-sm text-muted-foreground">
               Power reached at this size: {answer.details.powerReached.toFixed(3)} (Monte Carlo standard error {answer.details.monteCarloSE.toFixed(3)}).

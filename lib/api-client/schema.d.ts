@@ -3386,10 +3386,26 @@ export interface components {
             power?: number;
             /** @description Two-sided significance level (default 0.05) */
             alpha?: number;
+        } | {
+            /** @enum {string} */
+            target: "dstudy";
+            /**
+             * Format: uuid
+             * @description A pilot or finished study of yours whose grades give the variance components
+             */
+            studyId: string;
+            /** @description The rubric document's key (default: the study's first) */
+            rubric?: string;
+            /** @description An ordinal dimension's key (default: the rubric's first ordinal dimension) */
+            dimension?: string;
+            /** @description Full width of the 95% confidence interval wanted */
+            ciWidth?: number;
+            /** @description Graders per set to tabulate (default 1-6) */
+            graders?: number[];
         };
         PlannerAnswer: {
             /** @enum {string} */
-            target: "icc" | "alpha" | "kappa" | "difference" | "pairwise";
+            target: "icc" | "alpha" | "kappa" | "difference" | "pairwise" | "dstudy";
             /** @description Sets needed (answers per model for `difference`; comparisons of the two models for `pairwise`) */
             sets: number;
             /** @description The method, in words, with its reference */
@@ -3400,6 +3416,42 @@ export interface components {
             details: {
                 [key: string]: number;
             };
+            /** @description dstudy: the variance components of the study's grades (ANOVA estimators, balanced data) */
+            gStudy?: {
+                /**
+                 * @description crossed: the same graders scored every answer, (p:q) x r; nested: each answer had its own graders, r:(p:q)
+                 * @enum {string}
+                 */
+                design: "crossed" | "nested";
+                questions: number;
+                answersPerQuestion: number;
+                gradersPerAnswer: number;
+                /** @description Left out to balance the data: answers without exactly that many primary grades, questions without that many answers */
+                dropped: {
+                    answers: number;
+                    questions: number;
+                };
+                components: {
+                    source: string;
+                    variance: number;
+                    share: number;
+                    meanSquare: number;
+                    df: number;
+                }[];
+                /** @description Components whose ANOVA estimate was negative, reported as 0 */
+                negative: string[];
+            };
+            dStudy?: {
+                graders: number;
+                /** @description Generalizability coefficient (ranking answers) */
+                relative: number | null;
+                /** @description Dependability coefficient (a score against a cut-off) */
+                absolute: number | null;
+                /** @description Answers for the ICC's interval of the stated width with this many graders (Bonett 2002); null for one grader */
+                answers: number | null;
+                /** @description The same in sets (answers / N) */
+                sets: number | null;
+            }[];
         };
         CreateUser: {
             email: string;

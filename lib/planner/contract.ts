@@ -31,6 +31,14 @@ export const PlannerRequest = registry.register(
       power,
       alpha,
     }),
+    z.strictObject({
+      target: z.literal("dstudy"),
+      studyId: z.uuid().meta({ description: "A pilot or finished study of yours whose grades give the variance components" }),
+      rubric: z.string().min(1).max(200).optional().meta({ description: "The rubric document's key (default: the study's first)" }),
+      dimension: z.string().min(1).max(200).optional().meta({ description: "An ordinal dimension's key (default: the rubric's first ordinal dimension)" }),
+      ciWidth: width.optional(),
+      graders: z.array(z.int().min(1).max(20)).min(1).max(10).optional().meta({ description: "Graders per set to tabulate (default 1-6)" }),
+    }),
   ]),
 );
 export type PlannerRequest = z.infer<typeof PlannerRequest>;
@@ -38,11 +46,34 @@ export type PlannerRequest = z.infer<typeof PlannerRequest>;
 export const PlannerAnswer = registry.register(
   "PlannerAnswer",
   z.object({
-    target: z.enum(["icc", "alpha", "kappa", "difference", "pairwise"]),
+    target: z.enum(["icc", "alpha", "kappa", "difference", "pairwise", "dstudy"]),
     sets: z.int().meta({ description: "Sets needed (answers per model for `difference`; comparisons of the two models for `pairwise`)" }),
     method: z.string().meta({ description: "The method, in words, with its reference" }),
     assumptions: z.array(z.string()).meta({ description: "What the number assumes, in words" }),
     details: z.record(z.string(), z.number()).meta({ description: "The method's own figures: the unrounded size, the power reached and its Monte Carlo standard error, ..." }),
+    gStudy: z
+      .object({
+        design: z.enum(["crossed", "nested"]).meta({ description: "crossed: the same graders scored every answer, (p:q) x r; nested: each answer had its own graders, r:(p:q)" }),
+        questions: z.int(),
+        answersPerQuestion: z.int(),
+        gradersPerAnswer: z.int(),
+        dropped: z.object({ answers: z.int(), questions: z.int() }).meta({ description: "Left out to balance the data: answers without exactly that many primary grades, questions without that many answers" }),
+        components: z.array(z.object({ source: z.string(), variance: z.number(), share: z.number(), meanSquare: z.number(), df: z.int() })),
+        negative: z.array(z.string()).meta({ description: "Components whose ANOVA estimate was negative, reported as 0" }),
+      })
+      .optional()
+      .meta({ description: "dstudy: the variance components of the study's grades (ANOVA estimators, balanced data)" }),
+    dStudy: z
+      .array(
+        z.object({
+          graders: z.int(),
+          relative: z.number().nullable().meta({ description: "Generalizability coefficient (ranking answers)" }),
+          absolute: z.number().nullable().meta({ description: "Dependability coefficient (a score against a cut-off)" }),
+          answers: z.int().nullable().meta({ description: "Answers for the ICC's interval of the stated width with this many graders (Bonett 2002); null for one grader" }),
+          sets: z.int().nullable().meta({ description: "The same in sets (answers / N)" }),
+        }),
+      )
+      .optional(),
   }),
 );
 export type PlannerAnswer = z.infer<typeof PlannerAnswer>;

@@ -2,16 +2,24 @@ import { ApiError } from "@/lib/errors/api-error";
 import { alphaSets, iccSets, kappaSets, pairwiseComparisons, type PlanResult } from "@/lib/stats/planner";
 import { withImportSlot } from "@/lib/uploads/slots";
 import { runInWorker } from "@/lib/workers/run";
+import type { CurrentUser } from "@/lib/server/current-user";
+import { getDb } from "@/lib/db/client";
+import { requireStudyForLead } from "@/lib/studies/access";
+import { studyVisibilityFilter } from "@/lib/studies/queries";
 import type { PlannerAnswer, PlannerRequest } from "./contract";
+import { dStudyPlan } from "./d-study";
 
 /**
  * The planner (issue #36): closed forms answer at once; the power simulation of the
  * `difference` target takes seconds of CPU, so it runs in a worker thread and holds one of the
  * server's bounded slots (a 429 with Retry-After beyond them), like an import.
  */
-export async function plan(request: PlannerRequest): Promise<PlannerAnswer> {
+export async function plan(request: PlannerRequest, user: Pick<CurrentUser, "id" | "role">): Promise<PlannerAnswer> {
   let result: PlanResult;
   switch (request.target) {
+    case "dstudy":
+      // The pilot must be a study the lead may read, as any study route requires.
+      return dStudyPlan(request, await requireStudyForLead(user, request.studyId));
     case "icc":
       result = iccSets(request.expected, request.graders, request.ciWidth, request.level);
       break;
@@ -41,4 +49,9 @@ export async function plan(request: PlannerRequest): Promise<PlannerAnswer> {
     throw new ApiError(422, result.problem, { errors: [{ path: result.path, message: result.problem }], total: 1 });
   }
   return { target: request.target, ...result };
+}
+
+/** The lead's studies a D-study can start from, newest first. */
+export async function pilotStudies(user: Pick<CurrentUser, "id" | "role">): Promise<{ id: string; name: string }[]> {
+  return getDb().study.findMany({ where: studyVisibilityFilter(user), select: { id: true, name: true }, orderBy: { createdAt: "desc" }, take: 200 });
 }

@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PlannerForm } from "@/components/planner/planner-form";
+import { pilotStudies } from "@/lib/planner/service";
 import { LEAD_ROLES, requireUser } from "@/lib/server/page-guard";
 
 export const metadata: Metadata = { title: "Study planner" };
 
 export default async function PlannerPage() {
-  await requireUser(LEAD_ROLES);
+  const user = await requireUser(LEAD_ROLES);
+  const studies = await pilotStudies(user);
   return (
     <section className="flex flex-col gap-6">
       <div>
@@ -21,7 +23,7 @@ export default async function PlannerPage() {
           two models), and the planner answers with the number, its method and what it assumes, in words you can put in a protocol.
         </p>
       </div>
-      <PlannerForm />
+      <PlannerForm studies={studies} />
     </section>
   );
 }
