@@ -32,7 +32,8 @@ export async function apiRequest<T>(method: "POST" | "PUT" | "PATCH" | "DELETE",
       if (d.path && d.message && !fieldErrors[d.path]) fieldErrors[d.path] = d.message;
     }
   } else if (details && typeof details === "object" && Array.isArray((details as { locked?: unknown }).locked)) {
-    for (const field of (details as { locked: string[] }).locked) fieldErrors[field] = "Locked: grading has started.";
+    const byProtocol = typeof (details as { protocol?: unknown }).protocol === "string";
+    for (const field of (details as { locked: string[] }).locked) fieldErrors[field] = byProtocol ? "Part of the frozen protocol: give the reason for the amendment below." : "Locked: grading has started.";
   }
   const formLevel = Array.isArray(details) ? (details as { path?: string; message?: string }[]).filter((d) => !d.path).map((d) => d.message) : [];
   const base = typeof payload?.error === "string" ? payload.error : `The request failed (HTTP ${res.status}).`;

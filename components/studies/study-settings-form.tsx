@@ -39,6 +39,7 @@ export function StudySettingsForm({
   initial,
   locks,
   frozen = null,
+  protocolFrozenAt = null,
   triggerRates,
 }: {
   mode: "create" | "edit";
@@ -47,6 +48,8 @@ export function StudySettingsForm({
   locks?: Record<LockedSetting, string | null>;
   /** Why escalation can no longer change (the study is closed), or null. */
   frozen?: string | null;
+  /** When the study's protocol was frozen (ISO time), or null: its settings then change only with a reason. */
+  protocolFrozenAt?: string | null;
   /** The grades so far under the stored rules, beside each dimension's rule. */
   triggerRates?: TriggerRates;
 }) {
@@ -79,6 +82,7 @@ export function StudySettingsForm({
   };
   const twoScorings = docs.filter(hasTwoScorings);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [amendmentReason, setAmendmentReason] = useState("");
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -123,7 +127,8 @@ export function StudySettingsForm({
       const before = key === "rubrics" ? initialChoice : initial[key as keyof InitialSettings];
       if (JSON.stringify(value) !== JSON.stringify(before)) changed[key] = value;
     }
-    return { ...changed, ...escalation };
+    const changes = { ...changed, ...escalation };
+    return Object.keys(changes).length && amendmentReason.trim() ? { ...changes, amendmentReason: amendmentReason.trim() } : changes;
   }
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -322,6 +327,22 @@ export function StudySettingsForm({
         frozen={frozen}
         error={err}
       />
+
+      {protocolFrozenAt ? (
+        <Field
+          id="study-amendment-reason"
+          label="Reason for amending the frozen protocol"
+          hint={`The protocol was frozen on ${new Date(protocolFrozenAt).toUTCString()}. Rubrics, N, k, escalation, specialty matching and headline scoring change only with a reason, kept as a dated amendment that the report lists as a deviation.`}
+          error={err("amendmentReason")}
+        >
+          <Input
+            id="study-amendment-reason"
+            value={amendmentReason}
+            onChange={(e) => setAmendmentReason(e.target.value)}
+            aria-describedby={describedBy("study-amendment-reason", "hint", err("amendmentReason"))}
+          />
+        </Field>
+      ) : null}
 
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={pending}>

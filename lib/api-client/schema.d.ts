@@ -775,6 +775,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/protocol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The study's frozen protocol and its amendments (leads)
+         * @description With `download=1`, the canonical JSON itself (the bytes the SHA-256 is of) as an attachment.
+         */
+        get: operations["getProtocol"];
+        put?: never;
+        /**
+         * Freeze the study's protocol before the first assignment (leads)
+         * @description Stores the rubric documents, the design (N, k, escalation thresholds and rules, assignment design and seed, specialty matching, headline scoring), the planned analyses and planner answers as canonical JSON with its SHA-256. Once frozen, a change of a frozen setting needs `amendmentReason` on PATCH /studies/{id} and is recorded as a dated amendment; assigning with another seed or design is refused.
+         */
+        post: operations["freezeProtocol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1030,6 +1054,8 @@ export interface components {
              * @enum {string}
              */
             status?: "OPEN" | "CLOSED";
+            /** @description Why a setting of the frozen protocol changes: required for such a change, which is then recorded as a dated amendment */
+            amendmentReason?: string;
         };
         /** @description A grader to add to the study */
         AddGrader: {
@@ -3452,6 +3478,51 @@ export interface components {
                 /** @description The same in sets (answers / N) */
                 sets: number | null;
             }[];
+        };
+        PlannedAnalyses: {
+            /** @description The primary outcome in words, e.g. 'the mean total per model' */
+            primaryOutcome: string;
+            /** @description The statistics and their conventions, e.g. 'Cliff's delta with bootstrap CI' */
+            statistics: string[];
+            /**
+             * @description Correction for multiple comparisons (p.adjust's names)
+             * @enum {string}
+             */
+            multiplicity: "holm" | "bonferroni" | "hochberg" | "BH" | "none";
+            notes?: string;
+        };
+        FreezeProtocol: {
+            /** @description The seed the assignment will use (shown, replayable) */
+            assignmentSeed: string;
+            plannedAnalyses: components["schemas"]["PlannedAnalyses"];
+            /** @description Planner answers (POST /api/v1/planner) the sample size rests on */
+            planner?: {
+                [key: string]: unknown;
+            }[];
+        };
+        ProtocolAmendment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Who amended it (name) */
+            by: string;
+            fields: string[];
+            before?: unknown;
+            after?: unknown;
+            reason: string;
+        };
+        ProtocolState: {
+            frozen: boolean;
+            /** Format: date-time */
+            frozenAt: string | null;
+            frozenBy: string | null;
+            /** @description SHA-256 (hex) of the canonical JSON (`protocol` serialised with sorted keys and no spaces) */
+            sha256: string | null;
+            protocol: {
+                [key: string]: unknown;
+            } | null;
+            amendments: components["schemas"]["ProtocolAmendment"][];
         };
         CreateUser: {
             email: string;
@@ -7263,6 +7334,137 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProtocol: {
+        parameters: {
+            query?: {
+                download?: "0" | "1";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The protocol's state, or the canonical JSON with download=1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtocolState"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    freezeProtocol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FreezeProtocol"];
+            };
+        };
+        responses: {
+            /** @description The frozen protocol */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtocolState"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

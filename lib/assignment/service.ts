@@ -7,6 +7,7 @@ import { lockSetsSql } from "@/lib/db/set-lock";
 import { setExcludedByScreenSql } from "@/lib/screening/sql";
 import { prismaSql } from "@/lib/db/sql";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
+import { frozenAssignment } from "@/lib/protocol/service";
 import { ApiError } from "@/lib/errors/api-error";
 import { DESIGN_LABEL, gradersNeeded, type AssignmentDesign } from "@/lib/studies/assignment-design";
 import { orderForGrader, planAssignments } from "./plan";
@@ -42,9 +43,14 @@ export async function assignGraders(
       const stored = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
       const study = { ...stored, rubrics: storedRubrics(stored.rubrics) };
       if (study.status !== "OPEN") throw new ApiError(409, `the study is ${study.status.toLowerCase()}: open it before assigning graders`);
-      const seed = opts.seed ?? randomBytes(6).toString("hex");
+      // A frozen protocol fixes the seed and the design: the run it planned is the run made.
+      const frozen = await frozenAssignment(tx, studyId);
+      if (frozen && opts.seed !== undefined && opts.seed !== frozen.seed) throw new ApiError(409, `the frozen protocol fixes the assignment seed to "${frozen.seed}"`, { locked: ["seed"] });
+      if (frozen && opts.design !== undefined && opts.design !== frozen.design) throw new ApiError(409, `the frozen protocol fixes the assignment design to ${frozen.design}`, { locked: ["design"] });
+      if (frozen && opts.matchSpecialty !== undefined && opts.matchSpecialty !== study.matchSpecialty) throw new ApiError(409, "the frozen protocol fixes specialty matching: change it with a reason (an amendment) in the study's settings first", { locked: ["matchSpecialty"] });
+      const seed = opts.seed ?? frozen?.seed ?? randomBytes(6).toString("hex");
       const matchSpecialty = opts.matchSpecialty ?? study.matchSpecialty;
-      const design = opts.design ?? study.assignmentDesign;
+      const design = opts.design ?? (frozen?.design as AssignmentDesign | undefined) ?? study.assignmentDesign;
       if (design === "ONE_MODEL_PER_QUESTION" && study.assignmentDesign !== design) await checkOneModelSoFar(tx, studyId);
 
       // Unsubmitted work of graders who left (membership or account deactivated) is cancelled, then re-planned.

@@ -16,3 +16,4 @@ import "@/lib/governance/contract";
 import "@/lib/reference-metrics/contract";
 import "@/lib/screening/contract";
 import "@/lib/planner/contract";
+import "@/lib/protocol/contract";

@@ -8,6 +8,7 @@ import { resolveRubrics, storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { mentionTerms } from "@/lib/blinding/terms";
 import { modelNamesInGraderText } from "@/lib/blinding/grader-text";
 import { ApiError } from "@/lib/errors/api-error";
+import { guardFrozenSettings } from "@/lib/protocol/service";
 import { completeSetsSql } from "./items";
 import { LOCK_REASONS, lockedSettingsChange, lockMessage, type LockedSetting } from "./locks";
 import type { CreateStudy, StudySettings, UpdateStudy } from "./settings";
@@ -212,6 +213,9 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
 
     const transition = patch.status ? statusTransition(study.status, patch.status) : null;
     if (transition && !transition.ok) throw new ApiError(409, transition.message, { status: study.status });
+
+    const valueOf = (k: SettingKey, s: Partial<StudySettings>) => (k === "rubrics" ? s.rubricDocuments : s[k]);
+    await guardFrozenSettings(tx, actor, studyId, changed.map((k) => ({ field: k, before: valueOf(k, current), after: valueOf(k, next) })), patch.amendmentReason);
 
     if (changed.length === 0 && !transition) return { changed, status: study.status };
 

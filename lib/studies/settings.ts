@@ -142,8 +142,15 @@ export const updateStudySchema = z
         .enum(REQUESTABLE_STATUSES, { error: "status must be OPEN or CLOSED" })
         .optional()
         .meta({ description: "OPEN (from DRAFT, or reopen from CLOSED) or CLOSED (from OPEN)" }),
+      amendmentReason: z
+        .string()
+        .trim()
+        .min(3, { error: "say why the frozen protocol changes (at least 3 characters)" })
+        .max(2000)
+        .optional()
+        .meta({ description: "Why a setting of the frozen protocol changes: required for such a change, which is then recorded as a dated amendment" }),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown setting ${issue.keys.join(", ")}` : "body must be a JSON object") },
   )
-  .refine((patch) => Object.values(patch).some((v) => v !== undefined), { error: "nothing to change: send at least one setting or a status" }); // named "UpdateStudy" by lib/studies/contract.ts
+  .refine((patch) => Object.entries(patch).some(([k, v]) => k !== "amendmentReason" && v !== undefined), { error: "nothing to change: send at least one setting or a status" }); // named "UpdateStudy" by lib/studies/contract.ts
 export type UpdateStudy = z.output<typeof updateStudySchema>;

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { ProtocolPanel } from "@/components/protocol/protocol-panel";
 import { StudySettingsForm } from "@/components/studies/study-settings-form";
+import { protocolCanBeFrozen, protocolState } from "@/lib/protocol/service";
 import { pilotTriggerRates } from "@/lib/analytics/pilot-trigger-rates";
 import { settingsLockedFor } from "@/lib/studies/locks";
 import { loadStudyForPage } from "@/lib/studies/page-access";
@@ -15,6 +17,7 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
   if (!detail) notFound();
   const { name, graderTitle, description, rubrics, rubricDocuments, repetitions, gradersPerSet, thresholds, escalationRules, showReferenceAnswer, matchSpecialty, safeLlmScoring } = detail;
   const triggerRates = detail.gradingStarted ? await pilotTriggerRates(detail.id) : {};
+  const [protocol, canFreeze] = await Promise.all([protocolState(detail.id), protocolCanBeFrozen(detail.id)]);
   return (
     <div className="flex flex-col gap-4">
       <h2 className="text-lg font-semibold">Settings</h2>
@@ -25,7 +28,9 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
         locks={settingsLockedFor(detail.gradingStarted)}
         frozen={detail.status === "CLOSED" ? "The study is closed, so its results are frozen: escalation can no longer change (reopen the study to change it)." : null}
         triggerRates={triggerRates}
+        protocolFrozenAt={protocol.frozenAt}
       />
+      <ProtocolPanel studyId={detail.id} state={protocol} canFreeze={canFreeze} />
     </div>
   );
 }
