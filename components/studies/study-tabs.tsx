@@ -25,6 +25,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/governance`, label: "Governance" },
     { href: `${base}/dashboard`, label: "Dashboard" },
     { href: `${base}/exports`, label: "Exports" },
+    { href: `${base}/report`, label: "Report" },
     { href: `${base}/audit`, label: "Audit" },
     { href: `${base}/settings`, label: "Settings" },
   ];

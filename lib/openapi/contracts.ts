@@ -17,3 +17,4 @@ import "@/lib/reference-metrics/contract";
 import "@/lib/screening/contract";
 import "@/lib/planner/contract";
 import "@/lib/protocol/contract";
+import "@/lib/report/contract";

@@ -35,6 +35,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "post /api/v1/planner": "planStudy",
   "get /api/v1/studies/{id}/protocol": "getProtocol",
   "post /api/v1/studies/{id}/protocol": "freezeProtocol",
+  "get /api/v1/studies/{id}/report": "getStudyReport",
   "get /api/v1/studies/{id}/escalations": "listEscalations",
   "post /api/v1/escalations/{id}/assign": "assignAdjudicator",
   "get /api/v1/studies/{id}/export": "exportStudy",

@@ -76,6 +76,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/stats": "study",
   "GET /api/v1/studies/[id]/reference-metrics": "study",
   "GET /api/v1/studies/[id]/protocol": "study",
+  "GET /api/v1/studies/[id]/report": "study",
   "POST /api/v1/studies/[id]/protocol": "study",
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
