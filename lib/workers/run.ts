@@ -7,6 +7,7 @@ import { Worker, type Transferable } from "node:worker_threads";
 import { appDir } from "@/lib/build/app-dir";
 import { ApiError } from "@/lib/errors/api-error";
 import { errorFromWorker, type WorkerReply } from "./protocol";
+import { refillSpare, takeSpare, WARM_JOBS } from "./spare";
 
 /**
  * Runs one job (an import) in a worker thread of its own, so that reading and
@@ -127,22 +128,30 @@ export function startJobWorker(filename: string | URL, heapMb = workerHeapMb()):
  */
 export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transferable[] = [], signal?: AbortSignal): Promise<O> {
   const heapMb = workerHeapMb();
-  const filename = await entryOf(job);
-  const worker = startJobWorker(filename, heapMb);
+  const start = async () => startJobWorker(await entryOf(job), heapMb);
+  // A thread started ahead (./spare.ts) when there is one; it has run nothing yet.
+  const worker = takeSpare(job, heapMb) ?? (await start());
   return new Promise<O>((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
       fn();
-      // The job has answered; whatever it left open (a closed connection's timers) ends with the thread.
-      void worker.terminate();
+      // The job has answered; whatever it left open (a closed connection's timers) ends with the thread,
+      // and only then does the next job's thread start: never two threads' memory for one import.
+      void worker.terminate().then(() => refillSpare(job, heapMb, start));
     };
     worker.on("message", (reply: WorkerReply<O>) => settle(() => (reply.ok ? resolve(reply.value) : reject(errorFromWorker(reply.error)))));
     worker.on("error", (e: Error & { code?: string }) => settle(() => reject(e.code === "ERR_WORKER_OUT_OF_MEMORY" ? outOfMemory(heapMb) : e)));
     worker.on("exit", (code) => settle(() => reject(new Error(`the ${job} worker stopped (exit code ${code}) before it answered`))));
     if (signal?.aborted) settle(() => reject(signal.reason));
     signal?.addEventListener("abort", () => settle(() => reject(signal.reason)), { once: true });
-    worker.postMessage({ input }, transfer);
+    worker.postMessage({ input, env: { ...process.env } }, transfer);
   });
+}
+
+/** Starts the threads of the jobs that keep one ready (./spare.ts); scripts/start.ts calls it once the server listens. */
+export function prestartJobWorkers(): void {
+  const heapMb = workerHeapMb();
+  for (const job of WARM_JOBS) refillSpare(job, heapMb, async () => startJobWorker(await entryOf(job), heapMb));
 }
