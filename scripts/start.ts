@@ -135,6 +135,11 @@ async function main() {
     const { startJudgeWorker } = await import("@/lib/judges/runner/worker");
     judgeWorker = startJudgeWorker({ concurrency: Number(process.env.JUDGE_WORKER_CONCURRENCY ?? 4) || 4 });
   }
+  if (mode === "start") {
+    // The grade import's thread waits ready (lib/workers/spare.ts): its bundle is part of the idle server, not of an upload.
+    const { prestartJobWorkers } = await import("@/lib/workers/run");
+    prestartJobWorkers();
+  }
   say(`Clingrade is ready on ${displayUrl(address)} (listening on ${host}${host === "127.0.0.1" ? " only; HOST=0.0.0.0 accepts other machines" : ""})`);
 
   const shutdown = async (signal: NodeJS.Signals) => {

@@ -25,7 +25,7 @@ import { disconnectDb, getDb } from "../../lib/db/client";
 import { CHATTOGOVAR_RUBRIC } from "../../lib/demo/data/chattogovar/rubric";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
 import { bigCellSheet, manyRowsSheet, sharedStringsXml, workbook } from "../../tests/helpers/hostile-zip";
-import { memoryOf, scratchFile } from "../lib/bulk-file";
+import { memoryOf, scratchFile, settledMemory } from "../lib/bulk-file";
 import { mb } from "../lib/measure";
 import { hasProductionBuild, startServer, throwawayDatabase } from "../lib/server";
 
@@ -122,6 +122,8 @@ async function main() {
       if (http) {
         const server = await startServer(db0.url, PORT, {});
         try {
+          // Idle: once what the server starts in the background has loaded.
+          await settledMemory(server.proc.pid!);
           o = await upload(`http://127.0.0.1:${PORT}`, token, study.id, c, () => memoryOf(server.proc.pid!));
         } finally {
           await server.stop();

@@ -41,7 +41,7 @@ import { fileTables } from "../../lib/grade-import/tables";
 import { DEFAULT_THRESHOLDS } from "../../lib/rubrics/thresholds";
 import { mulberry32 } from "../../lib/stats";
 import path from "node:path";
-import { copyIntoBareTable, copyIntoKeyedTables, memoryOf, scratchFile } from "../lib/bulk-file";
+import { copyIntoBareTable, copyIntoKeyedTables, memoryOf, scratchFile, settledMemory } from "../lib/bulk-file";
 import { mb, measure } from "../lib/measure";
 import { hasProductionBuild, startServer, throwawayDatabase } from "../lib/server";
 
@@ -93,7 +93,7 @@ async function viaProductionServer(file: string, bytes: number, leadId: string, 
   try {
     const started = memoryOf(server.proc.pid!);
     await fetch(`http://127.0.0.1:${PORT}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-    const before = memoryOf(server.proc.pid!);
+    const before = await settledMemory(server.proc.pid!);
     const t0 = performance.now();
     const res = await fetch(`http://127.0.0.1:${PORT}/api/v1/studies/${studyId}/grade-imports`, {
       method: "POST",
@@ -105,7 +105,7 @@ async function viaProductionServer(file: string, bytes: number, leadId: string, 
     const ms = performance.now() - t0;
     const after = memoryOf(server.proc.pid!);
     if (!res.ok) return `HTTP ${res.status}: ${body.slice(0, 300)}`;
-    return `${(ms / 1000).toFixed(2)} s (${(JSON.parse(body) as GradeImportResult).created.toLocaleString("en")} created)   server peak RSS ${mb(after?.peak ?? NaN)} (${mb(started?.now ?? NaN)} once started, ${mb(before?.now ?? NaN)} before the upload)`;
+    return `${(ms / 1000).toFixed(2)} s (${(JSON.parse(body) as GradeImportResult).created.toLocaleString("en")} created)   server peak RSS ${mb(after?.peak ?? NaN)} (${mb(started?.now ?? NaN)} once started, ${mb(before?.now ?? NaN)} idle before the upload: +${mb((after?.peak ?? NaN) - (before?.now ?? NaN))}, goal <= +150 MB)`;
   } finally {
     await server.stop();
   }

@@ -29,6 +29,25 @@ export function memoryOf(pid: number): { peak: number; now: number } | null {
 }
 
 /**
+ * The process's memory once its RSS has stopped moving (by less than 1 MB
+ * over a second, sampled every 250 ms; at most `maxMs`): a server's idle
+ * level, after what it starts in the background (the grade import's waiting
+ * thread, lib/workers/spare.ts) has loaded.
+ */
+export async function settledMemory(pid: number, maxMs = 15_000): Promise<{ peak: number; now: number } | null> {
+  const deadline = Date.now() + maxMs;
+  const seen: number[] = [];
+  for (;;) {
+    const m = memoryOf(pid);
+    if (!m) return null;
+    seen.push(m.now);
+    const last = seen.slice(-5);
+    if ((last.length === 5 && Math.max(...last) - Math.min(...last) < 1024 * 1024) || Date.now() > deadline) return m;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
  * The baseline: `psql \copy` of the CSV file (with its header) into a bare
  * table `bench_plain` of these columns ("item_id text, score int, ..."),
  * created first; only the copy is timed. `output` is psql's ("COPY 1000").

@@ -4,7 +4,7 @@ import { bodyFromChannel } from "@/lib/workers/body-channel";
 import { ApiError } from "@/lib/errors/api-error";
 import { guessLongMapping, type GradeImportMapping } from "./mapping";
 import { mappingProblem } from "./mapping-problem";
-import { importGrades, type GradeImportResult } from "./service";
+import { importGrades, toApiError, type GradeImportResult } from "./service";
 import { csvTables, fileTables, type GradeFileKind, type GradeTable } from "./tables";
 
 /**
@@ -39,7 +39,10 @@ export async function runGradeImportJob(job: GradeImportJob): Promise<GradeImpor
   }
   const chunks = limitBytes(bodyFromChannel(s.body), s.maxBytes, s.contentLength);
   const tables = csvTables(decodeUtf8(coalesce(chunks)))[Symbol.asyncIterator]();
-  const first = await tables.next();
+  // The header is read here, before importGrades: a limit met in the file's first piece is a 4xx too.
+  const first = await tables.next().catch((e: unknown) => {
+    throw toApiError(e);
+  });
   if (first.done) throw new ApiError(422, "the file is empty", { errors: [{ sheet: null, row: 0, column: null, message: "the file is empty" }], total: 1 });
   const mapping = job.mapping ?? guessLongMapping(first.value.header);
   if (!mapping) {

@@ -60,17 +60,42 @@ class Interned {
   private readonly index = new Map<string, number>();
   /** Where each value was first seen, to point at it in a later problem. */
   readonly firstSeen: { sheet: string | null; row: number; column: string }[] = [];
-  get(value: string, at: { sheet: string | null; row: number; column: string }): number {
+  get(value: string, sheet: string | null, row: number, column: string): number {
     let i = this.index.get(value);
     if (i === undefined) {
       const own = detach(value);
       this.values.push(own);
-      this.firstSeen.push(at);
+      this.firstSeen.push({ sheet, row, column });
       i = this.values.length;
       this.index.set(own, i);
     }
     return i;
   }
+}
+
+function blankRow(cells: readonly string[]): boolean {
+  for (const v of cells) if (v.trim() !== "") return false;
+  return true;
+}
+
+/** The cells of one grade, as the rows below name them. */
+interface GradeCells {
+  item: string | undefined;
+  model: string | undefined;
+  repetition: string | undefined;
+  rater: string | undefined;
+  comment: string | undefined;
+}
+
+/** The columns those cells came from, for problems. */
+interface GradeColumns {
+  item: string;
+  model: string;
+  repetition?: string;
+  rater: string;
+  score: string;
+  dimension?: string;
+  comment?: string;
 }
 
 export class GradeRows {
@@ -86,6 +111,19 @@ export class GradeRows {
   private readonly rewrites: ItemRewriter;
   /** Words naming one of the rubric's totals: a file's total rows are derived from its dimensions, so they are read past. */
   private readonly totals = new Set<string>();
+  /** Per dimension, its levels' values (ordinal) for a lookup without a closure per row. */
+  private readonly levelValues: Set<number>[];
+  /**
+   * Where the row being read is, and the value its score cell holds once
+   * checked: kept here rather than in objects made for every row, which a
+   * million-row file turned into garbage faster than the import's thread
+   * could collect it young (bench/README.md, "grade import").
+   */
+  private atSheet: string | null = null;
+  private atRow = 0;
+  private score: number | null = null;
+  private category: string | null = null;
+  private na = false;
 
   constructor(
     readonly mapping: GradeImportMapping,
@@ -101,6 +139,12 @@ export class GradeRows {
     });
     this.rewrites = new ItemRewriter(mapping.itemRewrites);
     for (const doc of rubrics) for (const t of doc.totals) for (const w of [t.key, t.name, `${doc.key}/${t.key}`]) this.totals.add(w.trim().toLowerCase());
+    this.levelValues = this.dims.map((d) => new Set((d.dimension.scale.levels ?? []).map((x) => x.value).filter((v): v is number => typeof v === "number")));
+  }
+
+  /** A problem's place: the row being read, in `column`. */
+  private at(column: string): { sheet: string | null; row: number; column: string } {
+    return { sheet: this.atSheet, row: this.atRow, column };
   }
 
   /** The study's N: repetitions run 0 (the set) to N. */
@@ -142,94 +186,101 @@ export class GradeRows {
     return { index, dim: typeof dim === "string" ? `sheet ${sheet ?? "(file)"}: ${dim}` : dim };
   }
 
-  private text(value: string | undefined, what: string, at: { sheet: string | null; row: number; column: string }, max = MAX_ID): string | null {
+  private text(value: string | undefined, what: string, column: string, max = MAX_ID): string | null {
     const v = (value ?? "").trim();
     if (!v) {
-      this.problem({ ...at, message: `${what} is empty` });
+      this.problem({ ...this.at(column), message: `${what} is empty` });
       return null;
     }
     if (v.length > max) {
-      this.problem({ ...at, message: `${what} is longer than ${max} characters` });
+      this.problem({ ...this.at(column), message: `${what} is longer than ${max} characters` });
       return null;
     }
     const bad = textProblem(v, "line");
     if (bad) {
-      this.problem({ ...at, message: `${what}: ${bad}` });
+      this.problem({ ...this.at(column), message: `${what}: ${bad}` });
       return null;
     }
     return v;
   }
 
-  private repetitionOf(d: ImportDimension, raw: string | undefined, at: { sheet: string | null; row: number; column: string }): number | null {
+  private repetitionOf(d: ImportDimension, raw: string | undefined, column: string): number | null {
     if (d.dimension.scope === "set") return 0;
     if (d.dimension.scope === "first_answer") return 1;
     const v = (raw ?? "").trim();
     if (!v) {
       if (this.repetitions === 1) return 1;
-      this.problem({ ...at, message: `${d.name} is graded on each of the ${this.repetitions} answers: the repetition (1-${this.repetitions}) is needed` });
+      this.problem({ ...this.at(column), message: `${d.name} is graded on each of the ${this.repetitions} answers: the repetition (1-${this.repetitions}) is needed` });
       return null;
     }
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1 || n > this.repetitions) {
-      this.problem({ ...at, message: `repetition "${v}" is not within 1-${this.repetitions}` });
+      this.problem({ ...this.at(column), message: `repetition "${v}" is not within 1-${this.repetitions}` });
       return null;
     }
     return n;
   }
 
-  private value(d: ImportDimension, raw: string, at: { sheet: string | null; row: number; column: string }): { score: number | null; category: string | null; na: boolean } | null {
+  /** Reads the score cell into score / category / na; false after recording its problem. */
+  private value(dim: number, raw: string, column: string): boolean {
+    const d = this.dims[dim - 1];
     const v = raw.trim();
     const scale = d.dimension.scale;
-    if (scale.allowNA && /^(n\/?a|not applicable)$/i.test(v)) return { score: null, category: null, na: true };
+    this.score = null;
+    this.category = null;
+    this.na = false;
+    if (scale.allowNA && /^(n\/?a|not applicable)$/i.test(v)) {
+      this.na = true;
+      return true;
+    }
     const levels = scale.levels ?? [];
     if (scale.kind === "nominal") {
       const l = levels.find((x) => String(x.value).toLowerCase() === v.toLowerCase() || x.label.toLowerCase() === v.toLowerCase());
-      if (l) return { score: null, category: String(l.value), na: false };
+      if (l) {
+        this.category = String(l.value);
+        return true;
+      }
     } else {
       const n = Number(v);
-      if (v !== "" && Number.isInteger(n) && levels.some((x) => x.value === n)) return { score: n, category: null, na: false };
+      if (v !== "" && Number.isInteger(n) && this.levelValues[dim - 1].has(n)) {
+        this.score = n;
+        return true;
+      }
     }
     const shown = v.length > 40 ? `${v.slice(0, 40)}…` : v;
-    this.problem({ ...at, message: `"${shown}" is not a level of ${d.name} (${levels.map((x) => x.value).join(", ")})` });
-    return null;
+    this.problem({ ...this.at(column), message: `"${shown}" is not a level of ${d.name} (${levels.map((x) => x.value).join(", ")})` });
+    return false;
   }
 
-  /** One grade of the file, or null after recording its problems. */
-  grade(
-    sheetIndex: number,
-    sheet: string | null,
-    row: number,
-    cells: { item?: string; model?: string; repetition?: string; rater?: string; comment?: string },
-    dim: number | string,
-    rawScore: string,
-    columns: { item: string; model: string; repetition?: string; rater: string; score: string; dimension?: string; comment?: string },
-  ): StagedGrade | null {
-    const at = (column: string) => ({ sheet, row, column });
+  /** One grade of the file, or null after recording its problems. `cells` and `columns` are not kept. */
+  grade(sheetIndex: number, sheet: string | null, row: number, cells: GradeCells, dim: number | string, rawScore: string, columns: GradeColumns): StagedGrade | null {
+    this.atSheet = sheet;
+    this.atRow = row;
     const before = this.totalProblems;
-    let itemId = this.text(cells.item, "the item id", at(columns.item));
+    let itemId = this.text(cells.item, "the item id", columns.item);
     if (itemId !== null && this.mapping.itemRewrites.length) {
       const rewritten = this.rewrites.rewrite(itemId, sheet);
-      if (rewritten === null) this.problem({ ...at(columns.item), message: `the item id "${itemId}" is rewritten to a value that is not an integer, so "add" cannot apply` });
+      if (rewritten === null) this.problem({ ...this.at(columns.item), message: `the item id "${itemId}" is rewritten to a value that is not an integer, so "add" cannot apply` });
       itemId = rewritten;
     }
-    const model = this.text(cells.model, "the model", at(columns.model));
-    const rater = this.text(cells.rater, "the rater", at(columns.rater), 100);
-    if (typeof dim === "string") this.problem({ ...at(columns.dimension ?? columns.score), message: dim });
+    const model = this.text(cells.model, "the model", columns.model);
+    const rater = this.text(cells.rater, "the rater", columns.rater, 100);
+    if (typeof dim === "string") this.problem({ ...this.at(columns.dimension ?? columns.score), message: dim });
     const d = typeof dim === "number" ? this.dims[dim - 1] : null;
-    const repetition = d ? this.repetitionOf(d, cells.repetition, at(columns.repetition ?? columns.score)) : null;
-    const value = d ? this.value(d, rawScore, at(columns.score)) : null;
+    const repetition = d ? this.repetitionOf(d, cells.repetition, columns.repetition ?? columns.score) : null;
+    const valued = d ? this.value(dim as number, rawScore, columns.score) : false;
     let comment: string | null = null;
     if (cells.comment && cells.comment.trim()) {
       const c = cells.comment.trim();
       const bad = textProblem(c, "multiline");
-      if (bad || c.length > 5000) this.problem({ ...at(columns.comment ?? ""), message: `the comment: ${bad ?? "longer than 5,000 characters"}` });
+      if (bad || c.length > 5000) this.problem({ ...this.at(columns.comment ?? ""), message: `the comment: ${bad ?? "longer than 5,000 characters"}` });
       else comment = c;
     }
-    if (this.totalProblems > before || itemId === null || model === null || rater === null || repetition === null || value === null || d === null) return null;
-    const item = this.items.get(itemId, at(columns.item));
-    const m = this.models.get(model, at(columns.model));
-    const r = this.raters.get(rater, at(columns.rater));
-    return { sheet: sheetIndex, row, item, model: m, rater: r, dim: dim as number, repetition, ...value, comment };
+    if (this.totalProblems > before || itemId === null || model === null || rater === null || repetition === null || !valued || d === null) return null;
+    const item = this.items.get(itemId, sheet, row, columns.item);
+    const m = this.models.get(model, sheet, row, columns.model);
+    const r = this.raters.get(rater, sheet, row, columns.rater);
+    return { sheet: sheetIndex, row, item, model: m, rater: r, dim: dim as number, repetition, score: this.score, category: this.category, na: this.na, comment };
   }
 
   /** Every grade of one table of the file. */
@@ -263,6 +314,10 @@ export class GradeRows {
       return;
     }
     const dimCache = new Map<string, number | string | typeof SKIP>();
+    // Made once per table and refilled for each row (grade() keeps neither).
+    const cells: GradeCells = { item: undefined, model: undefined, repetition: undefined, rater: undefined, comment: undefined };
+    const longColumns: GradeColumns = { item: m.item, model: m.model, repetition: m.repetition, rater: m.rater ?? "", score: m.score ?? "", dimension: m.dimension, comment: m.comment };
+    const wideColumns = raterCols.map((rc): GradeColumns => ({ item: m.item, model: m.model, repetition: m.repetition, rater: rc.column, score: rc.column, comment: m.comment }));
     let lastTurn = performance.now();
     for await (const batch of t.rows) {
       const out: StagedGrade[] = [];
@@ -273,9 +328,12 @@ export class GradeRows {
           lastTurn = performance.now();
         }
         const c = r.cells;
-        if (c.every((v) => v.trim() === "")) continue;
+        if (blankRow(c)) continue;
         this.rows++;
-        const base = { item: c[iItem], model: c[iModel], repetition: iRep >= 0 ? c[iRep] : undefined, comment: iComment >= 0 ? c[iComment] : undefined };
+        cells.item = c[iItem];
+        cells.model = c[iModel];
+        cells.repetition = iRep >= 0 ? c[iRep] : undefined;
+        cells.comment = iComment >= 0 ? c[iComment] : undefined;
         if (m.format === "long") {
           const word = (c[iDim] ?? "").trim();
           let dim = dimCache.get(word);
@@ -284,17 +342,16 @@ export class GradeRows {
             if (dimCache.size < 1000) dimCache.set(word, dim);
           }
           if (dim === SKIP) continue;
-          const g = this.grade(index, t.sheet, r.row, { ...base, rater: c[iRater] }, dim, c[iScore] ?? "", {
-            item: m.item, model: m.model, repetition: m.repetition, rater: m.rater!, score: m.score!, dimension: m.dimension, comment: m.comment,
-          });
+          cells.rater = c[iRater];
+          const g = this.grade(index, t.sheet, r.row, cells, dim, c[iScore] ?? "", longColumns);
           if (g) out.push(g);
         } else {
-          for (const rc of raterCols) {
+          for (let k = 0; k < raterCols.length; k++) {
+            const rc = raterCols[k];
             const raw = c[rc.i] ?? "";
             if (raw.trim() === "") continue; // this rater did not grade this answer
-            const g = this.grade(index, t.sheet, r.row, { ...base, rater: rc.name }, sheetDim as number, raw, {
-              item: m.item, model: m.model, repetition: m.repetition, rater: rc.column, score: rc.column, comment: m.comment,
-            });
+            cells.rater = rc.name;
+            const g = this.grade(index, t.sheet, r.row, cells, sheetDim as number, raw, wideColumns[k]);
             if (g) out.push(g);
           }
         }

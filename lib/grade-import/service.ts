@@ -66,7 +66,8 @@ export function gradeRejection(problems: GradeProblem[], total: number, message?
   return new ApiError(422, message ?? `${plural(total, "problem")} in the file; nothing was imported`, { errors: sorted, total });
 }
 
-function toApiError(e: unknown): unknown {
+/** A limit, a broken workbook or an endless row as the 4xx that names it; anything else as it is. */
+export function toApiError(e: unknown): unknown {
   if (e instanceof ApiError) return e;
   // Something of the study removed or added meanwhile by another writer (not an import: those wait for the lock).
   const code = (e as { code?: unknown } | null)?.code;

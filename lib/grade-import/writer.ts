@@ -79,6 +79,9 @@ export class GradeWriter {
   private readonly setId = orderedIds();
   private readonly assignmentId = orderedIds();
   private gradeCount = 0;
+  /** The id of the assignment the last grade went to: a file's grades of one assignment come together, so each is made once rather than per grade. */
+  private lastAsg = -1;
+  private lastAsgId = "";
 
   /** By the file's 1-based indexes; null: an item the study lacks and may not create. */
   private readonly itemIds: (string | null | undefined)[] = [];
@@ -253,7 +256,11 @@ export class GradeWriter {
       this.stagedRows.add(`${g.sheet},${g.row},${g.item},${g.rater},${asg},${g.dim},${g.repetition},${value}\n`);
       this.counts.staged++;
     } else {
-      this.direct.add(`${this.gradeId(this.gradeCount++)},${this.assignmentId(asg)},${this.dimPrefix[g.dim - 1]}${g.repetition},"",${value},${this.timestamp}\n`);
+      if (asg !== this.lastAsg) {
+        this.lastAsg = asg;
+        this.lastAsgId = this.assignmentId(asg);
+      }
+      this.direct.add(`${this.gradeId(this.gradeCount++)},${this.lastAsgId},${this.dimPrefix[g.dim - 1]}${g.repetition},"",${value},${this.timestamp}\n`);
       this.counts.direct++;
     }
   }

@@ -2,10 +2,12 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import v8 from "node:v8";
 import { Worker, type Transferable } from "node:worker_threads";
 import { appDir } from "@/lib/build/app-dir";
 import { ApiError } from "@/lib/errors/api-error";
 import { errorFromWorker, type WorkerReply } from "./protocol";
+import { refillSpare, takeSpare, WARM_JOBS } from "./spare";
 
 /**
  * Runs one job (an import) in a worker thread of its own, so that reading and
@@ -94,6 +96,31 @@ export function outOfMemory(heapMb: number): ApiError {
   return new ApiError(413, message, { errors: [{ row: 0, column: null, message }], total: 1, limit: "IMPORT_WORKER_HEAP_MB" });
 }
 
+/** A job thread's young generation (two semi-spaces and V8's new large-object space). */
+export const WORKER_YOUNG_GENERATION_MB = 16;
+
+let youngFlagCleared = false;
+
+/**
+ * A new job thread with the memory ceilings of IMPORT_WORKER_HEAP_MB and
+ * WORKER_YOUNG_GENERATION_MB. `npm start` gives the server's own thread 32 MB
+ * semi-spaces (--max-semi-space-size=32, package.json), and V8 applies that
+ * flag to every isolate of the process over a worker's resourceLimits: each
+ * import's thread then had a 64 MB young generation, most of its heap during a
+ * 200 MB upload (bench/README.md, "grade import"). The server's isolate is sized
+ * at launch, so the flag is cleared before the first worker starts and the
+ * workers take resourceLimits' size; the server's own thread keeps its 32 MB.
+ */
+export function startJobWorker(filename: string | URL, heapMb = workerHeapMb()): Worker {
+  if (!youngFlagCleared) {
+    v8.setFlagsFromString("--max-semi-space-size=0");
+    youngFlagCleared = true;
+  }
+  return new Worker(/* turbopackIgnore: true */ filename, {
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  });
+}
+
 /**
  * Runs `job` on `input` in a new worker thread; `transfer` lists what moves to
  * it (a request body's stream). Aborting `signal` stops the thread and rejects
@@ -102,24 +129,30 @@ export function outOfMemory(heapMb: number): ApiError {
  */
 export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transferable[] = [], signal?: AbortSignal): Promise<O> {
   const heapMb = workerHeapMb();
-  const filename = await entryOf(job);
-  const worker = new Worker(/* turbopackIgnore: true */ filename, {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
-  });
+  const start = async () => startJobWorker(await entryOf(job), heapMb);
+  // A thread started ahead (./spare.ts) when there is one; it has run nothing yet.
+  const worker = takeSpare(job, heapMb) ?? (await start());
   return new Promise<O>((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
       fn();
-      // The job has answered; whatever it left open (a closed connection's timers) ends with the thread.
-      void worker.terminate();
+      // The job has answered; whatever it left open (a closed connection's timers) ends with the thread,
+      // and only then does the next job's thread start: never two threads' memory for one import.
+      void worker.terminate().then(() => refillSpare(job, heapMb, start));
     };
     worker.on("message", (reply: WorkerReply<O>) => settle(() => (reply.ok ? resolve(reply.value) : reject(errorFromWorker(reply.error)))));
     worker.on("error", (e: Error & { code?: string }) => settle(() => reject(e.code === "ERR_WORKER_OUT_OF_MEMORY" ? outOfMemory(heapMb) : e)));
     worker.on("exit", (code) => settle(() => reject(new Error(`the ${job} worker stopped (exit code ${code}) before it answered`))));
     if (signal?.aborted) settle(() => reject(signal.reason));
     signal?.addEventListener("abort", () => settle(() => reject(signal.reason)), { once: true });
-    worker.postMessage({ input }, transfer);
+    worker.postMessage({ input, env: { ...process.env } }, transfer);
   });
+}
+
+/** Starts the threads of the jobs that keep one ready (./spare.ts); scripts/start.ts calls it once the server listens. */
+export function prestartJobWorkers(): void {
+  const heapMb = workerHeapMb();
+  for (const job of WARM_JOBS) refillSpare(job, heapMb, async () => startJobWorker(await entryOf(job), heapMb));
 }

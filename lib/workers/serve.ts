@@ -1,11 +1,17 @@
 import { parentPort } from "node:worker_threads";
 import { errorForParent, type WorkerReply } from "./protocol";
 
-/** A worker's side: runs `job` on the one input the parent sends and answers once (./run.ts). */
+/** A worker's side: runs `job` on the one input the parent sends (with the parent's environment) and answers once (./run.ts). */
 export function serveJob<I, O>(job: (input: I) => Promise<O>): void {
   const port = parentPort;
   if (!port) throw new Error("serveJob runs only in a worker thread");
-  port.once("message", (message: { input: I }) => {
+  port.once("message", (message: { input: I; env?: Record<string, string | undefined> }) => {
+    // A thread started ahead of its job (./spare.ts) copied the settings as they were then: it takes them as
+    // they are now, as a thread started for the job would have.
+    if (message.env) {
+      for (const k of Object.keys(process.env)) if (!(k in message.env)) delete process.env[k];
+      Object.assign(process.env, message.env);
+    }
     void job(message.input).then(
       (value) => port.postMessage({ ok: true, value } satisfies WorkerReply<O>),
       (e: unknown) => port.postMessage({ ok: false, error: errorForParent(e) } satisfies WorkerReply<O>),
