@@ -86,3 +86,6 @@ export type { RougeScore } from "./rouge";
 export { pySplit, tokenize13a, tokenizeRouge } from "./text-tokenize";
 export { prepareReference, scoreAnswer } from "./text-metrics";
 export type { AnswerMetrics, PreparedReference } from "./text-metrics";
+
+export { percentileRanks, rankDisagreements, SPEARMAN_CI_METHOD, spearmanCI, spearmanInterval } from "./rank-correlation";
+export type { RankGap, SpearmanCIResult } from "./rank-correlation";
