@@ -32,6 +32,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "get /api/v1/studies/{id}/assignments": "getAssignmentProgress",
   "get /api/v1/studies/{id}/sets": "listResponseSets",
   "get /api/v1/studies/{id}/reference-metrics": "getReferenceMetrics",
+  "get /api/v1/studies/{id}/reference-metrics/comparison": "getReferenceMetricComparison",
   "get /api/v1/studies/{id}/escalations": "listEscalations",
   "post /api/v1/escalations/{id}/assign": "assignAdjudicator",
   "get /api/v1/studies/{id}/export": "exportStudy",
