@@ -256,6 +256,7 @@ describe("no route answers 5xx to hostile text", () => {
       },
       "GET /api/v1/studies/[id]/stats": { as: "lead", params: study, query: { specialty: "Medication", rubric: "SCORE", models: "Zeta-Model-Alpha", journal: "1" } },
       "GET /api/v1/studies/[id]/reference-metrics": { as: "lead", params: study },
+      "GET /api/v1/studies/[id]/reference-metrics/comparison": { as: "lead", params: study, query: { measure: "SCORE:dimension:safety" } },
       "GET /api/v1/rubric-templates": { as: "lead" },
       "POST /api/v1/studies/[id]/redactions": { as: "lead", params: { id: importStudy.id }, body: { find: "Zeta", replace: "[model]", dryRun: true } },
       "POST /api/v1/users/[id]/unlock": { as: "admin", params: { id: spare.id } },

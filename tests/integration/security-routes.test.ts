@@ -74,6 +74,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/sets": "study",
   "GET /api/v1/studies/[id]/stats": "study",
   "GET /api/v1/studies/[id]/reference-metrics": "study",
+  "GET /api/v1/studies/[id]/reference-metrics/comparison": "study",
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges/check-scores": "study",
