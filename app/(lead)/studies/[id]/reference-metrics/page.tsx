@@ -41,7 +41,7 @@ export default async function ReferenceMetricsPage({ params, searchParams }: Pro
   const noTotal = rubrics.filter((r) => r.totals.length === 0);
   const several = rubrics.length > 1;
   return (
-    <div className="flex flex-col gap-6" data-testid="reference-metrics">
+    <div className="flex flex-col gap-6" data-testid="reference-metrics-page">
       <div className="flex max-w-3xl flex-col gap-2 text-sm text-muted-foreground">
         <h2 className="text-xl font-semibold text-foreground">Reference metrics</h2>
         <p>
