@@ -84,7 +84,7 @@ test("a lead imports answers with references and reads the metrics beside the ex
   await page.goto(`/studies/${id}`);
   await page.getByRole("navigation", { name: "Study sections" }).getByRole("link", { name: "Reference metrics" }).click();
   await expect(page).toHaveURL(new RegExp(`/studies/${id}/reference-metrics`));
-  await expect(page.getByRole("heading", { name: "Reference metrics" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Reference metrics", exact: true })).toBeVisible();
 
   // The heatmap: one panel per model and one for all; the copier's BLEU is 1 in every specialty.
   const heatmap = page.getByTestId("panel-metric-heatmap");

@@ -85,8 +85,8 @@ async function generate(c: pg.Client): Promise<string> {
   await c.query(`INSERT INTO "ResponseSet" (id, "studyId", "itemId", "modelId", status, "updatedAt") SELECT rs_id, $1, item_id, model_id, 'AWAITING_GRADES', now() FROM bench_set`, [studyId]);
   // N answers per set, each with metrics in 0-1 and BLEU's ten statistics.
   await c.query(
-    `INSERT INTO "Response" (id, "responseSetId", repetition, text, bleu, rouge1, "rougeL", "bleuStats")
-     SELECT gen_random_uuid(), s.rs_id, r, 'Answer ' || r, b, LEAST(1, b + 0.25 * random()), LEAST(1, b + 0.15 * random()),
+    `INSERT INTO "Response" (id, "responseSetId", repetition, text, "updatedAt", bleu, rouge1, "rougeL", "bleuStats")
+     SELECT gen_random_uuid(), s.rs_id, r, 'Answer ' || r, now(), b, LEAST(1, b + 0.25 * random()), LEAST(1, b + 0.15 * random()),
             ARRAY[40, 44, 30, 20, 12, 6, 40, 39, 38, 37]::int[]
      FROM bench_set s CROSS JOIN generate_series(1, ${N}) r
      CROSS JOIN LATERAL (SELECT LEAST(1, GREATEST(0, 0.1 + 0.3 * s.q + (random() - 0.5) * 0.3)) AS b) m`,
