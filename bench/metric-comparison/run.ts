@@ -24,6 +24,8 @@ import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { disconnectDb } from "../../lib/db/client";
+import { assembleComparison } from "../../lib/metric-comparison/assemble";
+import { readComparison } from "../../lib/metric-comparison/read";
 import { metricComparison } from "../../lib/metric-comparison/service";
 import { rubricProblems } from "../../lib/rubrics/document";
 import { CUSTOM_RUBRIC as CUSTOM, CUSTOM_THRESHOLDS } from "../lib/custom-rubric";
@@ -178,6 +180,10 @@ async function main() {
     });
     const floor = await timeRuns("bare SQL: both at once on two connections (floor)", () => Promise.all([scores(), metrics(b)]));
     const took = await timeRuns("metricComparison (heatmap, correlations, cases)", () => metricComparison(studyId));
+    // Where the time goes: the reads (at once) and the statistics in JS.
+    const read = (await readComparison(studyId))!;
+    await timeRuns("  of which: readComparison (SQL + rows + final scores)", () => readComparison(studyId));
+    await timeRuns("  of which: assembleComparison (JS)", async () => assembleComparison(read));
     console.log(`  ratio metricComparison / bare SQL at once: ${(took / floor).toFixed(2)}x (goal: within 2x); / one after the other: ${(took / sequential).toFixed(2)}x`);
   } finally {
     await a.end().catch(() => undefined);

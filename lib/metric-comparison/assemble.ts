@@ -18,7 +18,8 @@
 import { ordinalRange, type RubricDocument } from "@/lib/rubrics/document";
 import { totalRange } from "@/lib/scoring/rubric-values";
 import { bleuFromStats } from "@/lib/stats/bleu";
-import { rankDisagreements, spearmanCI, SPEARMAN_CI_METHOD } from "@/lib/stats/rank-correlation";
+import { rankDisagreements, spearmanCI, spearmanCIOfRanks, SPEARMAN_CI_METHOD } from "@/lib/stats/rank-correlation";
+import { averageRanks } from "@/lib/stats/spearman";
 import { REFERENCE_METRICS, type ReferenceMetricKey } from "@/lib/reference-metrics/metrics";
 import type { FinalScores, FinalTotals } from "@/lib/scoring/final-scores";
 
@@ -219,10 +220,19 @@ export function assembleComparison(input: { rubrics: readonly RubricDocument[]; 
   const rows: CorrelationRow[] = [];
   for (const g of [...members.keys()].map((k) => ({ key: k, ...groupOf(k) })).sort(groupOrder)) {
     const idx = members.get(g.key)!;
+    // A side with a value for every set of the group is ranked once and paired with every other such
+    // side (the same rho as spearmanCI, without ranking it again per pair); a side with gaps (N/A) is
+    // paired the plain way, over the complete pairs.
+    const xs = metrics.map((_, k) => idx.map((i) => metricOf[i][k]));
+    const ys = measures.map((_, j) => idx.map((i) => expertOf[i][j]));
+    const full = (v: (number | null)[]) => (v.every((x) => x !== null) ? averageRanks(v as number[]) : null);
+    const xRanks = xs.map(full);
+    const yRanks = ys.map(full);
     for (let k = 0; k < M; k++) {
-      const x = idx.map((i) => metricOf[i][k]);
       measures.forEach((m, j) => {
-        const r = spearmanCI(x, idx.map((i) => expertOf[i][j]), CI_LEVEL);
+        const rx = xRanks[k];
+        const ry = yRanks[j];
+        const r = rx && ry ? spearmanCIOfRanks(rx, ry, CI_LEVEL) : spearmanCI(xs[k], ys[j], CI_LEVEL);
         rows.push({ model: g.model, specialty: g.specialty, metric: metrics[k].key, measure: m.id, rho: r.rho, ci: r.ci, n: r.n, reason: r.reason ?? null });
       });
     }

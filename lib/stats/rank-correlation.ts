@@ -8,7 +8,7 @@
  */
 import type { Degenerate, Interval, Rating } from "./types";
 import { normalPpf } from "./quantiles";
-import { averageRanks, spearman } from "./spearman";
+import { averageRanks, rhoOfRanks, spearman, type SpearmanResult } from "./spearman";
 import { isPresent } from "./internal";
 
 export const SPEARMAN_CI_METHOD = "Fisher z interval with the Bonett-Wright standard error sqrt((1 + rho^2/2) / (n - 3))";
@@ -31,7 +31,18 @@ export function spearmanInterval(rho: number, n: number, level = 0.95): Interval
 
 /** Spearman's rho of the complete pairs and its interval (spearmanInterval). */
 export function spearmanCI(x: ReadonlyArray<Rating>, y: ReadonlyArray<Rating>, level = 0.95): SpearmanCIResult {
-  const r = spearman(x, y);
+  return withInterval(spearman(x, y), level);
+}
+
+/**
+ * The same from average ranks of n complete pairs (averageRanks of each side over the same units):
+ * for a caller that ranks each variable once and pairs it with many others.
+ */
+export function spearmanCIOfRanks(rx: ArrayLike<number>, ry: ArrayLike<number>, level = 0.95): SpearmanCIResult {
+  return withInterval(rhoOfRanks(rx, ry), level);
+}
+
+function withInterval(r: SpearmanResult, level: number): SpearmanCIResult {
   if (r.rho === null) return { rho: null, n: r.n, ci: null, reason: r.reason };
   const ci = spearmanInterval(r.rho, r.n, level);
   return ci ? { rho: r.rho, n: r.n, ci } : { rho: r.rho, n: r.n, ci: null, reason: "the interval needs at least four complete pairs" };

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { percentileRanks, rankDisagreements, spearmanCI, spearmanInterval } from "@/lib/stats";
+import { averageRanks, percentileRanks, rankDisagreements, spearmanCI, spearmanInterval } from "@/lib/stats";
+import { spearmanCIOfRanks } from "@/lib/stats/rank-correlation";
 
 interface Case {
   name: string;
@@ -39,6 +40,19 @@ describe("Spearman with a Fisher-z interval (R golden vectors)", () => {
     const c = cases.find((k) => k.name === "metric vs likert n=30")!;
     const r = spearmanCI(c.x, c.y, c.level);
     expect(Math.abs(r.ci![0] - c.expected.ci_fisher![0])).toBeGreaterThan(1e-4);
+  });
+});
+
+describe("spearmanCIOfRanks", () => {
+  it("gives spearmanCI's result from ranks computed once, on every complete golden case", () => {
+    const complete = cases.filter((c) => c.x.every((v, i) => v !== null && c.y[i] !== null));
+    expect(complete.length).toBeGreaterThan(10);
+    for (const c of complete) {
+      const a = spearmanCI(c.x, c.y, c.level);
+      const b = spearmanCIOfRanks(averageRanks(c.x as number[]), averageRanks(c.y as number[]), c.level);
+      expect(b, c.name).toEqual(a);
+    }
+    expect(spearmanCIOfRanks([1, 1, 1, 1], [1, 2, 3, 4]).reason).toMatch(/constant/);
   });
 });
 
