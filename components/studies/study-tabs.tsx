@@ -24,6 +24,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/results`, label: "Results" },
     { href: `${base}/governance`, label: "Governance" },
     { href: `${base}/dashboard`, label: "Dashboard" },
+    { href: `${base}/reference-metrics`, label: "Reference metrics" },
     { href: `${base}/exports`, label: "Exports" },
     { href: `${base}/report`, label: "Report" },
     { href: `${base}/audit`, label: "Audit" },

@@ -737,6 +737,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/reference-metrics/comparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reference-based metrics beside the experts' final scores (leads)
+         * @description The heatmap of each metric's mean per model and specialty (with per-model, per-specialty and overall aggregates and corpus BLEU); per group, Spearman's rho between each metric and each ordinal dimension and total of the rubrics, with a 95% Fisher-z interval using the Bonett-Wright standard error sqrt((1 + rho^2/2)/(n - 3)); and per metric the final sets where metric and experts disagree most by percentile rank, each way. The unit of the correlations is a response set with the panel's final scores; its metric is the mean over its answers.
+         */
+        get: operations["getReferenceMetricComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/{id}/screening": {
         parameters: {
             query?: never;
@@ -3288,6 +3308,121 @@ export interface components {
                 accepted: number;
                 rejected: number;
             }[];
+        };
+        MetricComparison: {
+            metrics: {
+                /**
+                 * @description A reference-based metric: the Response field it is stored in
+                 * @enum {string}
+                 */
+                key: "bleu" | "rouge1" | "rougeL";
+                label: string;
+            }[];
+            models: string[];
+            specialties: string[];
+            /** @description Answers whose question has a reference answer */
+            answers: number;
+            /** @description Response sets with the experts' final scores and a metric: the correlations' units */
+            finalSets: number;
+            /** @description Sets whose final scores an automated judge gave (hybrid mode): not the experts', left out of the correlations */
+            judgedSets: number;
+            /** @description Mean of each metric over the answers, per model and specialty, per model, per specialty and overall (0-1) */
+            heatmap: {
+                /** @description null: every model together */
+                model: string | null;
+                /** @description null: every specialty together */
+                specialty: string | null;
+                /**
+                 * @description A reference-based metric: the Response field it is stored in
+                 * @enum {string}
+                 */
+                metric: "bleu" | "rouge1" | "rougeL";
+                mean: number | null;
+                /** @description Answers with this metric */
+                n: number;
+            }[];
+            /** @description Corpus BLEU of each group's answers as sacreBLEU's corpus_bleu computes it (statistics summed, 'exp' smoothing, no effective order), 0-1 */
+            corpusBleu: {
+                /** @description null: every model together */
+                model: string | null;
+                /** @description null: every specialty together */
+                specialty: string | null;
+                value: number | null;
+                n: number;
+            }[];
+            /** @description Every ordinal dimension and every total of the study's rubrics */
+            measures: {
+                /** @description <rubric>:<dimension|total>:<key> */
+                id: string;
+                rubric: string;
+                /** @enum {string} */
+                kind: "dimension" | "total";
+                key: string;
+                /** @description The name the rubric document gives it */
+                label: string;
+                min: number;
+                max: number;
+            }[];
+            /** @description Dimensions with no order to correlate (nominal; criteria, whose score is a total) */
+            skipped: {
+                rubric: string;
+                key: string;
+                label: string;
+                /** @enum {string} */
+                kind: "nominal" | "criteria";
+            }[];
+            correlation: {
+                method: string;
+                level: number;
+                rows: {
+                    /** @description null: every model together */
+                    model: string | null;
+                    /** @description null: every specialty together */
+                    specialty: string | null;
+                    /**
+                     * @description A reference-based metric: the Response field it is stored in
+                     * @enum {string}
+                     */
+                    metric: "bleu" | "rouge1" | "rougeL";
+                    /** @description An id from `measures` */
+                    measure: string;
+                    /** @description Spearman's rho over the final sets (each set's metric: the mean over its answers) */
+                    rho: number | null;
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    n: number;
+                    reason: string | null;
+                }[];
+            };
+            disagreements: {
+                /** @description The expert measure the cases are ranked on; null when the rubrics have none */
+                measure: string | null;
+                cases: {
+                    /**
+                     * @description A reference-based metric: the Response field it is stored in
+                     * @enum {string}
+                     */
+                    metric: "bleu" | "rouge1" | "rougeL";
+                    /**
+                     * @description metric_high: the metric ranks the set far above the experts' score; expert_high: the reverse
+                     * @enum {string}
+                     */
+                    direction: "metric_high" | "expert_high";
+                    /** Format: uuid */
+                    setId: string;
+                    externalId: string;
+                    model: string;
+                    specialty: string;
+                    metricValue: number;
+                    expertValue: number;
+                    /** @description Percentile rank (0-1) of the set's metric among the final sets */
+                    metricRank: number;
+                    /** @description Percentile rank (0-1) of the set's expert score */
+                    expertRank: number;
+                }[];
+            };
         };
         /** @description A term (whole-word, case-insensitive) or an RE2 regular expression; the name is the reason shown to the lead */
         ScreenRule: {
@@ -7151,6 +7286,68 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReferenceMetricComparison: {
+        parameters: {
+            query?: {
+                /** @description The expert measure the disagreement cases are ranked on (an id from `measures`); default the first rubric's headline total, else its first ordinal dimension */
+                measure?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricComparison"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

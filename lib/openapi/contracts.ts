@@ -14,6 +14,7 @@ import "@/lib/judges/runner/contract";
 import "@/lib/grade-import/contract";
 import "@/lib/governance/contract";
 import "@/lib/reference-metrics/contract";
+import "@/lib/metric-comparison/contract";
 import "@/lib/screening/contract";
 import "@/lib/planner/contract";
 import "@/lib/protocol/contract";

@@ -36,6 +36,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "get /api/v1/studies/{id}/protocol": "getProtocol",
   "post /api/v1/studies/{id}/protocol": "freezeProtocol",
   "get /api/v1/studies/{id}/report": "getStudyReport",
+  "get /api/v1/studies/{id}/reference-metrics/comparison": "getReferenceMetricComparison",
   "get /api/v1/studies/{id}/escalations": "listEscalations",
   "post /api/v1/escalations/{id}/assign": "assignAdjudicator",
   "get /api/v1/studies/{id}/export": "exportStudy",

@@ -95,3 +95,5 @@ export type { PairSummary, ProportionResult, ShareTest } from "./preference";
 
 export { analysePreferences, preferencesFromScores, PREFERENCE_CHOICES } from "./pairwise";
 export type { AnswerScore, AxisAnalysis, PairRow, PairwiseAnalysis, PairwiseOptions, PreferenceChoice, PreferenceObservation } from "./pairwise";
+export { percentileRanks, rankDisagreements, SPEARMAN_CI_METHOD, spearmanCI, spearmanInterval } from "./rank-correlation";
+export type { RankGap, SpearmanCIResult } from "./rank-correlation";

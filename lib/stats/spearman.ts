@@ -41,10 +41,16 @@ export function spearman(x: ReadonlyArray<Rating>, y: ReadonlyArray<Rating>): Sp
       ys.push(b);
     }
   }
-  const n = xs.length;
+  return rhoOfRanks(averageRanks(xs), averageRanks(ys));
+}
+
+/**
+ * Spearman's rho from the average ranks of n complete pairs (averageRanks of each side over the
+ * same units): Pearson's r on them. For callers that rank a side once and pair it many times.
+ */
+export function rhoOfRanks(rx: ArrayLike<number>, ry: ArrayLike<number>): SpearmanResult {
+  const n = rx.length;
   if (n < 2) return { rho: null, n, reason: "at least two complete pairs are required" };
-  const rx = averageRanks(xs);
-  const ry = averageRanks(ys);
   const mean = (n + 1) / 2; // average ranks always average to (n + 1) / 2
   let sxy = 0;
   let sxx = 0;

@@ -259,6 +259,7 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/v1/studies/[id]/protocol": { as: "lead", params: study, query: { download: "0" } },
       "GET /api/v1/studies/[id]/report": { as: "lead", params: study, query: { format: "html" }, runs: 8 },
       "POST /api/v1/studies/[id]/protocol": { as: "lead", params: study, body: { assignmentSeed: "fuzz", plannedAnalyses: { primaryOutcome: "Mean total", statistics: ["Cliff delta"], multiplicity: "holm" } } },
+      "GET /api/v1/studies/[id]/reference-metrics/comparison": { as: "lead", params: study, query: { measure: "SCORE:dimension:safety" } },
       "GET /api/v1/rubric-templates": { as: "lead" },
       "POST /api/v1/planner": { as: "lead", body: { target: "icc", expected: 0.7, graders: 3, ciWidth: 0.2 } },
       "POST /api/v1/studies/[id]/redactions": { as: "lead", params: { id: importStudy.id }, body: { find: "Zeta", replace: "[model]", dryRun: true } },

@@ -78,6 +78,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/protocol": "study",
   "GET /api/v1/studies/[id]/report": "study",
   "POST /api/v1/studies/[id]/protocol": "study",
+  "GET /api/v1/studies/[id]/reference-metrics/comparison": "study",
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges/check-scores": "study",
