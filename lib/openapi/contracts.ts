@@ -14,4 +14,5 @@ import "@/lib/judges/runner/contract";
 import "@/lib/grade-import/contract";
 import "@/lib/governance/contract";
 import "@/lib/reference-metrics/contract";
+import "@/lib/embeddings/contract";
 import "@/lib/screening/contract";
