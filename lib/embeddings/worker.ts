@@ -20,6 +20,8 @@ export interface EmbeddingWorkerOptions {
   maxAttempts?: number;
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** Answers per page (default 1000; tests make it small). */
+  pageSize?: number;
   /** Only this run (tests, a foreground command). */
   runId?: string;
   fetchImpl?: typeof fetch;
@@ -52,7 +54,7 @@ export function startEmbeddingWorker(opts: EmbeddingWorkerOptions = {}): Embeddi
     }, Math.max(50, Math.floor(leaseMs / 3)));
     let outcome: "done" | "failed" | "lost";
     try {
-      outcome = await executeRun(run, { fetchImpl: opts.fetchImpl ?? fetch, retry, leaseMs, signal: abort.signal });
+      outcome = await executeRun(run, { fetchImpl: opts.fetchImpl ?? fetch, retry, leaseMs, signal: abort.signal, pageSize: opts.pageSize });
     } catch (err) {
       // A database error, a bug: recorded on the run, never a run left running for ever.
       const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
