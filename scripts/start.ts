@@ -130,10 +130,14 @@ async function main() {
   });
   // Judge runs are worked on by every instance: their state is in PostgreSQL and tasks are leased,
   // so instances behind one load balancer share the work and a restart loses none.
+  // Embedding similarity runs (lib/embeddings) likewise: the same switch turns both off.
   let judgeWorker: { stop(graceMs?: number): Promise<void> } | null = null;
+  let embeddingWorker: { stop(graceMs?: number): Promise<void> } | null = null;
   if (process.env.CLINGRADE_JUDGE_WORKER !== "off") {
     const { startJudgeWorker } = await import("@/lib/judges/runner/worker");
     judgeWorker = startJudgeWorker({ concurrency: Number(process.env.JUDGE_WORKER_CONCURRENCY ?? 4) || 4 });
+    const { startEmbeddingWorker } = await import("@/lib/embeddings/worker");
+    embeddingWorker = startEmbeddingWorker();
   }
   if (mode === "start") {
     // The grade import's thread waits ready (lib/workers/spare.ts): its bundle is part of the idle server, not of an upload.
@@ -148,7 +152,7 @@ async function main() {
     say(`${signal} received, shutting down: finishing the requests in flight (at most ${shutdownTimeout} ms) ...`);
     // Finish in-flight requests (grade submissions among them) before the database goes.
     // The judge worker stops claiming and finishes its sets meanwhile; one it cannot finish is taken over after its lease.
-    const [{ cut }] = await Promise.all([drain.drain(shutdownTimeout), judgeWorker?.stop(shutdownTimeout)]);
+    const [{ cut }] = await Promise.all([drain.drain(shutdownTimeout), judgeWorker?.stop(shutdownTimeout), embeddingWorker?.stop(shutdownTimeout)]);
     if (cut > 0) say(`warning: ${cut} request(s) still running after SHUTDOWN_TIMEOUT_MS=${shutdownTimeout} were cut.`);
     else say("Every request in flight was answered.");
     await app.close?.();

@@ -62,18 +62,27 @@ const cellOf = (g: SetDetailGrader, rubric: string, row: Row) =>
 
 const metric = (v: number | null) => (v === null ? "–" : v.toFixed(3));
 
-/** Each answer's BLEU, ROUGE-1 and ROUGE-L against the reference answer; nothing when the question has none. */
+/**
+ * Each answer's BLEU, ROUGE-1 and ROUGE-L against the reference answer, and its embedding
+ * similarity once a run computed it; nothing when the question has no reference answer.
+ */
 function ReferenceMetrics({ answers }: { answers: SetDetail["answers"] }) {
   if (!answers.some((a) => a.bleu !== null)) return null;
+  const embedded = answers.some((a) => a.embeddingSimilarity !== null);
   return (
     <table className="w-fit text-sm" data-testid="reference-metrics">
-      <caption className="mb-1 text-left text-sm font-medium">Against the reference answer (0-1)</caption>
+      <caption className="mb-1 text-left text-sm font-medium">Against the reference answer (0-1{embedded ? "; embedding similarity: cosine, -1 to 1" : ""})</caption>
       <thead>
         <tr className="text-left text-muted-foreground">
           <th scope="col" className="pr-4 font-medium">Answer</th>
           <th scope="col" className="pr-4 font-medium">BLEU</th>
           <th scope="col" className="pr-4 font-medium">ROUGE-1</th>
-          <th scope="col" className="font-medium">ROUGE-L</th>
+          <th scope="col" className="pr-4 font-medium">ROUGE-L</th>
+          {embedded ? (
+            <th scope="col" className="font-medium">
+              Embedding similarity
+            </th>
+          ) : null}
         </tr>
       </thead>
       <tbody>
@@ -82,7 +91,8 @@ function ReferenceMetrics({ answers }: { answers: SetDetail["answers"] }) {
             <th scope="row" className="pr-4 text-left font-normal">{a.repetition}</th>
             <td className="pr-4 tabular-nums">{metric(a.bleu)}</td>
             <td className="pr-4 tabular-nums">{metric(a.rouge1)}</td>
-            <td className="tabular-nums">{metric(a.rougeL)}</td>
+            <td className="pr-4 tabular-nums">{metric(a.rougeL)}</td>
+            {embedded ? <td className="tabular-nums">{metric(a.embeddingSimilarity)}</td> : null}
           </tr>
         ))}
       </tbody>

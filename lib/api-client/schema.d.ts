@@ -325,8 +325,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Reference-based metrics (BLEU, ROUGE-1, ROUGE-L) per model and specialty (leads)
-         * @description Answers are compared with their question's reference answer: sentence BLEU as sacreBLEU's sentence_bleu computes it by default and corpus BLEU as its corpus_bleu does (13a tokens), ROUGE-1 and ROUGE-L F1 as rouge-score does by default (no stemming; letters outside ASCII are dropped), all 0-1. Computed at import and again when an answer or a reference changes. Questions without a reference answer do not count.
+         * Reference-based metrics (BLEU, ROUGE-1, ROUGE-L, embedding similarity) per model and specialty (leads)
+         * @description Answers are compared with their question's reference answer: sentence BLEU as sacreBLEU's sentence_bleu computes it by default and corpus BLEU as its corpus_bleu does (13a tokens), ROUGE-1 and ROUGE-L F1 as rouge-score does by default (no stemming; letters outside ASCII are dropped), all 0-1. Computed at import and again when an answer or a reference changes. Questions without a reference answer do not count. Embedding similarity is the mean cosine of the answers' and references' vectors where the study's last embedding run computed one (POST /api/v1/studies/{id}/embedding-runs); it is not BERTScore.
          */
         get: operations["getReferenceMetrics"];
         put?: never;
@@ -397,7 +397,7 @@ export interface paths {
         };
         /**
          * Export a dataset of the study as CSV or JSON (leads; streamed)
-         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>; a study whose questions have reference answers adds `bleu`, `rouge1`, `rougeL` last, the means over the set's answers), `sets` (final scores, totals and escalation per response set; `bleu`, `rouge1`, `rougeL`: the mean over the set's answers of each answer's reference-based metric, 0-1, empty without a reference answer, and `answer_metrics` / `answers` each answer's), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
+         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>; a study whose questions have reference answers adds `bleu`, `rouge1`, `rougeL` last, the means over the set's answers, then `embedding_similarity` when an embedding run computed some: the mean cosine, -1 to 1, not BERTScore), `sets` (final scores, totals and escalation per response set; `bleu`, `rouge1`, `rougeL`: the mean over the set's answers of each answer's reference-based metric, 0-1, empty without a reference answer; `embedding_similarity`, when an embedding run computed some, the mean over the set's answers of each answer's cosine with the reference in an embeddings model's space, -1 to 1, not BERTScore; and `answer_metrics` / `answers` each answer's), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
          */
         get: operations["exportStudy"];
         put?: never;
@@ -749,6 +749,47 @@ export interface paths {
          * @description The heatmap of each metric's mean per model and specialty (with per-model, per-specialty and overall aggregates and corpus BLEU); per group, Spearman's rho between each metric and each ordinal dimension and total of the rubrics, with a 95% Fisher-z interval using the Bonett-Wright standard error sqrt((1 + rho^2/2)/(n - 3)); and per metric the final sets where metric and experts disagree most by percentile rank, each way. The unit of the correlations is a response set with the panel's final scores; its metric is the mean over its answers.
          */
         get: operations["getReferenceMetricComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/embedding-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The study's embedding similarity runs, newest first, and how many answers have a similarity (leads)
+         * @description Embedding similarity: the cosine similarity (-1 to 1) of the vector of each answer whose question has a reference answer and the vector of that reference, from an OpenAI-compatible embeddings endpoint (POST {baseUrl}/embeddings) an admin set up. It is not BERTScore (no token alignment, no baseline rescaling). The run is a background job; its similarities are stored all at once when it finishes, replacing the previous run's, or not at all when it fails. Answers or references that change afterwards lose theirs until the next run.
+         */
+        get: operations["listEmbeddingRuns"];
+        put?: never;
+        /**
+         * Start an embedding similarity run over the study's answers that have a reference answer (background job)
+         * @description Embedding similarity: the cosine similarity (-1 to 1) of the vector of each answer whose question has a reference answer and the vector of that reference, from an OpenAI-compatible embeddings endpoint (POST {baseUrl}/embeddings) an admin set up. It is not BERTScore (no token alignment, no baseline rescaling). The run is a background job; its similarities are stored all at once when it finishes, replacing the previous run's, or not at all when it fails. Answers or references that change afterwards lose theirs until the next run.
+         */
+        post: operations["startEmbeddingRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/embedding-runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An embedding similarity run's status and progress */
+        get: operations["getEmbeddingRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1625,6 +1666,8 @@ export interface components {
             rouge1: number | null;
             /** @description ROUGE-L F1 (longest common subsequence), same tokens as rouge1, 0-1; null when the question has no reference answer */
             rougeL: number | null;
+            /** @description Embedding similarity: the cosine (-1 to 1) of the answer's and the reference answer's vectors from the embeddings model of the study's last embedding run (not BERTScore); null without a reference answer, before a run, or after the answer or reference changed */
+            embeddingSimilarity: number | null;
         };
         ReferenceMetricsRow: {
             model: string;
@@ -1640,6 +1683,10 @@ export interface components {
             rougeL: number;
             /** @description Corpus BLEU of these answers as sacreBLEU's corpus_bleu computes it (statistics summed, 'exp' smoothing, no effective order), 0-1 */
             corpusBleu: number;
+            /** @description Mean embedding similarity (cosine, -1 to 1) of the answers that have one; null when none has (no embedding run yet) */
+            embeddingSimilarity: number | null;
+            /** @description Answers with an embedding similarity */
+            embeddingAnswers: number;
         };
         SetResult: {
             /** Format: uuid */
@@ -3059,6 +3106,8 @@ export interface components {
             timeoutMs?: number;
             pricePer1kPromptTokens?: number;
             pricePer1kCompletionTokens?: number;
+            /** @description The embeddings model (POST {baseUrl}/embeddings) leads may run embedding similarity with, e.g. text-embedding-3-small; null: not offered for embeddings */
+            embeddingModel?: string | null;
         };
         JudgeEndpointPatch: {
             name?: string;
@@ -3075,6 +3124,8 @@ export interface components {
             timeoutMs?: number;
             pricePer1kPromptTokens?: number;
             pricePer1kCompletionTokens?: number;
+            /** @description The embeddings model (POST {baseUrl}/embeddings) leads may run embedding similarity with, e.g. text-embedding-3-small; null: not offered for embeddings */
+            embeddingModel?: string | null;
         };
         JudgeEndpoint: {
             /** Format: uuid */
@@ -3090,6 +3141,8 @@ export interface components {
             timeoutMs: number;
             pricePer1kPromptTokens: number;
             pricePer1kCompletionTokens: number;
+            /** @description Set: leads may run embedding similarity against this endpoint */
+            embeddingModel: string | null;
         };
         JudgeRunStart: {
             /** Format: uuid */
@@ -3423,6 +3476,52 @@ export interface components {
                     expertRank: number;
                 }[];
             };
+        };
+        EmbeddingRunStart: {
+            /**
+             * Format: uuid
+             * @description An endpoint an admin set up with an embeddingModel
+             */
+            endpointId: string;
+            /** @description The embeddings model to name in the requests; default: the endpoint's embeddingModel */
+            model?: string;
+        };
+        EmbeddingRun: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description PENDING: waiting for a worker; DONE: the similarities are stored; FAILED: nothing of the run is stored (see error)
+             * @enum {string}
+             */
+            status: "PENDING" | "RUNNING" | "DONE" | "FAILED";
+            /** @description The endpoint's name */
+            endpoint: string;
+            /** @description The embeddings model */
+            model: string;
+            /** @description Answers with a reference answer when the run started */
+            answers: number;
+            /** @description Of them, embedded so far (stored only when the run is DONE) */
+            embedded: number;
+            /** @description Requests sent to the endpoint, retries included */
+            requests: number;
+            /** @description The vectors' length */
+            dimensions: number | null;
+            /** @description Why the run failed, on one line */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        EmbeddingCoverage: {
+            answersWithReference: number;
+            /** @description Answers with a stored embedding similarity; fewer than answersWithReference after a DONE run: answers or references changed since, run again */
+            withSimilarity: number;
+            /** @description The embeddings model of the stored similarities (every one comes from the same run) */
+            model: string | null;
+            endpoint: string | null;
         };
         /** @description A term (whole-word, case-insensitive) or an RE2 regular expression; the name is the reason shown to the lead */
         ScreenRule: {
@@ -7357,6 +7456,191 @@ export interface operations {
             };
             /** @description Valid JSON that breaks the rules; details name each problem */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEmbeddingRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["EmbeddingRun"][];
+                        coverage: components["schemas"]["EmbeddingCoverage"];
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startEmbeddingRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmbeddingRunStart"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingRun"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbeddingRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingRun"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

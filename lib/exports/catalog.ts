@@ -22,7 +22,7 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Long analysis format",
     formats: ["csv", "json"],
     description:
-      "The long analysis format: one row per agreed or adjudicated response set, domain,model,response_id, then one column per dimension with its final value: a number (means to 4 decimals), a nominal level's value, NA for not applicable. domain is the specialty; response_id is <item_id>-<model>. A rubric may name the columns its published analysis code reads: the CSV then has that header, to feed that code unchanged; a study whose questions have reference answers adds bleu, rouge1 and rougeL (each the mean over the set's answers, 0-1) after them.",
+      "The long analysis format: one row per agreed or adjudicated response set, domain,model,response_id, then one column per dimension with its final value: a number (means to 4 decimals), a nominal level's value, NA for not applicable. domain is the specialty; response_id is <item_id>-<model>. A rubric may name the columns its published analysis code reads: the CSV then has that header, to feed that code unchanged; a study whose questions have reference answers adds bleu, rouge1 and rougeL (each the mean over the set's answers, 0-1) after them, and embedding_similarity (the mean cosine, -1 to 1; not BERTScore) once an embedding run computed some.",
   },
   {
     dataset: "sets",

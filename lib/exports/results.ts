@@ -68,13 +68,15 @@ function longColumns(rubrics: readonly RubricDocument[]): { column: string; rubr
 
 /** The reference-based metrics' columns: each the mean over the set's answers (lib/reference-metrics). */
 export const METRIC_COLUMNS = ["bleu", "rouge1", "rougeL"] as const;
+/** Embedding similarity's column (lib/embeddings), after them: only where some answer has one. */
+export const EMBEDDING_COLUMN = "embedding_similarity";
 
 /**
  * score-long's columns. The metrics' columns come last and only for a study whose questions have
  * reference answers, so a study without them keeps exactly the columns its rubric names.
  */
-export function scoreLongHeader(rubrics: readonly RubricDocument[], withMetrics = false): string[] {
-  return [...LONG_KEYS, ...longColumns(rubrics).map((c) => c.column), ...(withMetrics ? METRIC_COLUMNS : [])];
+export function scoreLongHeader(rubrics: readonly RubricDocument[], withMetrics = false, withEmbedding = false): string[] {
+  return [...LONG_KEYS, ...longColumns(rubrics).map((c) => c.column), ...(withMetrics ? METRIC_COLUMNS : []), ...(withEmbedding ? [EMBEDDING_COLUMN] : [])];
 }
 
 /** A set's metrics as the mean over its answers that have them; nulls when none does. */
@@ -86,36 +88,43 @@ export function setMetricMeans(s: Pick<SetResult, "answers">): Record<(typeof ME
   return { bleu: mean("bleu"), rouge1: mean("rouge1"), rougeL: mean("rougeL") };
 }
 
-/** True when some answer of the study has reference-based metrics (its questions have reference answers). */
-async function studyHasMetrics(session: ExportSession, studyId: string): Promise<boolean> {
-  const [row] = await session.query<{ has: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM "Response" r JOIN "ResponseSet" rs ON rs.id = r."responseSetId" WHERE rs."studyId" = $1::uuid AND r.bleu IS NOT NULL) AS has`,
+/** A set's embedding similarity: the mean over its answers that have one; null when none has. */
+export function setEmbeddingMean(s: Pick<SetResult, "answers">): { [EMBEDDING_COLUMN]: number | null } {
+  const v = (s.answers ?? []).map((a) => a.embeddingSimilarity).filter((x): x is number => x !== null && x !== undefined);
+  return { [EMBEDDING_COLUMN]: v.length ? roundForExport(v.reduce((a, b) => a + b, 0) / v.length) : null };
+}
+
+/** Whether some answer of the study has reference-based metrics (its questions have reference answers), and an embedding similarity. */
+async function studyHasMetrics(session: ExportSession, studyId: string): Promise<{ metrics: boolean; embedding: boolean }> {
+  const [row] = await session.query<{ metrics: boolean; embedding: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM "Response" r JOIN "ResponseSet" rs ON rs.id = r."responseSetId" WHERE rs."studyId" = $1::uuid AND r.bleu IS NOT NULL) AS metrics,
+            EXISTS (SELECT 1 FROM "Response" r JOIN "ResponseSet" rs ON rs.id = r."responseSetId" WHERE rs."studyId" = $1::uuid AND r."embeddingSimilarity" IS NOT NULL) AS embedding`,
     [studyId],
   );
-  return row?.has ?? false;
+  return { metrics: row?.metrics ?? false, embedding: row?.embedding ?? false };
 }
 
 /** The final value as a cell: a number (a mean: to EXPORT_DECIMALS), a nominal value, or "NA" for not applicable. */
 const longValue = (v: unknown) => (v === "N/A" ? "NA" : typeof v === "number" ? roundForExport(v) : typeof v === "string" ? v : null);
 
-export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[], withMetrics = false): ScoreLongRow[] {
+export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[], withMetrics = false, withEmbedding = false): ScoreLongRow[] {
   const columns = longColumns(rubrics);
   return sets
     .filter((s) => s.finalScores)
     .map((s) => {
       const row: ScoreLongRow = { domain: s.specialty, model: s.model.name, response_id: scoreLongResponseId(s) };
       for (const c of columns) row[c.column] = longValue(s.finalScores![c.rubric]?.[c.dimension]);
-      return withMetrics ? { ...row, ...setMetricMeans(s) } : row;
+      return { ...row, ...(withMetrics ? setMetricMeans(s) : {}), ...(withEmbedding ? setEmbeddingMean(s) : {}) };
     });
 }
 
 export async function* scoreLongChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
-  const withMetrics = await studyHasMetrics(session, study.id);
+  const has = await studyHasMetrics(session, study.id);
   async function* rows() {
-    for await (const b of resultBatches(session, study)) yield scoreLongRows(b, study.rubrics, withMetrics);
+    for await (const b of resultBatches(session, study)) yield scoreLongRows(b, study.rubrics, has.metrics, has.embedding);
   }
   if (format === "json") return yield* jsonArray(rows());
-  const header = scoreLongHeader(study.rubrics, withMetrics);
+  const header = scoreLongHeader(study.rubrics, has.metrics, has.embedding);
   yield csvHeader(header);
   for await (const b of rows()) if (b.length > 0) yield b.map((r) => csvRow(header.map((k) => r[k] ?? null))).join("");
 }
@@ -187,7 +196,7 @@ function bandColumns(r: RubricDocument): { column: string; value: (b: Record<str
 
 const setDims = (r: RubricDocument) => r.dimensions.filter((d) => d.scale.kind !== "criteria");
 
-export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
+export function setsHeader(rubrics: readonly RubricDocument[], withEmbedding = false): string[] {
   const cols = ["set_id", "study", "specialty", "item_id", "model", "model_version", "status", "graders"];
   for (const r of rubrics) {
     cols.push(...setDims(r).map((d) => `${prefix(r)}_${d.key}`));
@@ -196,7 +205,7 @@ export function setsHeader(rubrics: readonly RubricDocument[]): string[] {
   }
   cols.push("escalation_status", "escalation_dimensions", "escalation_detail", "adjudicator", "adjudicator_status", "final_by");
   // Reference-based metrics: the mean over the set's answers, then each answer's as JSON.
-  cols.push(...METRIC_COLUMNS, "answer_metrics");
+  cols.push(...METRIC_COLUMNS, ...(withEmbedding ? [EMBEDDING_COLUMN] : []), "answer_metrics");
   return cols;
 }
 
@@ -218,11 +227,13 @@ export interface SetRecord {
   bleu: number | null;
   rouge1: number | null;
   rougeL: number | null;
+  /** The mean embedding similarity over the set's answers; only when some answer of the study has one. */
+  embedding_similarity?: number | null;
   /** Each answer's metrics, by repetition. */
   answers: AnswerReferenceMetrics[];
 }
 
-function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
+function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[], withEmbedding: boolean): Cell[] {
   const cells: Cell[] = [r.set_id, r.study, r.specialty, r.item_id, r.model.name, r.model.version, r.status, r.graders];
   for (const rubric of rubrics) {
     const f = r.finalScores?.[rubric.key];
@@ -241,13 +252,14 @@ function setCsvCells(r: SetRecord, rubrics: readonly RubricDocument[]): Cell[] {
     r.bleu,
     r.rouge1,
     r.rougeL,
+    ...(withEmbedding ? [r.embedding_similarity ?? null] : []),
     JSON.stringify(r.answers),
   );
   return cells;
 }
 
 /** The `sets` rows, a batch at a time. */
-export async function* setRecords(session: ExportSession, study: ResultsStudy, identities: boolean): AsyncGenerator<SetRecord[]> {
+export async function* setRecords(session: ExportSession, study: ResultsStudy, identities: boolean, withEmbedding = false): AsyncGenerator<SetRecord[]> {
   const people = await loadPeople(session.rawQuery, study.id);
   for await (const sets of resultBatches(session, study)) {
     const escalations = await escalationsOf(session, sets.map((s) => s.id), people, identities);
@@ -266,15 +278,17 @@ export async function* setRecords(session: ExportSession, study: ResultsStudy, i
       escalation: roundDeep(escalations.get(s.id) ?? null),
       final_by: s.finalBy ?? null,
       ...setMetricMeans(s),
+      ...(withEmbedding ? setEmbeddingMean(s) : {}),
       answers: roundDeep(s.answers ?? []),
     }));
   }
 }
 
 export async function* setsChunks(session: ExportSession, study: ResultsStudy, identities: boolean, format: "csv" | "json"): AsyncGenerator<string> {
-  if (format === "json") return yield* jsonArray(setRecords(session, study, identities));
-  yield csvHeader(setsHeader(study.rubrics));
-  for await (const b of setRecords(session, study, identities)) if (b.length > 0) yield b.map((r) => csvRow(setCsvCells(r, study.rubrics))).join("");
+  const { embedding } = await studyHasMetrics(session, study.id);
+  if (format === "json") return yield* jsonArray(setRecords(session, study, identities, embedding));
+  yield csvHeader(setsHeader(study.rubrics, embedding));
+  for await (const b of setRecords(session, study, identities, embedding)) if (b.length > 0) yield b.map((r) => csvRow(setCsvCells(r, study.rubrics, embedding))).join("");
 }
 
 // ───────────────────────────────── summary ─────────────────────────────────

@@ -699,7 +699,8 @@ async function apply({ client, study, kind, validator, writer }: Ctx): Promise<I
          FROM imp_answer a LEFT JOIN "Response" r ON r."responseSetId" = a.set_id AND r.repetition = a.repetition
         WHERE NOT a.set_new AND a.first_row IS NULL AND (r.id IS NULL OR r.text <> a.response)
        ON CONFLICT ("responseSetId", repetition) DO UPDATE SET text = EXCLUDED.text, "updatedAt" = now(),
-          bleu = EXCLUDED.bleu, rouge1 = EXCLUDED.rouge1, "rougeL" = EXCLUDED."rougeL", "bleuStats" = EXCLUDED."bleuStats"
+          bleu = EXCLUDED.bleu, rouge1 = EXCLUDED.rouge1, "rougeL" = EXCLUDED."rougeL", "bleuStats" = EXCLUDED."bleuStats",
+          "embeddingSimilarity" = NULL, "embeddingRunId" = NULL
         WHERE "Response".text IS DISTINCT FROM EXCLUDED.text`,
     );
   }

@@ -15,6 +15,7 @@ import "@/lib/grade-import/contract";
 import "@/lib/governance/contract";
 import "@/lib/reference-metrics/contract";
 import "@/lib/metric-comparison/contract";
+import "@/lib/embeddings/contract";
 import "@/lib/screening/contract";
 import "@/lib/planner/contract";
 import "@/lib/protocol/contract";

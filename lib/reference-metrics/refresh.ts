@@ -20,6 +20,8 @@ const BATCH = 2000;
  * Computes and stores the metrics of answers whose text or reference answer changed outside the
  * import's stream (a changed reference, a redaction, a restored archive, the demo). Pages through
  * the answers by id so a large study is never held whole. Returns how many answers it wrote.
+ * Their embedding similarity (lib/embeddings) is cleared: it needs the endpoint, so the lead runs
+ * it again (the run's status then counts the answers without one).
  * Each placeholder appears once, in order (callers may rebuild the statement from the text).
  */
 export async function refreshReferenceMetrics(query: Query, scope: RefreshScope): Promise<number> {
@@ -45,7 +47,8 @@ export async function refreshReferenceMetrics(query: Query, scope: RefreshScope)
     const metrics = rows.map((r) => cache.score(r.itemId, r.reference, r.text));
     await query(
       `UPDATE "Response" r SET bleu = u.bleu, rouge1 = u.rouge1, "rougeL" = u.rouge_l,
-              "bleuStats" = CASE WHEN u.stats = '' THEN '{}'::int[] ELSE string_to_array(u.stats, ',')::int[] END
+              "bleuStats" = CASE WHEN u.stats = '' THEN '{}'::int[] ELSE string_to_array(u.stats, ',')::int[] END,
+              "embeddingSimilarity" = NULL, "embeddingRunId" = NULL
          FROM unnest($1::uuid[], $2::float8[], $3::float8[], $4::float8[], $5::text[]) AS u(id, bleu, rouge1, rouge_l, stats)
         WHERE r.id = u.id`,
       [rows.map((r) => r.id), metrics.map((m) => m?.bleu ?? null), metrics.map((m) => m?.rouge1 ?? null), metrics.map((m) => m?.rougeL ?? null), metrics.map((m) => statsArray(m).join(","))],

@@ -16,13 +16,17 @@ export interface ReferenceMetricsRow {
   rouge1: number;
   rougeL: number;
   corpusBleu: number;
+  /** Mean embedding similarity (cosine, -1 to 1; lib/embeddings) of the answers that have one; null when none has. */
+  embeddingSimilarity: number | null;
+  embeddingAnswers: number;
 }
 
 export async function referenceMetricsSummary(studyId: string): Promise<ReferenceMetricsRow[]> {
   const sums = Array.from({ length: 10 }, (_, i) => `sum(r."bleuStats"[${i + 1}])::float8`).join(", ");
-  const { rows } = await getPool().query<{ model: string; specialty: string | null; answers: number; bleu: number; rouge1: number; rougeL: number; stats: number[] }>(
+  const { rows } = await getPool().query<{ model: string; specialty: string | null; answers: number; bleu: number; rouge1: number; rougeL: number; embeddingSimilarity: number | null; embeddingAnswers: number; stats: number[] }>(
     `SELECT m.name AS model, sp.name AS specialty, count(*)::int AS answers,
-            avg(r.bleu) AS bleu, avg(r.rouge1) AS rouge1, avg(r."rougeL") AS "rougeL", ARRAY[${sums}] AS stats
+            avg(r.bleu) AS bleu, avg(r.rouge1) AS rouge1, avg(r."rougeL") AS "rougeL",
+            avg(r."embeddingSimilarity") AS "embeddingSimilarity", count(r."embeddingSimilarity")::int AS "embeddingAnswers", ARRAY[${sums}] AS stats
        FROM "Response" r
        JOIN "ResponseSet" rs ON rs.id = r."responseSetId"
        JOIN "LlmModel" m ON m.id = rs."modelId"
@@ -36,6 +40,6 @@ export async function referenceMetricsSummary(studyId: string): Promise<Referenc
   return rows.map((r) => {
     const [hypLen, refLen, ...rest] = r.stats;
     const corpusBleu = bleuFromStats({ hypLen, refLen, correct: rest.slice(0, 4), total: rest.slice(4, 8) }, false);
-    return { model: r.model, specialty: r.specialty, answers: r.answers, bleu: r.bleu, rouge1: r.rouge1, rougeL: r.rougeL, corpusBleu };
+    return { model: r.model, specialty: r.specialty, answers: r.answers, bleu: r.bleu, rouge1: r.rouge1, rougeL: r.rougeL, corpusBleu, embeddingSimilarity: r.embeddingSimilarity, embeddingAnswers: r.embeddingAnswers };
   });
 }

@@ -52,7 +52,7 @@ export interface SetDetail {
   model: { name: string; version: string };
   status: SetStatus;
   /** Each answer with its reference-based metrics (0-1; null when the question has no reference answer). */
-  answers: { repetition: number; text: string; bleu: number | null; rouge1: number | null; rougeL: number | null }[];
+  answers: { repetition: number; text: string; bleu: number | null; rouge1: number | null; rougeL: number | null; embeddingSimilarity: number | null }[];
   graders: SetDetailGrader[];
   escalation: {
     status: EscalationStatus;
@@ -90,7 +90,7 @@ export async function setDetail(studyId: string, setId: string): Promise<SetDeta
       item: { include: { specialty: true } },
       model: true,
       study: { select: { rubrics: true, repetitions: true } },
-      responses: { orderBy: { repetition: "asc" }, select: { repetition: true, text: true, bleu: true, rouge1: true, rougeL: true } },
+      responses: { orderBy: { repetition: "asc" }, select: { repetition: true, text: true, bleu: true, rouge1: true, rougeL: true, embeddingSimilarity: true } },
       escalation: { include: { adjudicatorAssignment: { select: { graderId: true } } } },
       assignments: {
         // Cancelled work (an adjudication a revision made moot) has no scores worth showing; its events stay in the timeline.

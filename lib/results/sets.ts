@@ -46,8 +46,8 @@ type SetResultRow = {
   graders: (CellTuple[] | null)[];
   /** Hybrid mode: the judge's cells when its scores are the set's final ones. */
   judge: CellTuple[] | null;
-  /** [repetition, bleu, rouge1, rougeL] per answer. */
-  answers: [number, number | null, number | null, number | null][] | null;
+  /** [repetition, bleu, rouge1, rougeL, embeddingSimilarity] per answer. */
+  answers: [number, number | null, number | null, number | null, number | null][] | null;
 };
 
 /** How a set's row gives its submitted graders (their cells) to finalScoresOf: values are computed only for a final set. */
@@ -68,7 +68,7 @@ function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[
       ? finalScoresOf(study, "AGREED", [cells(s.judge)], ROW_GRADERS(study, s.criteria))
       : finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
     const finalBy = finalScores === null ? null : s.judge ? "judge" : "panel";
-    const answers = (s.answers ?? []).map(([repetition, bleu, rouge1, rougeL]) => ({ repetition, bleu, rouge1, rougeL }));
+    const answers = (s.answers ?? []).map(([repetition, bleu, rouge1, rougeL, embeddingSimilarity]) => ({ repetition, bleu, rouge1, rougeL, embeddingSimilarity }));
     return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals, bands, finalBy, answers };
   });
 }
@@ -91,7 +91,7 @@ const GRADERS_OF_SET = `
  FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED') AS graders,
 (SELECT json_agg(json_build_array(j.rubric, j.dimension, j.repetition, j.score, j.category, j.na, ''))
  FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = s."finalJudgeId") AS judge,
-(SELECT json_agg(json_build_array(r.repetition, r.bleu, r.rouge1, r."rougeL") ORDER BY r.repetition)
+(SELECT json_agg(json_build_array(r.repetition, r.bleu, r.rouge1, r."rougeL", r."embeddingSimilarity") ORDER BY r.repetition)
  FROM "Response" r WHERE r."responseSetId" = s.id) AS answers`;
 
 /** The order of every list of sets, and the tie-break of the others: the question's id, then the model's name (unique in a study). */

@@ -7,7 +7,8 @@ import { withoutBadCallbackParam } from "@/lib/server/request-guard";
 import { config as proxyConfig, proxy } from "@/proxy";
 import { assignGraders } from "@/lib/assignment/service";
 import { authOptions, THROTTLED_PREFIX } from "@/lib/auth/options";
-import { getDb } from "@/lib/db/client";
+import { getDb, getPool } from "@/lib/db/client";
+import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
 import { saveGrades } from "@/lib/grading/service";
 import { call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
@@ -196,6 +197,8 @@ describe("no route answers 5xx to hostile text", () => {
     const tri = await makeGradableStudy({ items: 1, models: 1, n: 2, graders: 2, rubrics: ["SCORE"] });
     await assignGraders(tri.study.id, {}, tri.lead.id);
     for (const a of await getDb().assignment.findMany({ where: { studyId: tri.study.id } })) await saveGrades(a.graderId, a.id, { scores: form({ score: [4, 4, 4, 4, 4] }), submit: true });
+    // Its answers have reference-based metrics, so an embedding run has answers to start on.
+    await refreshReferenceMetrics(pgQuery(getPool()), { studyId: tri.study.id });
     ctx.tokens = { grader: grader.token, lead: f.lead.token, admin: admin.token };
     const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Fuzz judge", model: "gpt-4o" } });
     const runs = await routeSuiteRuns(f.study.id, admin.id, f.lead.id);
@@ -260,6 +263,9 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/v1/studies/[id]/report": { as: "lead", params: study, query: { format: "html" }, runs: 8 },
       "POST /api/v1/studies/[id]/protocol": { as: "lead", params: study, body: { assignmentSeed: "fuzz", plannedAnalyses: { primaryOutcome: "Mean total", statistics: ["Cliff delta"], multiplicity: "holm" } } },
       "GET /api/v1/studies/[id]/reference-metrics/comparison": { as: "lead", params: study, query: { measure: "SCORE:dimension:safety" } },
+      "GET /api/v1/studies/[id]/embedding-runs": { as: "lead", params: study },
+      "POST /api/v1/studies/[id]/embedding-runs": { as: "lead", bearer: tri.lead.token, params: { id: tri.study.id }, body: { endpointId: runs.embedding.endpointId, model: "text-embedding-3-small" } },
+      "GET /api/v1/studies/[id]/embedding-runs/[runId]": { as: "lead", params: { id: f.study.id, runId: runs.embedding.runId } },
       "GET /api/v1/rubric-templates": { as: "lead" },
       "POST /api/v1/planner": { as: "lead", body: { target: "icc", expected: 0.7, graders: 3, ciWidth: 0.2 } },
       "POST /api/v1/studies/[id]/redactions": { as: "lead", params: { id: importStudy.id }, body: { find: "Zeta", replace: "[model]", dryRun: true } },
@@ -296,7 +302,7 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/v1/judge-endpoints": { as: "lead" },
       "POST /api/v1/judge-endpoints": {
         as: "admin",
-        body: { name: "Fuzzed endpoint", baseUrl: "http://127.0.0.1:11434/v1", model: "llama3.1:8b", apiKey: "sk-fuzz-key", logprobs: false, concurrency: 2, pricePer1kPromptTokens: 0.001 },
+        body: { name: "Fuzzed endpoint", baseUrl: "http://127.0.0.1:11434/v1", model: "llama3.1:8b", apiKey: "sk-fuzz-key", logprobs: false, concurrency: 2, pricePer1kPromptTokens: 0.001, embeddingModel: "nomic-embed-text" },
         extra: { baseUrl: ["file:///etc/passwd", "http://user:pw@host/v1", "http://host/v1?x=1", "javascript:alert(1)"], apiKey: ["sk key", "sk\nkey"] },
       },
       "PATCH /api/v1/judge-endpoints/[endpointId]": { as: "admin", params: { endpointId: runs.endpoint.id }, body: { model: "suite-judge-2", apiKeyEnv: "CLINGRADE_JUDGE_SUITE" }, extra: { apiKeyEnv: ["DATABASE_URL", "AUTH_SECRET"] } },

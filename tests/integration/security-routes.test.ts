@@ -79,6 +79,9 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/report": "study",
   "POST /api/v1/studies/[id]/protocol": "study",
   "GET /api/v1/studies/[id]/reference-metrics/comparison": "study",
+  "GET /api/v1/studies/[id]/embedding-runs": "study",
+  "POST /api/v1/studies/[id]/embedding-runs": "study",
+  "GET /api/v1/studies/[id]/embedding-runs/[runId]": "study",
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges/check-scores": "study",
@@ -131,6 +134,7 @@ describe("every API route has a declared audience and enforces it", () => {
       "/api/v1/studies/[id]/judges/[judgeId]": { id: f.study.id, judgeId: judge.id },
       "/api/v1/studies/[id]/judges/[judgeId]/runs/[runId]": { id: f.study.id, ...runs.running },
       "/api/v1/judge-endpoints/[endpointId]": { endpointId: runs.endpoint.id },
+      "/api/v1/studies/[id]/embedding-runs/[runId]": { id: f.study.id, runId: runs.embedding.runId },
     };
   });
 

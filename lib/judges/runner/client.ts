@@ -65,12 +65,13 @@ export function requestBody(access: Pick<EndpointAccess, "model">, req: ChatRequ
 }
 
 // Error text from the endpoint is kept short and on one line: it goes into the task's error column.
-const clip = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
+export const clip = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
 
 /** A reply of a few dimensions is a few kB: an endpoint sending more is not read into memory. */
 const MAX_REPLY_BYTES = 2_000_000;
 
-async function readCapped(res: Response, max: number): Promise<string> {
+/** Reads a reply up to `max` bytes; past that it stops reading and fails (the embeddings client shares it). */
+export async function readCapped(res: Response, max: number): Promise<string> {
   if (Number(res.headers.get("content-length") ?? 0) > max) throw new EndpointError(`the answer is larger than ${max} bytes`, false);
   if (!res.body) return "";
   const reader = res.body.getReader();

@@ -12,7 +12,7 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: "an http:// or https:// URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1" })
   .max(500)
   .refine((u) => !parsedUrl(u)?.username && !parsedUrl(u)?.password, { error: "no credentials in the URL: give the key as apiKey or apiKeyEnv" })
-  .refine((u) => !parsedUrl(u)?.search && !parsedUrl(u)?.hash, { error: "the base URL has no query or fragment: /chat/completions is appended to it" });
+  .refine((u) => !parsedUrl(u)?.search && !parsedUrl(u)?.hash, { error: "the base URL has no query or fragment: /chat/completions (and /embeddings) is appended to it" });
 
 const endpointFields = {
   name: lineText().trim().min(1).max(120),
@@ -32,6 +32,13 @@ const endpointFields = {
   timeoutMs: z.int().min(1000).max(600_000).optional(),
   pricePer1kPromptTokens: z.number().min(0).max(1000).optional(),
   pricePer1kCompletionTokens: z.number().min(0).max(1000).optional(),
+  embeddingModel: lineText()
+    .trim()
+    .min(1)
+    .max(200)
+    .nullable()
+    .optional()
+    .meta({ description: "The embeddings model (POST {baseUrl}/embeddings) leads may run embedding similarity with, e.g. text-embedding-3-small; null: not offered for embeddings" }),
 };
 
 export const judgeEndpointInput = registry.register(
@@ -60,6 +67,7 @@ export const JudgeEndpoint = registry.register(
     timeoutMs: z.int(),
     pricePer1kPromptTokens: z.number(),
     pricePer1kCompletionTokens: z.number(),
+    embeddingModel: z.string().nullable().meta({ description: "Set: leads may run embedding similarity against this endpoint" }),
   }),
 );
 export type JudgeEndpointView = z.infer<typeof JudgeEndpoint>;

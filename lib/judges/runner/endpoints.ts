@@ -26,6 +26,7 @@ export function endpointView(e: JudgeEndpoint): JudgeEndpointView {
     timeoutMs: e.timeoutMs,
     pricePer1kPromptTokens: e.pricePer1kPromptTokens,
     pricePer1kCompletionTokens: e.pricePer1kCompletionTokens,
+    embeddingModel: e.embeddingModel,
   };
 }
 
@@ -54,6 +55,7 @@ export async function createEndpoint(input: JudgeEndpointInput, actorId: string,
           timeoutMs: input.timeoutMs ?? 60_000,
           pricePer1kPromptTokens: input.pricePer1kPromptTokens ?? 0,
           pricePer1kCompletionTokens: input.pricePer1kCompletionTokens ?? 0,
+          embeddingModel: input.embeddingModel ?? null,
           createdById: actorId,
         },
       });
@@ -87,6 +89,7 @@ export async function updateEndpoint(endpointId: string, patch: JudgeEndpointPat
         ...(patch.timeoutMs !== undefined ? { timeoutMs: patch.timeoutMs } : {}),
         ...(patch.pricePer1kPromptTokens !== undefined ? { pricePer1kPromptTokens: patch.pricePer1kPromptTokens } : {}),
         ...(patch.pricePer1kCompletionTokens !== undefined ? { pricePer1kCompletionTokens: patch.pricePer1kCompletionTokens } : {}),
+        ...(patch.embeddingModel !== undefined ? { embeddingModel: patch.embeddingModel } : {}),
       };
       if (patch.apiKey && patch.apiKeyEnv) throw new ApiError(422, "invalid input", [{ path: "apiKey", message: "give the key either as apiKey or apiKeyEnv, not both" }]);
       const e = await tx.judgeEndpoint.update({ where: { id: endpointId }, data });

@@ -45,5 +45,14 @@ export async function routeSuiteRuns(studyId: string, adminId: string, leadId: s
   const runB = await startRun(b.id, { endpointId: endpoint.id }, leadId);
   const { cancelRun } = await import("@/lib/judges/runner/jobs");
   await cancelRun(runB.id);
-  return { endpoint, running: { judgeId: a.id, runId: runA.id }, cancelled: { judgeId: b.id, runId: runB.id }, fresh: { judgeId: c.id } };
+  // Embedding similarity: an endpoint offered for embeddings and a run waiting for a worker.
+  const embeddingEndpoint = await db.judgeEndpoint.create({ data: { name: "Suite embeddings", baseUrl: "http://127.0.0.1:9/v1", model: "suite-judge", embeddingModel: "suite-embed", createdById: adminId } });
+  const embeddingRun = await db.embeddingRun.create({ data: { studyId, endpointId: embeddingEndpoint.id, model: "suite-embed", answers: 1, createdById: leadId } });
+  return {
+    endpoint,
+    running: { judgeId: a.id, runId: runA.id },
+    cancelled: { judgeId: b.id, runId: runB.id },
+    fresh: { judgeId: c.id },
+    embedding: { endpointId: embeddingEndpoint.id, runId: embeddingRun.id },
+  };
 }

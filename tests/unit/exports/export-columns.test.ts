@@ -119,9 +119,9 @@ describe("reference-based metrics in the exports", () => {
     const s = {
       ...set({ [doc.key]: { acceptability: 2.5, harm_extent: "N/A", written_by: "ai" } }),
       answers: [
-        { repetition: 1, bleu: 0.2, rouge1: 0.5, rougeL: 0.25 },
-        { repetition: 2, bleu: 0.4, rouge1: 0.7, rougeL: null },
-        { repetition: 3, bleu: null, rouge1: null, rougeL: null },
+        { repetition: 1, bleu: 0.2, rouge1: 0.5, rougeL: 0.25, embeddingSimilarity: 0.5 },
+        { repetition: 2, bleu: 0.4, rouge1: 0.7, rougeL: null, embeddingSimilarity: -0.25 },
+        { repetition: 3, bleu: null, rouge1: null, rougeL: null, embeddingSimilarity: null },
       ],
     };
     const [row] = scoreLongRows([s], [doc], true);
@@ -129,5 +129,21 @@ describe("reference-based metrics in the exports", () => {
     expect(scoreLongRows([s], [doc])[0]).not.toHaveProperty("bleu");
     expect(setMetricMeans({ answers: [] })).toEqual({ bleu: null, rouge1: null, rougeL: null });
     expect(setsHeader([doc]).slice(-4)).toEqual(["bleu", "rouge1", "rougeL", "answer_metrics"]);
+  });
+
+  it("embedding_similarity follows them only when some answer has one: the mean over the set's answers that have one", () => {
+    const doc = surveyWithLongColumns();
+    expect(scoreLongHeader([doc], true, true).slice(-4)).toEqual(["bleu", "rouge1", "rougeL", "embedding_similarity"]);
+    expect(setsHeader([doc], true).slice(-5)).toEqual(["bleu", "rouge1", "rougeL", "embedding_similarity", "answer_metrics"]);
+    const s = {
+      ...set({ [doc.key]: { acceptability: 2.5, harm_extent: "N/A", written_by: "ai" } }),
+      answers: [
+        { repetition: 1, bleu: 0.2, rouge1: 0.5, rougeL: 0.25, embeddingSimilarity: 0.5 },
+        { repetition: 2, bleu: 0.4, rouge1: 0.7, rougeL: null, embeddingSimilarity: -0.25 },
+        { repetition: 3, bleu: 0.1, rouge1: 0.1, rougeL: 0.1, embeddingSimilarity: null },
+      ],
+    };
+    expect(scoreLongRows([s], [doc], true, true)[0]).toMatchObject({ embedding_similarity: 0.125 });
+    expect(scoreLongRows([s], [doc], true)[0]).not.toHaveProperty("embedding_similarity");
   });
 });

@@ -13,6 +13,8 @@ import { JudgeImportForm } from "@/components/judges/judge-import-form";
 import { JudgeRunsPanel } from "@/components/judges/judge-runs-panel";
 import { listEndpoints } from "@/lib/judges/runner/endpoints";
 import { studyJudgesWithLatestRun } from "@/lib/judges/runner/runs";
+import { EmbeddingRunPanel } from "@/components/embeddings/embedding-run-panel";
+import { embeddingCoverage, embeddingRuns } from "@/lib/embeddings/runs";
 
 export const metadata: Metadata = { title: "Study overview" };
 
@@ -38,7 +40,15 @@ function Setting({ label, children }: { label: string; children: React.ReactNode
 export default async function StudyOverviewPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
-  const [detail, openFlags, judges, endpoints] = await Promise.all([studyDetail(study.id), openHarmFlagCounts([study.id]), studyJudgesWithLatestRun(study.id), listEndpoints()]);
+  const [detail, openFlags, judges, endpoints, embedRuns, coverage] = await Promise.all([
+    studyDetail(study.id),
+    openHarmFlagCounts([study.id]),
+    studyJudgesWithLatestRun(study.id),
+    listEndpoints(),
+    embeddingRuns(study.id),
+    embeddingCoverage(study.id),
+  ]);
+  const embeddingEndpoints = endpoints.flatMap((e) => (e.embeddingModel ? [{ id: e.id, name: e.name, embeddingModel: e.embeddingModel }] : []));
   const openHarmFlags = openFlags.get(study.id) ?? 0;
   if (!detail) notFound();
   const { counts } = detail;
@@ -100,6 +110,19 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <CardContent className="flex flex-col gap-4">
             {judges.length ? <JudgeRunsPanel studyId={detail.id} judges={judges} endpoints={endpoints} /> : null}
             <JudgeImportForm studyId={detail.id} judges={judges.map((j) => ({ id: j.id, name: j.name }))} />
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>Embedding similarity</CardTitle>
+            <CardDescription>
+              Beside BLEU and ROUGE: the cosine similarity (-1 to 1) of each answer and its question&apos;s reference answer as vectors of an embeddings model, run against an
+              endpoint an admin set up. It is not BERTScore (no token alignment). Shown in the set detail, the sets API and the exports.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <EmbeddingRunPanel studyId={detail.id} endpoints={embeddingEndpoints} latest={embedRuns[0] ?? null} coverage={coverage} />
           </CardContent>
         </Card>
 
