@@ -55,6 +55,7 @@ async function focusInfo(page: Page) {
       tag: el?.tagName ?? null,
       text: el?.textContent?.trim() ?? "",
       label: el?.getAttribute("aria-label") ?? "",
+      section: el?.closest("section")?.id ?? null,
     };
   });
 }
@@ -198,7 +199,8 @@ test("a grader grades a whole set of both rubrics with the keyboard only, the dr
   // the potential-harm flag: offered because accuracy is 0; ticking it requires a comment
   const harm = page.getByRole("region", { name: "Potential harm" });
   await expect(harm).toContainText("Accuracy is 0 (Inaccurate answer potentially harming the patient) on answer 2");
-  await tabUntil(page, (f) => f.type === "checkbox", "the potential-harm checkbox");
+  // (past the contradiction question's checkbox, which comes first)
+  await tabUntil(page, (f) => f.type === "checkbox" && f.section === "harm-flag", "the potential-harm checkbox");
   await page.keyboard.press("Space");
   await page.keyboard.press("Control+Enter"); // refused: the flag needs its comment
   await expect(page.getByRole("alert").filter({ hasText: "Not submitted yet" })).toContainText("Potential harm");

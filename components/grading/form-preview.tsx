@@ -20,7 +20,7 @@ export function GradingFormPreview({ rubric, repetitions }: { rubric: RubricDocu
   const doc = useMemo(() => previewable(rubric), [rubric]);
   const study: StudyShape = useMemo(() => ({ rubrics: [doc], repetitions: n, criteria: null }), [doc, n]);
   const fields = useMemo(() => gradingFields(study), [study]);
-  const [state, setState] = useState<FormState>({ scores: {}, comments: {}, harm: { flag: false, comment: "" } });
+  const [state, setState] = useState<FormState>({ scores: {}, comments: {}, harm: { flag: false, comment: "" }, contradiction: { flag: false, note: "" } });
   const totals = useMemo(() => {
     try {
       return liveTotals(state, study);

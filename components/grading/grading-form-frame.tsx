@@ -11,7 +11,7 @@ type Assignment = GradingFormProps["assignment"];
 
 /** What of the study the form is built from. */
 export function studyShapeOf(study: Assignment["study"], criteria: GradingFormProps["item"]["criteria"]): StudyShape {
-  return { rubrics: study.rubricDocuments, repetitions: study.repetitions, criteria: criteria ?? null };
+  return { rubrics: study.rubricDocuments, repetitions: study.repetitions, criteria: criteria ?? null, askContradictions: study.askContradictions };
 }
 
 const nothing = () => {};

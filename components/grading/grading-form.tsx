@@ -13,12 +13,14 @@ import {
   hasProblems,
   initialFormState,
   isHarmDecisionRequired,
+  isContradictionAsked,
   isHarmOffered,
   liveTotals,
   NO_PROBLEMS,
   placeProblems,
   problemsFromErrorBody,
   setComment,
+  setContradiction,
   setHarm,
   setScore,
   type CellKey,
@@ -31,6 +33,7 @@ import type { BlindedAssignment } from "@/lib/grading/service";
 import { FormBanners, submitLabelFor } from "./form-banners";
 import { focusField, focusSoon, harmReasons } from "./form-focus";
 import { GradingFormFrame, studyShapeOf, useHydrated } from "./grading-form-frame";
+import { ContradictionFlag } from "./contradiction-flag";
 import { HarmFlag } from "./harm-flag";
 import { SubmitProblems } from "./submit-problems";
 import { GradingToolbar } from "./grading-toolbar";
@@ -266,6 +269,18 @@ function GradingFormBody({ assignment, item, answers, justSubmitted }: GradingFo
         </div>
 
         <AnswerLayout {...parts} active={activePart} onActive={setActivePart} />
+
+        {isContradictionAsked(study) ? (
+          <ContradictionFlag
+            answers={study.repetitions}
+            flag={state.contradiction.flag}
+            note={state.contradiction.note}
+            readOnly={readOnly}
+            onFlag={(flag) => update((s) => setContradiction(s, { flag }))}
+            onNote={(note) => update((s) => setContradiction(s, { note }))}
+            onNoteBlur={flush}
+          />
+        ) : null}
 
         {harmOffered ? (
           <HarmFlag

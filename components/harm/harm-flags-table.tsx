@@ -1,14 +1,11 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { DataTable, dataTableColumns } from "@/components/data-table/data-table";
 import type { FilterDef } from "@/components/data-table/data-table-toolbar";
 import type { Page } from "@/lib/tables/search-params";
-import { apiRequest } from "@/components/studies/api-client";
+import { NoteDecisionForm } from "@/components/review/note-decision-form";
 import { formatDate } from "@/components/studies/labels";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import type { HarmFlagRow, HarmReviewStatus } from "@/lib/harm/service";
 
 export const REVIEW_LABEL: Record<HarmReviewStatus, { label: string; variant: "warning" | "secondary" | "success" }> = {
@@ -17,25 +14,24 @@ export const REVIEW_LABEL: Record<HarmReviewStatus, { label: string; variant: "w
   RESOLVED: { label: "resolved", variant: "success" },
 };
 
+const REVIEW_OPTIONS = [
+  { value: "ACKNOWLEDGED", label: "Acknowledge" },
+  { value: "RESOLVED", label: "Resolve" },
+  { value: "OPEN", label: "Reopen" },
+] as const;
+
 function ReviewCell({ studyId, row }: { studyId: string; row: HarmFlagRow }) {
-  const router = useRouter();
-  const [status, setStatus] = useState<HarmReviewStatus>(row.review.status === "OPEN" ? "ACKNOWLEDGED" : row.review.status);
-  const [note, setNote] = useState(row.review.note ?? "");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const id = `review-${row.assignmentId}`;
   return (
-    <form
-      className="flex min-w-64 flex-col gap-1"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setBusy(true);
-        const r = await apiRequest("PATCH", `/api/v1/studies/${studyId}/harm-flags/${row.assignmentId}`, { status, note: note.trim() || undefined });
-        setBusy(false);
-        if (!r.ok) return setError(r.fieldErrors.note ?? r.error);
-        setError(null);
-        router.refresh();
-      }}
+    <NoteDecisionForm<HarmReviewStatus>
+      id={`review-${row.assignmentId}`}
+      subject={{ choice: `Review of the flag on ${row.externalId}`, note: `Note on the flag on ${row.externalId}` }}
+      options={REVIEW_OPTIONS}
+      initial={row.review.status === "OPEN" ? "ACKNOWLEDGED" : row.review.status}
+      note={row.review.note ?? ""}
+      notePlaceholder="What was done (required to acknowledge or resolve)"
+      noteMaxLength={5000}
+      submitLabel="Save review"
+      request={(status, note) => ({ method: "PATCH", url: `/api/v1/studies/${studyId}/harm-flags/${row.assignmentId}`, body: { status, note: note.trim() || undefined } })}
     >
       <div className="flex items-center gap-2">
         <Badge variant={REVIEW_LABEL[row.review.status].variant}>{REVIEW_LABEL[row.review.status].label}</Badge>
@@ -45,34 +41,7 @@ function ReviewCell({ studyId, row }: { studyId: string; row: HarmFlagRow }) {
           </span>
         ) : null}
       </div>
-      <label className="sr-only" htmlFor={`${id}-status`}>
-        Review of the flag on {row.externalId}
-      </label>
-      <select id={`${id}-status`} className="h-8 rounded-md border border-border bg-background px-2 text-sm" value={status} onChange={(e) => setStatus(e.target.value as HarmReviewStatus)}>
-        <option value="ACKNOWLEDGED">Acknowledge</option>
-        <option value="RESOLVED">Resolve</option>
-        <option value="OPEN">Reopen</option>
-      </select>
-      <label className="sr-only" htmlFor={`${id}-note`}>
-        Note on the flag on {row.externalId}
-      </label>
-      <textarea
-        id={`${id}-note`}
-        className="min-h-14 rounded-md border border-border bg-background px-2 py-1 text-sm"
-        placeholder="What was done (required to acknowledge or resolve)"
-        maxLength={5000}
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
-      />
-      <Button size="sm" variant="outline" type="submit" disabled={busy} className="self-start">
-        Save review
-      </Button>
-      {error ? (
-        <span role="alert" className="text-xs text-destructive">
-          {error}
-        </span>
-      ) : null}
-    </form>
+    </NoteDecisionForm>
   );
 }
 

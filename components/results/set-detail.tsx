@@ -228,6 +228,28 @@ export function SetDetailView({ detail: d, rubrics, repetitions }: { detail: Set
         )}
       </section>
 
+      {d.answers.length >= 2 ? (
+        <section aria-labelledby="contra-h" className="flex flex-col gap-2">
+          <h2 id="contra-h" className="text-lg font-semibold">
+            Contradiction flags
+          </h2>
+          {d.graders.some((g) => g.contradiction) ? (
+            <ul className="flex flex-col gap-2 text-sm" data-testid="set-contradiction-flags">
+              {d.graders.map((g) =>
+                g.contradiction ? (
+                  <li key={g.assignmentId} className="rounded-md border border-border p-2">
+                    <span className="font-medium">{g.grader}</span>: the answers contradict each other
+                    {g.contradiction.note ? <span className="whitespace-pre-wrap"> — {g.contradiction.note}</span> : null}
+                  </li>
+                ) : null,
+              )}
+            </ul>
+          ) : (
+            <p className="text-sm text-muted-foreground">No grader flagged the answers as contradicting each other.</p>
+          )}
+        </section>
+      ) : null}
+
       <section aria-labelledby="esc-h" className="flex flex-col gap-2">
         <h2 id="esc-h" className="text-lg font-semibold">
           Escalation and adjudication

@@ -62,6 +62,7 @@ export function StudySettingsForm({
   const [repetitions, setRepetitions] = useState(String(initial.repetitions));
   const [gradersPerSet, setGradersPerSet] = useState(String(initial.gradersPerSet));
   const [showReferenceAnswer, setShowReferenceAnswer] = useState(initial.showReferenceAnswer);
+  const [askContradictions, setAskContradictions] = useState(initial.askContradictions);
   const [matchSpecialty, setMatchSpecialty] = useState(initial.matchSpecialty);
   const [safeLlmScoring, setSafeLlmScoring] = useState(initial.safeLlmScoring);
   const resolved = resolveRubrics(choice, Number(repetitions) || 1);
@@ -100,6 +101,7 @@ export function StudySettingsForm({
       repetitions: num(repetitions),
       gradersPerSet: num(gradersPerSet),
       showReferenceAnswer,
+      askContradictions,
       matchSpecialty,
       safeLlmScoring,
     };
@@ -288,6 +290,12 @@ export function StudySettingsForm({
           />
           <span>Show graders the expert reference answer</span>
         </label>
+        {Number(repetitions) >= 2 ? (
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" className={`${checkboxClass} mt-0.5`} checked={askContradictions} onChange={(e) => setAskContradictions(e.target.checked)} />
+            <span>Ask graders whether a set&apos;s answers contradict each other (the stability triage counts their flags)</span>
+          </label>
+        ) : null}
         <label className="flex items-start gap-2 text-sm">
           <input type="checkbox" className={`${checkboxClass} mt-0.5`} checked={matchSpecialty} onChange={(e) => setMatchSpecialty(e.target.checked)} />
           <span>Match specialty: assign each question only to graders of its clinical specialty</span>

@@ -388,6 +388,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/triage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stability triage of every final set (accept, review, reject by drift across the N answers) with the lead's decisions and counts per model and specialty */
+        get: operations["getTriage"];
+        /** Set the study's triage rule (or return to the defaults); audited */
+        put: operations["setTriageRule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/triage/{setId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Accept or reject a final set after the triage, with a required note; a later decision replaces it (both audited) */
+        put: operations["decideTriagedSet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/{id}/export": {
         parameters: {
             query?: never;
@@ -397,7 +432,7 @@ export interface paths {
         };
         /**
          * Export a dataset of the study as CSV or JSON (leads; streamed)
-         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>; a study whose questions have reference answers adds `bleu`, `rouge1`, `rougeL` last, the means over the set's answers, then `embedding_similarity` when an embedding run computed some: the mean cosine, -1 to 1, not BERTScore), `sets` (final scores, totals and escalation per response set; `bleu`, `rouge1`, `rougeL`: the mean over the set's answers of each answer's reference-based metric, 0-1, empty without a reference answer; `embedding_similarity`, when an embedding run computed some, the mean over the set's answers of each answer's cosine with the reference in an embeddings model's space, -1 to 1, not BERTScore; and `answer_metrics` / `answers` each answer's), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
+         * @description Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value; `contradiction` and `contradiction_note`: the submission's flag that the set's answers contradict each other), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>; a study whose questions have reference answers adds `bleu`, `rouge1`, `rougeL` last, the means over the set's answers, then `embedding_similarity` when an embedding run computed some: the mean cosine, -1 to 1, not BERTScore; a study with contradiction flags adds `contradiction` after them, how many graders flagged the set), `sets` (final scores, totals and escalation per response set; `bleu`, `rouge1`, `rougeL`: the mean over the set's answers of each answer's reference-based metric, 0-1, empty without a reference answer; `embedding_similarity`, when an embedding run computed some, the mean over the set's answers of each answer's cosine with the reference in an embeddings model's space, -1 to 1, not BERTScore; and `answer_metrics` / `answers` each answer's), `summary` (per model and specialty; CSV: one table with a `section` column), `audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports). Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision. CSV: RFC 4180 quoting, UTF-8 (bom=1 adds a byte-order mark), times ISO 8601 UTC; a text cell whose first non-space character is = + - @ tab or CR, their fullwidth forms (＝ ＋ － ＠), or a double quote followed by one of them, is prefixed with an apostrophe (numbers never are: -1 stays -1). Graders appear as per-study pseudonyms unless identities=1. The file name is <study-slug>_<dataset>_<yyyy-mm-dd>.<csv|json>.
          */
         get: operations["exportStudy"];
         put?: never;
@@ -695,41 +730,6 @@ export interface paths {
         get: operations["listGradeImportMappings"];
         /** Save (or replace) a named grade-import mapping for the study */
         put: operations["saveGradeImportMapping"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/studies/{id}/triage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The stability triage of every final set (accept, review, reject by drift across the N answers) with the lead's decisions and counts per model and specialty */
-        get: operations["getTriage"];
-        /** Set the study's triage rule (or return to the defaults); audited */
-        put: operations["setTriageRule"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/studies/{id}/triage/{setId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Accept or reject a final set after the triage, with a required note; a later decision replaces it (both audited) */
-        put: operations["decideTriagedSet"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1061,6 +1061,11 @@ export interface components {
             /** @default true */
             showReferenceAnswer: boolean;
             /**
+             * @description With N >= 2: ask graders whether a set's answers contradict each other (the stability triage counts the flags)
+             * @default true
+             */
+            askContradictions: boolean;
+            /**
              * @description Assign response sets only to graders of the item's specialty
              * @default false
              */
@@ -1127,6 +1132,7 @@ export interface components {
                 };
             };
             showReferenceAnswer?: boolean;
+            askContradictions?: boolean;
             matchSpecialty?: boolean;
             /** @enum {string} */
             safeLlmScoring?: "PER_ANSWER" | "OVERALL";
@@ -1243,6 +1249,8 @@ export interface components {
             thresholds: components["schemas"]["Thresholds"];
             escalationRules: components["schemas"]["EscalationRules"];
             showReferenceAnswer: boolean;
+            /** @description With N >= 2: graders are asked whether a set's answers contradict each other */
+            askContradictions: boolean;
             matchSpecialty: boolean;
             /** @enum {string} */
             safeLlmScoring: "PER_ANSWER" | "OVERALL";
@@ -1550,6 +1558,8 @@ export interface components {
                 rubricDocuments: components["schemas"]["RubricDocument"][];
                 repetitions: number;
                 showReferenceAnswer: boolean;
+                /** @description Whether the form asks if the set's answers contradict each other (N >= 2 and the study asks) */
+                askContradictions: boolean;
             };
             item: {
                 specialty: string;
@@ -1583,6 +1593,11 @@ export interface components {
                 flag: boolean;
                 comment: string | null;
             };
+            /** @description Your own contradiction flag on the set (never another grader's) */
+            contradiction: {
+                flag: boolean;
+                note: string | null;
+            };
             timeSpentMs: number;
             /** Format: date-time */
             submittedAt: string | null;
@@ -1607,6 +1622,10 @@ export interface components {
             harm?: {
                 flag: boolean;
                 comment?: string;
+            };
+            contradiction?: {
+                flag: boolean;
+                note?: string;
             };
             submit: boolean;
             elapsedMs?: number;
@@ -1768,6 +1787,104 @@ export interface components {
             createdAt: string;
             ageHours: number;
         };
+        TriageRule: {
+            /** @description Drift at or below this (a share of the dimension's scale) is consistent: accept. Default 0.25 (one point on a 1-5 scale) */
+            acceptAtMost: number;
+            /** @description Drift above this is major: reject; between the two, review. Default 0.5 */
+            reviewAtMost: number;
+            /** @description At least this many graders flagging a contradiction between the set's answers send it at least to review; null: never. Default 1 */
+            reviewAtFlags: number | null;
+            /** @description At least this many graders flagging a contradiction propose rejection; null: never. Default 2 */
+            rejectAtFlags: number | null;
+        };
+        TriageRuleUpdate: {
+            /** @description The study's own rule; null returns to the defaults; flag counts left out take their defaults */
+            rule: {
+                /** @description Drift at or below this (a share of the dimension's scale) is consistent: accept. Default 0.25 (one point on a 1-5 scale) */
+                acceptAtMost: number;
+                /** @description Drift above this is major: reject; between the two, review. Default 0.5 */
+                reviewAtMost: number;
+                /** @description At least this many graders flagging a contradiction between the set's answers send it at least to review; null: never. Default 1 */
+                reviewAtFlags?: number | null;
+                /** @description At least this many graders flagging a contradiction propose rejection; null: never. Default 2 */
+                rejectAtFlags?: number | null;
+            } | null;
+        };
+        SetDecisionUpdate: {
+            /** @enum {string} */
+            decision: "ACCEPTED" | "REJECTED";
+            note: string;
+        };
+        SetDecision: {
+            /** @enum {string} */
+            decision: "ACCEPTED" | "REJECTED";
+            note: string;
+            /** Format: date-time */
+            decidedAt: string;
+        };
+        TriageReport: {
+            /** @description The study's N; the triage needs N >= 2 */
+            repetitions: number;
+            rule: components["schemas"]["TriageRule"];
+            defaultRule: boolean;
+            /** @description Whether the study asks its graders about contradictions (the flags count either way) */
+            askContradictions: boolean;
+            sets: {
+                /** Format: uuid */
+                setId: string;
+                itemId: string;
+                specialty: string;
+                model: string;
+                /** @description The largest drift of the set; null when no dimension could be read */
+                drift: number | null;
+                /** @description How many of the set's graders (submitted work) flagged its answers as contradicting each other */
+                contradictions: number;
+                /** @description How many graders submitted work on the set (the flags' denominator) */
+                graders: number;
+                /** @description The flagging graders' notes, where they wrote one (unattributed) */
+                contradictionNotes: string[];
+                /**
+                 * @description The worse of the drift's verdict and the contradiction flags'; null when neither says anything
+                 * @enum {string|null}
+                 */
+                verdict: "accept" | "review" | "reject" | null;
+                /** @description The mean ROUGE-L F1 (0-1) between every pair of the set's answers, tokenised as the reference metrics; beside the verdict, not part of it (word overlap cannot tell style from contradiction) */
+                mutualRougeL: number | null;
+                /** @description What the drift was read from, the largest first (at most three) */
+                sources: {
+                    rubric: string;
+                    dimension: string;
+                    name: string;
+                    /**
+                     * @description spread: largest minus smallest of the N answers' final values; judged: a dimension graded across the answers, read as its distance below the top of its scale
+                     * @enum {string}
+                     */
+                    kind: "spread" | "judged";
+                    /** @description 0-1, a share of the dimension's scale */
+                    drift: number;
+                    values: (number | null)[];
+                }[];
+                decision: {
+                    /** @enum {string} */
+                    decision: "ACCEPTED" | "REJECTED";
+                    note: string;
+                    /** Format: date-time */
+                    decidedAt: string;
+                } | null;
+            }[];
+            counts: {
+                model: string;
+                specialty: string;
+                accept: number;
+                review: number;
+                reject: number;
+                unread: number;
+                /** @description Sets at least one grader flagged as contradicting */
+                contradicted: number;
+                accepted: number;
+                rejected: number;
+            }[];
+        };
         /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, audit. */
         StudyArchive: {
             /** @enum {string} */
@@ -1915,6 +2032,9 @@ export interface components {
                     };
                 };
                 showReferenceAnswer: boolean;
+                /** @default true */
+                askContradictions: boolean;
+                triageRule?: components["schemas"]["TriageRule"];
                 matchSpecialty: boolean;
                 /** @enum {string} */
                 safeLlmScoring: "PER_ANSWER" | "OVERALL";
@@ -1989,6 +2109,13 @@ export interface components {
                     /** Format: date-time */
                     updatedAt: string;
                 }[];
+                decision?: {
+                    /** @enum {string} */
+                    decision: "ACCEPTED" | "REJECTED";
+                    note: string;
+                    /** Format: date-time */
+                    decidedAt: string;
+                };
             }[];
             assignments: {
                 /** @description The item's id (item_id) */
@@ -2006,6 +2133,10 @@ export interface components {
                 timeSpentMs: number;
                 harmFlag: boolean;
                 harmComment: string | null;
+                /** @default false */
+                contradictionFlag: boolean;
+                /** @default null */
+                contradictionNote: string | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -3288,79 +3419,6 @@ export interface components {
         SavedGradeImportMapping: {
             name: string;
             mapping: components["schemas"]["GradeImportMapping"];
-        };
-        TriageRule: {
-            /** @description Drift at or below this (a share of the dimension's scale) is consistent: accept. Default 0.25 (one point on a 1-5 scale) */
-            acceptAtMost: number;
-            /** @description Drift above this is major: reject; between the two, review. Default 0.5 */
-            reviewAtMost: number;
-        };
-        TriageRuleUpdate: {
-            rule: components["schemas"]["TriageRule"] & (Record<string, never> | null);
-        };
-        SetDecisionUpdate: {
-            /** @enum {string} */
-            decision: "ACCEPTED" | "REJECTED";
-            note: string;
-        };
-        SetDecision: {
-            /** @enum {string} */
-            decision: "ACCEPTED" | "REJECTED";
-            note: string;
-            /** Format: date-time */
-            decidedAt: string;
-        };
-        TriageReport: {
-            /** @description The study's N; the triage needs N >= 2 */
-            repetitions: number;
-            rule: {
-                acceptAtMost: number;
-                reviewAtMost: number;
-            };
-            defaultRule: boolean;
-            sets: {
-                /** Format: uuid */
-                setId: string;
-                itemId: string;
-                specialty: string;
-                model: string;
-                /** @description The largest drift of the set; null when no dimension could be read */
-                drift: number | null;
-                /** @enum {string|null} */
-                verdict: "accept" | "review" | "reject" | null;
-                /** @description The mean ROUGE-L F1 (0-1) between every pair of the set's answers, tokenised as the reference metrics; beside the verdict, not part of it (word overlap cannot tell style from contradiction) */
-                mutualRougeL: number | null;
-                sources: {
-                    rubric: string;
-                    dimension: string;
-                    name: string;
-                    /**
-                     * @description spread: largest minus smallest of the N answers' final values; judged: a dimension graded across the answers, read as its distance below the top of its scale
-                     * @enum {string}
-                     */
-                    kind: "spread" | "judged";
-                    /** @description 0-1, a share of the dimension's scale */
-                    drift: number;
-                    values: (number | null)[];
-                }[];
-                decision: {
-                    /** @enum {string} */
-                    decision: "ACCEPTED" | "REJECTED";
-                    note: string;
-                    /** Format: date-time */
-                    decidedAt: string;
-                } | null;
-            }[];
-            counts: {
-                model: string;
-                specialty: string;
-                accept: number;
-                review: number;
-                reject: number;
-                unread: number;
-                accepted: number;
-                rejected: number;
-            }[];
         };
         MetricComparison: {
             metrics: {
@@ -5681,6 +5739,213 @@ export interface operations {
             };
         };
     };
+    getTriage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The triage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageReport"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setTriageRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TriageRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The rule now applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rule: components["schemas"]["TriageRule"];
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideTriagedSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                /** @description The response set */
+                setId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SetDecisionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetDecision"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     exportStudy: {
         parameters: {
             query: {
@@ -7175,216 +7440,6 @@ export interface operations {
             };
             /** @description Not found, or not yours */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Valid JSON that breaks the rules; details name each problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getTriage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Study id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The triage */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TriageReport"];
-                };
-            };
-            /** @description No valid session or Bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Your role may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not yours */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    setTriageRule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Study id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["TriageRuleUpdate"];
-            };
-        };
-        responses: {
-            /** @description The rule now applied */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        rule: {
-                            acceptAtMost: number;
-                            reviewAtMost: number;
-                        };
-                    };
-                };
-            };
-            /** @description Malformed request (not JSON, wrong content type) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No valid session or Bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Your role may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not yours */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Valid JSON that breaks the rules; details name each problem */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    decideTriagedSet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Study id */
-                id: string;
-                /** @description The response set */
-                setId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["SetDecisionUpdate"];
-            };
-        };
-        responses: {
-            /** @description The decision */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SetDecision"];
-                };
-            };
-            /** @description Malformed request (not JSON, wrong content type) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No valid session or Bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Your role may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not yours */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,8 @@ const FIELD: Record<string, string> = {
   sessionsEnded: "sessions ended",
   gradersPerSet: "graders per set",
   showReferenceAnswer: "reference answer shown",
+  askContradictions: "graders asked about contradictions",
+  contradiction: "contradiction",
   matchSpecialty: "match specialty",
   // The study's choice between a rubric's headline and its overallHeadline (the column keeps its first name).
   safeLlmScoring: "scoring per answer or overall",

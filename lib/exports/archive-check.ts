@@ -283,6 +283,7 @@ export class ArchiveChecker {
     if (!set) return;
     const ref = this.setOf(at, set.item, set.model);
     const n = this.study?.repetitions;
+    if (set.decision && set.status !== "AGREED" && set.status !== "ADJUDICATED") this.add(`${at}.decision`, "a decision follows a set's final scores: this set is not final");
     const reps = new Set<number>();
     set.answers.forEach((a, j) => {
       if (reps.has(a.repetition)) this.add(`${at}.answers[${j}].repetition`, "this repetition appears twice");
@@ -305,6 +306,8 @@ export class ArchiveChecker {
     const grader = this.graderIndex.get(a.grader);
     if (grader === undefined) this.add(`${at}.grader`, `no grader ${a.grader} in graders`);
     if (a.harmFlag && !a.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
+    if (a.contradictionFlag && this.study && this.study.repetitions < 2) this.add(`${at}.contradictionFlag`, "a set with one answer has nothing to contradict");
+    if (!a.contradictionFlag && a.contradictionNote !== null) this.add(`${at}.contradictionNote`, "a contradiction note goes with the flag");
     const docs = this.study ? archiveRubrics(this.study.rubrics) : [];
     const n = this.study?.repetitions;
     const cells = new Set<string>();

@@ -156,8 +156,10 @@ class ArchiveWriter implements ArchiveSink {
     const studyId = (this.studyId = randomUUID());
     await this.client.query(
       `INSERT INTO "Study" (id, name, slug, description, rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
-                            "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "graderTitle", "escalationRules", "updatedAt", "assignmentDesign")
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, $18::jsonb, now(), $19::"AssignmentDesign")`,
+                            "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "graderTitle", "escalationRules", "updatedAt", "assignmentDesign",
+                            "askContradictions", "triageRule")
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, $18::jsonb, now(), $19::"AssignmentDesign",
+               $20, $21::jsonb)`,
       [
         studyId,
         s.name,
@@ -178,6 +180,8 @@ class ArchiveWriter implements ArchiveSink {
         s.graderTitle,
         JSON.stringify(s.escalationRules ?? {}),
         s.assignmentDesign,
+        s.askContradictions,
+        s.triageRule ? JSON.stringify(s.triageRule) : null,
       ],
     );
     await this.client.query(`INSERT INTO "StudyMember" ("studyId", "userId", role) VALUES ($1, $2, 'LEAD')`, [studyId, this.o.actor.id]);
@@ -282,6 +286,8 @@ class ArchiveWriter implements ArchiveSink {
       this.pending.answers.push(randomUUID(), id, a.repetition, a.text, d(a.createdAt), d(a.updatedAt));
       chars += a.text.length;
     }
+    // The decision's author is the lead importing it (the archive names no leads); its note and time are kept.
+    if (x.decision) this.pending.decisions.push(id, x.decision.decision, x.decision.note, this.o.actor.id, d(x.decision.decidedAt));
     this.counts.sets++;
     this.counts.answers += x.answers.length;
     this.more(1 + x.answers.length, chars);
@@ -302,12 +308,14 @@ class ArchiveWriter implements ArchiveSink {
       a.timeSpentMs,
       a.harmFlag,
       a.harmComment,
+      a.contradictionFlag,
+      a.contradictionNote,
       d(a.createdAt),
       d(a.updatedAt),
       dn(a.startedAt),
       dn(a.submittedAt),
     );
-    let chars = a.harmComment?.length ?? 0;
+    let chars = (a.harmComment?.length ?? 0) + (a.contradictionNote?.length ?? 0);
     for (const g of a.grades) {
       this.pending.grades.push(randomUUID(), id, g.rubric, g.dimension, g.repetition, g.criterion, g.score, g.category, g.na, g.comment, d(g.createdAt), d(g.updatedAt));
       chars += g.comment?.length ?? 0;
@@ -348,7 +356,7 @@ class ArchiveWriter implements ArchiveSink {
       names.forEach((n, i) => (ids[i] = this.specialtyIds.get(specialtyKey(n))!));
     }
     // In the order of their foreign keys.
-    for (const b of [p.items, p.sets, p.answers, p.assignments, p.grades, p.escalations]) await b.write(this.client);
+    for (const b of [p.items, p.sets, p.answers, p.decisions, p.assignments, p.grades, p.escalations]) await b.write(this.client);
   }
 
   /** The study's own slug (the next free one), then the audit event. */

@@ -51,9 +51,10 @@ export const batches = () => ({
   answers: new Batch("Response", [["id", "uuid"], ["responseSetId", "uuid"], ["repetition", "int4"], ["text", "text"], ["createdAt", T], ["updatedAt", T]]),
   assignments: new Batch("Assignment", [
     ["id", "uuid"], ["responseSetId", "uuid"], ["studyId", "uuid"], ["graderId", "uuid"], ["kind", '"AssignmentKind"'], ["position", "int4"], ["status", '"AssignmentStatus"'],
-    ["timeSpentMs", "int8"], ["harmFlag", "bool"], ["harmComment", "text"], ["createdAt", T], ["updatedAt", T], ["startedAt", T], ["submittedAt", T],
+    ["timeSpentMs", "int8"], ["harmFlag", "bool"], ["harmComment", "text"], ["contradictionFlag", "bool"], ["contradictionNote", "text"], ["createdAt", T], ["updatedAt", T], ["startedAt", T], ["submittedAt", T],
   ]),
   grades: new Batch("Grade", [["id", "uuid"], ["assignmentId", "uuid"], ["rubric", "text"], ["dimension", "text"], ["repetition", "int4"], ["criterion", "text"], ["score", "int4"], ["category", "text"], ["na", "bool"], ["comment", "text"], ["createdAt", T], ["updatedAt", T]]),
+  decisions: new Batch("SetDecision", [["responseSetId", "uuid"], ["decision", '"TriageDecision"'], ["note", "text"], ["decidedById", "uuid"], ["decidedAt", T]]),
   escalations: new Batch("Escalation", [["id", "uuid"], ["responseSetId", "uuid"], ["status", '"EscalationStatus"'], ["dimensions", "jsonb"], ["adjudicatorAssignmentId", "uuid"], ["createdAt", T], ["updatedAt", T], ["resolvedAt", T]]),
 });
 

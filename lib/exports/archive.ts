@@ -1,4 +1,5 @@
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { storedTriageRule } from "@/lib/governance/service";
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type ArchiveGrader } from "./contract";
 import { auditRecords } from "./audit";
 import { loadPeople, type RawQuery } from "./people";
@@ -51,7 +52,7 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
             COALESCE((SELECT array_agg(sp.name ORDER BY ${C("sp.name")}) FROM "StudyMemberSpecialty" ms JOIN "Specialty" sp ON sp.id = ms."specialtyId"
                        WHERE ms."studyId" = $1::uuid AND ms."userId" = u.id), '{}') AS specialties,
             (SELECT md5(string_agg(concat_ws('|', qi."externalId", m.name, a.kind, a.position, a.status, a."timeSpentMs", a."harmFlag", a."harmComment",
-                                             ${ms('a."createdAt"')}, ${ms('a."updatedAt"')}, ${ms('a."startedAt"')}, ${ms('a."submittedAt"')},
+                                             a."contradictionFlag", a."contradictionNote", ${ms('a."createdAt"')}, ${ms('a."updatedAt"')}, ${ms('a."startedAt"')}, ${ms('a."submittedAt"')},
                                              (SELECT string_agg(concat_ws(',', gr.rubric, gr.dimension, gr.repetition, gr.criterion, gr.score, gr.category, gr.na, gr.comment,
                                                                           ${ms('gr."createdAt"')}, ${ms('gr."updatedAt"')}),
                                                                 ';' ORDER BY gr.rubric, gr.dimension, gr.repetition, gr.criterion)
@@ -81,7 +82,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   const q = session.rawQuery;
   const [study] = await q<Record<string, unknown>>(
     `SELECT name, slug, description, "graderTitle", rubrics, repetitions, "gradersPerSet", thresholds, "escalationRules", "showReferenceAnswer", "matchSpecialty",
-            "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", "assignmentDesign"::text AS "assignmentDesign", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
+            "askContradictions", "triageRule", "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", "assignmentDesign"::text AS "assignmentDesign", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
        FROM "Study" WHERE id = $1::uuid`,
     [studyId],
   );
@@ -119,6 +120,9 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       // Only where the study departs from its documents' escalation rules, so other archives stay as they were.
       ...(study.escalationRules && Object.keys(study.escalationRules).length ? { escalationRules: study.escalationRules } : {}),
       showReferenceAnswer: study.showReferenceAnswer,
+      askContradictions: study.askContradictions,
+      // Only where the study has a rule of its own, like escalationRules.
+      ...(storedTriageRule(study.triageRule) ? { triageRule: storedTriageRule(study.triageRule) } : {}),
       matchSpecialty: study.matchSpecialty,
       safeLlmScoring: study.safeLlmScoring,
       assignmentSeed: study.assignmentSeed,
@@ -176,11 +180,21 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
     `SELECT qi."externalId" AS item, m.name AS model, rs.status, rs."createdAt", rs."updatedAt",
             COALESCE((SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text, 'createdAt', ${sqlIso('r."createdAt"')}, 'updatedAt', ${sqlIso('r."updatedAt"')})
                               ORDER BY r.repetition)
-                        FROM "Response" r WHERE r."responseSetId" = rs.id), '[]'::json) AS answers
+                        FROM "Response" r WHERE r."responseSetId" = rs.id), '[]'::json) AS answers,
+            d.decision::text AS decision, d.note AS "decisionNote", d."decidedAt"
        FROM "ResponseSet" rs JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+       LEFT JOIN "SetDecision" d ON d."responseSetId" = rs.id
       WHERE rs."studyId" = $1::uuid ORDER BY ${C('qi."externalId"')}, ${C("m.name")}`,
     [studyId],
-    (r) => ({ item: r.item, model: r.model, status: r.status, createdAt: iso(r.createdAt as Date), updatedAt: iso(r.updatedAt as Date), answers: r.answers }),
+    (r) => ({
+      item: r.item,
+      model: r.model,
+      status: r.status,
+      createdAt: iso(r.createdAt as Date),
+      updatedAt: iso(r.updatedAt as Date),
+      answers: r.answers,
+      ...(r.decision ? { decision: { decision: r.decision, note: r.decisionNote, decidedAt: iso(r.decidedAt as Date) } } : {}),
+    }),
     1000,
   );
 
@@ -189,7 +203,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   yield* section<Record<string, unknown>>(
     "assignments",
     `SELECT qi."externalId" AS item, m.name AS model, a."graderId" AS grader, a.kind, a.position, a.status, a."timeSpentMs"::float8 AS "timeSpentMs", a."harmFlag", a."harmComment",
-            a."createdAt", a."updatedAt", a."startedAt", a."submittedAt",
+            a."contradictionFlag", a."contradictionNote", a."createdAt", a."updatedAt", a."startedAt", a."submittedAt",
             COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'criterion', g.criterion,
                                                         'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment,
                                                         'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})
@@ -211,6 +225,8 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       timeSpentMs: r.timeSpentMs,
       harmFlag: r.harmFlag,
       harmComment: r.harmComment,
+      contradictionFlag: r.contradictionFlag,
+      contradictionNote: r.contradictionNote,
       createdAt: iso(r.createdAt as Date),
       updatedAt: iso(r.updatedAt as Date),
       startedAt: iso(r.startedAt as Date | null),

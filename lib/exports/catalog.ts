@@ -15,14 +15,14 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Grades",
     formats: ["csv", "json"],
     description:
-      "Every stored score, one row each: item, model (unblinded) and version, repetition (empty for set-level dimensions), set status, grader, primary or adjudicator, rubric, dimension, criterion (criteria rows), score (the numeric part, as before), value (what the grader gave: a number, a nominal level's value, or a criterion's 1 met / 0 not met), na (true: not applicable, value empty; an empty value with na false is a comment stored without a value), label (the level's label from the study's rubric, Not applicable, or Met / Not met), comment, harm flag, times. Drafts included: filter on assignment_status = submitted for submitted work.",
+      "Every stored score, one row each: item, model (unblinded) and version, repetition (empty for set-level dimensions), set status, grader, primary or adjudicator, rubric, dimension, criterion (criteria rows), score (the numeric part, as before), value (what the grader gave: a number, a nominal level's value, or a criterion's 1 met / 0 not met), na (true: not applicable, value empty; an empty value with na false is a comment stored without a value), label (the level's label from the study's rubric, Not applicable, or Met / Not met), comment, harm flag, contradiction (the grader flagged the set's answers as contradicting each other) and its note, times. Drafts included: filter on assignment_status = submitted for submitted work.",
   },
   {
     dataset: "score-long",
     title: "Long analysis format",
     formats: ["csv", "json"],
     description:
-      "The long analysis format: one row per agreed or adjudicated response set, domain,model,response_id, then one column per dimension with its final value: a number (means to 4 decimals), a nominal level's value, NA for not applicable. domain is the specialty; response_id is <item_id>-<model>. A rubric may name the columns its published analysis code reads: the CSV then has that header, to feed that code unchanged; a study whose questions have reference answers adds bleu, rouge1 and rougeL (each the mean over the set's answers, 0-1) after them, and embedding_similarity (the mean cosine, -1 to 1; not BERTScore) once an embedding run computed some.",
+      "The long analysis format: one row per agreed or adjudicated response set, domain,model,response_id, then one column per dimension with its final value: a number (means to 4 decimals), a nominal level's value, NA for not applicable. domain is the specialty; response_id is <item_id>-<model>. A rubric may name the columns its published analysis code reads: the CSV then has that header, to feed that code unchanged; a study whose questions have reference answers adds bleu, rouge1 and rougeL (each the mean over the set's answers, 0-1) after them, and embedding_similarity (the mean cosine, -1 to 1; not BERTScore) once an embedding run computed some; a study where a grader flagged a set's answers as contradicting each other adds contradiction last (how many graders flagged the set).",
   },
   {
     dataset: "sets",
@@ -45,7 +45,7 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Stability triage and decisions",
     formats: ["csv", "json"],
     description:
-      "One row per final set of a study with N >= 2 answers: its drift across the answers (a share of the scale, to 4 decimals), the verdict the study's rule proposes (accept, review, reject), the dimension it was read from, and the lead's decision with its note and time; the rule's bands on every row.",
+      "One row per final set of a study with N >= 2 answers: its drift across the answers (a share of the scale, to 4 decimals), how many of its graders flagged the answers as contradicting each other (of how many), the verdict the study's rule proposes (accept, review, reject), the dimension it was read from, and the lead's decision with its note and time; the rule's bands and flag counts on every row.",
   },
   {
     dataset: "judge-scores",

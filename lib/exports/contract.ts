@@ -3,7 +3,8 @@ import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
 import { errorResponses, registry, uploadResponses } from "@/lib/api/registry";
 import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { EARLIER_RUBRIC_KEYS } from "./archive-rubrics";
-import { MAX_COMMENT } from "@/lib/grading/contract-schemas";
+import { MAX_COMMENT, MAX_CONTRADICTION_NOTE } from "@/lib/grading/contract-schemas";
+import { TriageRuleSchema } from "@/lib/governance/contract";
 import { MAX_NAME, MAX_TEXT } from "@/lib/import/validate";
 import { escalationRulesInputSchema, LIMITS, thresholdsInputSchema } from "@/lib/studies/settings";
 
@@ -99,6 +100,9 @@ export const ArchiveAssignment = z.strictObject({
   timeSpentMs: z.int().min(0).meta({ description: "milliseconds (a 64-bit count)" }),
   harmFlag: z.boolean(),
   harmComment: text(MAX_COMMENT).nullable(),
+  /** The grader's contradiction flag on the set and its note; archives written before there were any have none. */
+  contradictionFlag: z.boolean().default(false),
+  contradictionNote: text(MAX_CONTRADICTION_NOTE).nullable().default(null),
   createdAt: iso,
   updatedAt: iso,
   startedAt: iso.nullable(),
@@ -142,6 +146,10 @@ export const ArchiveSet = z.strictObject({
   answers: z
     .array(z.strictObject({ repetition: z.int().min(1).max(LIMITS.repetitions.max), text: text(MAX_TEXT), createdAt: iso, updatedAt: iso }))
     .max(LIMITS.repetitions.max),
+  /** The lead's triage decision on the final set (absent: none); the import records the importing lead as its author. */
+  decision: z
+    .strictObject({ decision: z.enum(["ACCEPTED", "REJECTED"]), note: text(2000).refine((n) => n.trim().length >= 3, "a decision needs a note of at least 3 characters"), decidedAt: iso })
+    .optional(),
 });
 
 export const ArchiveEscalation = z.strictObject({
@@ -183,6 +191,10 @@ export const ArchiveStudy = z.strictObject({
   /** The study's escalation rules over its documents'; absent: the documents' own. */
   escalationRules: escalationRulesInputSchema.default({}),
   showReferenceAnswer: z.boolean(),
+  /** Archives written before graders were asked about contradictions: today's default. */
+  askContradictions: z.boolean().default(true),
+  /** The study's own triage rule; absent: the defaults. */
+  triageRule: TriageRuleSchema.optional(),
   matchSpecialty: z.boolean(),
   safeLlmScoring: z.enum(["PER_ANSWER", "OVERALL"]),
   assignmentSeed: text(MAX_NAME).nullable(),
@@ -262,7 +274,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/export",
   summary: "Export a dataset of the study as CSV or JSON (leads; streamed)",
   description: [
-    "Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>; a study whose questions have reference answers adds `bleu`, `rouge1`, `rougeL` last, the means over the set's answers, then `embedding_similarity` when an embedding run computed some: the mean cosine, -1 to 1, not BERTScore),",
+    "Datasets: `grades` (one row per stored score: `value` is what the grader gave, an ordinal number, a nominal level's value or a criterion's 1 met / 0 not met; `na` true for not applicable, with an empty value; `label` the level's label from the study's rubric documents, `Not applicable`, or Met / Not met; `criterion` the criterion of a criteria row; `score` the numeric part only, kept for earlier readers; an empty value with na false is a comment stored without a value; `contradiction` and `contradiction_note`: the submission's flag that the set's answers contradict each other), `score-long` (the long analysis format: domain,model,response_id, then one column per dimension, or exactly the columns a rubric's document names for its published analysis code; response_id = <item_id>-<model>; a study whose questions have reference answers adds `bleu`, `rouge1`, `rougeL` last, the means over the set's answers, then `embedding_similarity` when an embedding run computed some: the mean cosine, -1 to 1, not BERTScore; a study with contradiction flags adds `contradiction` after them, how many graders flagged the set),",
     "`sets` (final scores, totals and escalation per response set; `bleu`, `rouge1`, `rougeL`: the mean over the set's answers of each answer's reference-based metric, 0-1, empty without a reference answer; `embedding_similarity`, when an embedding run computed some, the mean over the set's answers of each answer's cosine with the reference in an embeddings model's space, -1 to 1, not BERTScore; and `answer_metrics` / `answers` each answer's), `summary` (per model and specialty; CSV: one table with a `section` column),",
     "`audit` (the study's audit trail), `study` (the whole study as one JSON document that POST /api/v1/study-archives imports).",
     "Computed figures (means, totals, percents, summary statistics, judges' expected scores) are written to 4 decimals; stored values keep full precision.",

@@ -58,6 +58,9 @@ export const GRADE_COLUMNS: readonly GradeColumn[] = [
   { name: "comment", kind: "text", level: "grade", sql: `g.comment` },
   { name: "harm_flag", kind: "bool", level: "assignment", sql: `a."harmFlag"` },
   { name: "harm_comment", kind: "text", level: "assignment", sql: `a."harmComment"` },
+  // The grader's own statement that the set's answers contradict each other (sets with N >= 2), with their note.
+  { name: "contradiction", kind: "bool", level: "assignment", sql: `a."contradictionFlag"` },
+  { name: "contradiction_note", kind: "text", level: "assignment", sql: `a."contradictionNote"` },
   { name: "created_at", kind: "time", level: "grade", sql: `g."createdAt"` },
   { name: "updated_at", kind: "time", level: "grade", sql: `g."updatedAt"` },
 ];

@@ -118,13 +118,39 @@ export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocumen
     });
 }
 
+/** True when some grader of the study flagged a set's answers as contradicting each other. */
+async function studyHasContradictions(session: ExportSession, studyId: string): Promise<boolean> {
+  const [row] = await session.query<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM "Assignment" WHERE "studyId" = $1::uuid AND "contradictionFlag" AND status = 'SUBMITTED') AS has`, [studyId]);
+  return row?.has ?? false;
+}
+
+/** Per set of a batch: how many graders (submitted work) flagged its answers as contradicting each other. */
+async function contradictionsOf(session: ExportSession, setIds: string[]): Promise<Map<string, number>> {
+  const rows = await session.query<{ set: string; n: number }>(
+    `SELECT "responseSetId"::text AS set, (count(*) FILTER (WHERE "contradictionFlag"))::int AS n FROM "Assignment"
+      WHERE "responseSetId" = ANY($1::uuid[]) AND status = 'SUBMITTED' GROUP BY "responseSetId"`,
+    [setIds],
+  );
+  return new Map(rows.map((r) => [r.set, r.n]));
+}
+
 export async function* scoreLongChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
   const has = await studyHasMetrics(session, study.id);
+  // Like the metrics: only a study where some grader flagged a contradiction gets the column (last), so others keep their rubric's columns.
+  const withContradictions = await studyHasContradictions(session, study.id);
   async function* rows() {
-    for await (const b of resultBatches(session, study)) yield scoreLongRows(b, study.rubrics, has.metrics, has.embedding);
+    for await (const b of resultBatches(session, study)) {
+      const out = scoreLongRows(b, study.rubrics, has.metrics, has.embedding);
+      if (withContradictions) {
+        const flags = await contradictionsOf(session, b.map((s) => s.id));
+        const ids = new Map(b.map((s) => [scoreLongResponseId(s), s.id]));
+        for (const r of out) r.contradiction = flags.get(ids.get(String(r.response_id))!) ?? 0;
+      }
+      yield out;
+    }
   }
   if (format === "json") return yield* jsonArray(rows());
-  const header = scoreLongHeader(study.rubrics, has.metrics, has.embedding);
+  const header = [...scoreLongHeader(study.rubrics, has.metrics, has.embedding), ...(withContradictions ? ["contradiction"] : [])];
   yield csvHeader(header);
   for await (const b of rows()) if (b.length > 0) yield b.map((r) => csvRow(header.map((k) => r[k] ?? null))).join("");
 }

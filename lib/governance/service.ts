@@ -10,7 +10,10 @@ import { graderRubricValues, type StoredCell } from "@/lib/scoring/study-values"
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { finalPerAnswer } from "@/lib/results/set-detail";
-import { DEFAULT_TRIAGE_RULE, mutualRougeL, setStability, triageRuleProblems, type DriftSource, type TriageRule, type TriageVerdict } from "./triage";
+import type { TriageCount, TriageReport, TriageRow, TriageRule, TriageRuleInput } from "./contract";
+import { DEFAULT_TRIAGE_RULE, mutualRougeL, setStability, triageRuleProblems } from "./triage";
+
+export type { TriageCount, TriageReport, TriageRow };
 
 /**
  * The governance queue (stage 4): every final set of a study with N >= 2,
@@ -18,43 +21,22 @@ import { DEFAULT_TRIAGE_RULE, mutualRougeL, setStability, triageRuleProblems, ty
  * lead's decision where one was made. Unblinded: leads only.
  */
 
-export interface TriageRow {
-  setId: string;
-  itemId: string;
-  specialty: string;
-  model: string;
-  drift: number | null;
-  verdict: TriageVerdict | null;
-  /** The mean ROUGE-L F1 between the set's answers (./triage.ts mutualRougeL), beside the verdict. */
-  mutualRougeL: number | null;
-  /** What the drift was read from, the largest first (at most three). */
-  sources: DriftSource[];
-  decision: { decision: TriageDecision; note: string; decidedAt: string } | null;
+/** A rule as sent or stored, complete: flag counts left out (rules stored before there were any) take the defaults. */
+export function completeTriageRule(r: TriageRuleInput): TriageRule {
+  return {
+    acceptAtMost: r.acceptAtMost,
+    reviewAtMost: r.reviewAtMost,
+    reviewAtFlags: r.reviewAtFlags === undefined ? DEFAULT_TRIAGE_RULE.reviewAtFlags : r.reviewAtFlags,
+    rejectAtFlags: r.rejectAtFlags === undefined ? DEFAULT_TRIAGE_RULE.rejectAtFlags : r.rejectAtFlags,
+  };
 }
 
-export interface TriageCount {
-  model: string;
-  specialty: string;
-  accept: number;
-  review: number;
-  reject: number;
-  unread: number;
-  accepted: number;
-  rejected: number;
-}
-
-export interface TriageReport {
-  repetitions: number;
-  rule: TriageRule;
-  /** True when the study states no rule of its own. */
-  defaultRule: boolean;
-  sets: TriageRow[];
-  counts: TriageCount[];
-}
+const flagCount = (v: unknown) => (v === null || typeof v === "number" ? v : undefined);
 
 export function storedTriageRule(json: unknown): TriageRule | null {
-  const r = json as Partial<TriageRule> | null;
-  return r && typeof r.acceptAtMost === "number" && typeof r.reviewAtMost === "number" ? { acceptAtMost: r.acceptAtMost, reviewAtMost: r.reviewAtMost } : null;
+  const r = json as Record<string, unknown> | null;
+  if (!r || typeof r.acceptAtMost !== "number" || typeof r.reviewAtMost !== "number") return null;
+  return completeTriageRule({ acceptAtMost: r.acceptAtMost, reviewAtMost: r.reviewAtMost, reviewAtFlags: flagCount(r.reviewAtFlags), rejectAtFlags: flagCount(r.rejectAtFlags) });
 }
 
 type CellRow = { set: string; asg: string; rubric: string; dimension: string; repetition: number; score: number | null; category: string | null; na: boolean; criterion: string };
@@ -75,11 +57,11 @@ function finalsOf(rubrics: readonly RubricDocument[], n: number, graders: Stored
 }
 
 export async function triageReport(studyId: string): Promise<TriageReport> {
-  const study = await getDb().study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, triageRule: true } });
+  const study = await getDb().study.findUniqueOrThrow({ where: { id: studyId }, select: { rubrics: true, repetitions: true, triageRule: true, askContradictions: true } });
   const rubrics = storedRubrics(study.rubrics);
   const own = storedTriageRule(study.triageRule);
   const rule = own ?? DEFAULT_TRIAGE_RULE;
-  const report: TriageReport = { repetitions: study.repetitions, rule, defaultRule: own === null, sets: [], counts: [] };
+  const report: TriageReport = { repetitions: study.repetitions, rule, defaultRule: own === null, askContradictions: study.askContradictions, sets: [], counts: [] };
   if (study.repetitions < 2) return report;
   const pool = getPool();
   const { rows: sets } = await pool.query<{ id: string; itemId: string; specialty: string; model: string; decision: TriageDecision | null; note: string | null; decidedAt: Date | null }>(
@@ -96,6 +78,16 @@ export async function triageReport(studyId: string): Promise<TriageReport> {
       WHERE rs."studyId" = $1::uuid AND rs.status IN ('AGREED', 'ADJUDICATED') AND rs."finalJudgeId" IS NULL AND a.status = 'SUBMITTED'`,
     [studyId],
   );
+  // Each submitted grader's contradiction flag: read here, for the lead, never on a grader's path.
+  const { rows: flags } = await pool.query<{ set: string; graders: number; flagged: number; notes: string[] }>(
+    `SELECT a."responseSetId"::text AS set, count(*)::int AS graders, (count(*) FILTER (WHERE a."contradictionFlag"))::int AS flagged,
+            COALESCE(array_agg(a."contradictionNote" ORDER BY a."submittedAt", a.id) FILTER (WHERE a."contradictionFlag" AND a."contradictionNote" IS NOT NULL), '{}') AS notes
+       FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+      WHERE rs."studyId" = $1::uuid AND rs.status IN ('AGREED', 'ADJUDICATED') AND rs."finalJudgeId" IS NULL AND a.status = 'SUBMITTED'
+      GROUP BY a."responseSetId"`,
+    [studyId],
+  );
+  const flagsOf = new Map(flags.map((f) => [f.set, f]));
   type Cell = Required<StoredCell>;
   const { rows: answers } = await pool.query<{ set: string; text: string }>(
     `SELECT r."responseSetId"::text AS set, r.text FROM "Response" r JOIN "ResponseSet" rs ON rs.id = r."responseSetId"
@@ -115,22 +107,27 @@ export async function triageReport(studyId: string): Promise<TriageReport> {
   const counts = new Map<string, TriageCount>();
   for (const s of sets) {
     const graders = [...(bySet.get(s.id)?.values() ?? [])];
-    const stability = setStability(rubrics, finalPerAnswer(rubrics, study.repetitions, graders), finalsOf(rubrics, study.repetitions, graders), rule);
+    const flagged = flagsOf.get(s.id);
+    const stability = setStability(rubrics, finalPerAnswer(rubrics, study.repetitions, graders), finalsOf(rubrics, study.repetitions, graders), rule, flagged?.flagged ?? 0);
     report.sets.push({
       setId: s.id,
       itemId: s.itemId,
       specialty: s.specialty,
       model: s.model,
       drift: stability.drift,
+      contradictions: stability.contradictions,
+      graders: flagged?.graders ?? 0,
+      contradictionNotes: flagged?.notes ?? [],
       verdict: stability.verdict,
       mutualRougeL: mutualRougeL(textsOf.get(s.id) ?? []),
       sources: stability.sources.slice(0, 3),
       decision: s.decision ? { decision: s.decision, note: s.note ?? "", decidedAt: s.decidedAt!.toISOString() } : null,
     });
     const key = `${s.model}\u0000${s.specialty}`;
-    const c = counts.get(key) ?? { model: s.model, specialty: s.specialty, accept: 0, review: 0, reject: 0, unread: 0, accepted: 0, rejected: 0 };
+    const c = counts.get(key) ?? { model: s.model, specialty: s.specialty, accept: 0, review: 0, reject: 0, unread: 0, contradicted: 0, accepted: 0, rejected: 0 };
     counts.set(key, c);
     c[stability.verdict ?? "unread"]++;
+    if (stability.contradictions > 0) c.contradicted++;
     if (s.decision === "ACCEPTED") c.accepted++;
     if (s.decision === "REJECTED") c.rejected++;
   }
@@ -139,7 +136,8 @@ export async function triageReport(studyId: string): Promise<TriageReport> {
 }
 
 /** The study's own rule (null: back to the defaults); audited. */
-export async function setTriageRule(studyId: string, rule: TriageRule | null, actor: { id: string; requestId?: string | null }): Promise<TriageRule> {
+export async function setTriageRule(studyId: string, input: TriageRuleInput | null, actor: { id: string; requestId?: string | null }): Promise<TriageRule> {
+  const rule = input ? completeTriageRule(input) : null;
   if (rule) {
     const problems = triageRuleProblems(rule);
     if (problems.length) throw new ApiError(422, `the triage rule is not right: ${problems.map((p) => p.message).join("; ")}`, { errors: problems });

@@ -2,6 +2,9 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import type { DimensionValue } from "@/lib/scoring/rubric-values";
 import { rougeLFromTokens } from "@/lib/stats/rouge";
 import { tokenizeRouge } from "@/lib/stats/text-tokenize";
+import type { DriftSource, TriageRule, TriageVerdict } from "./contract";
+
+export type { DriftSource, TriageRule, TriageVerdict };
 
 /**
  * Stages 3-4 of the five-stage evaluation pipeline of paper 000 (in
@@ -20,38 +23,38 @@ import { tokenizeRouge } from "@/lib/stats/text-tokenize";
  *    its scale.
  * A set's drift is the largest of these; at most `acceptAtMost` is accepted,
  * above `reviewAtMost` rejected, anything between goes to review.
+ *
+ * Contradictions escalate: "the presence of contradictory clinical content
+ * across three samples flags instability and triggers deeper investigation
+ * [...] or targeted review", and "contradictory clinical content is
+ * considered unstable". Scores alone can miss it (two answers may both score
+ * 4 on accuracy and still advise opposite things), so each grader is asked
+ * whether the set's answers contradict each other (Study.askContradictions: a
+ * study setting rather than a dimension of the rubric document, because it is
+ * no score of the instrument, enters no reliability or effect size, and must
+ * work whatever instrument the study uses). The flags can only make a verdict
+ * worse: `reviewAtFlags` graders flagging send the set at least to review,
+ * `rejectAtFlags` propose rejection (null: never).
  */
 
-export interface TriageRule {
-  /** Drift at or below this is consistent: accept. */
-  acceptAtMost: number;
-  /** Drift above this is major: reject. Between the two: review. */
-  reviewAtMost: number;
-}
-
-/** On a 1-5 scale: a spread of one point (0.25) is consistent, two points (0.5) minor drift, three or more major. */
-export const DEFAULT_TRIAGE_RULE: TriageRule = { acceptAtMost: 0.25, reviewAtMost: 0.5 };
-
-export type TriageVerdict = "accept" | "review" | "reject";
-
-export interface DriftSource {
-  rubric: string;
-  dimension: string;
-  name: string;
-  kind: "spread" | "judged";
-  /** 0-1 on the dimension's scale. */
-  drift: number;
-  /** The N answers' final values (spread) or the set's final value (judged). */
-  values: (number | null)[];
-}
+/**
+ * On a 1-5 scale: a spread of one point (0.25) is consistent, two points (0.5) minor drift, three or more major.
+ * One grader seeing a contradiction calls for review; two (with the usual k = 2, both graders) for rejection.
+ */
+export const DEFAULT_TRIAGE_RULE: TriageRule = { acceptAtMost: 0.25, reviewAtMost: 0.5, reviewAtFlags: 1, rejectAtFlags: 2 };
 
 export interface SetStability {
   /** The largest drift, or null when no dimension could be read (all N/A or missing). */
   drift: number | null;
+  /** How many graders flagged the answers as contradicting each other. */
+  contradictions: number;
+  /** The worse of the drift's verdict and the flags'; null when neither says anything. */
   verdict: TriageVerdict | null;
   /** What the drift was read from, the largest first. */
   sources: DriftSource[];
 }
+
+const RANK: Record<TriageVerdict, number> = { accept: 0, review: 1, reject: 2 };
 
 function range(levels: readonly { value: number | string }[] | undefined): { lo: number; hi: number } | null {
   const values = (levels ?? []).map((l) => Number(l.value)).filter(Number.isFinite);
@@ -61,22 +64,37 @@ function range(levels: readonly { value: number | string }[] | undefined): { lo:
   return hi > lo ? { lo, hi } : null;
 }
 
-export function verdictOf(drift: number, rule: TriageRule): TriageVerdict {
+export function verdictOf(drift: number, rule: Pick<TriageRule, "acceptAtMost" | "reviewAtMost">): TriageVerdict {
   if (drift <= rule.acceptAtMost + 1e-9) return "accept";
   if (drift > rule.reviewAtMost + 1e-9) return "reject";
   return "review";
 }
 
+/** What the contradiction flags alone call for: null below both counts (they never make a verdict better). */
+export function flagVerdictOf(contradictions: number, rule: Pick<TriageRule, "reviewAtFlags" | "rejectAtFlags">): TriageVerdict | null {
+  if (rule.rejectAtFlags !== null && contradictions >= rule.rejectAtFlags) return "reject";
+  if (rule.reviewAtFlags !== null && contradictions >= rule.reviewAtFlags) return "review";
+  return null;
+}
+
+function worse(a: TriageVerdict | null, b: TriageVerdict | null): TriageVerdict | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return RANK[b] > RANK[a] ? b : a;
+}
+
 /**
  * A final set's stability: `perAnswer` gives each each-answer dimension's N
  * final values (rubric -> dimension -> values), `finals` each dimension's
- * final value (rubric -> dimension -> value).
+ * final value (rubric -> dimension -> value), `contradictions` how many of
+ * its graders flagged the answers as contradicting each other.
  */
 export function setStability(
   rubrics: readonly RubricDocument[],
   perAnswer: Record<string, Record<string, (number | string | null)[]>>,
   finals: Record<string, Record<string, DimensionValue>>,
   rule: TriageRule,
+  contradictions = 0,
 ): SetStability {
   const sources: DriftSource[] = [];
   for (const doc of rubrics) {
@@ -97,9 +115,9 @@ export function setStability(
     }
   }
   sources.sort((a, b) => b.drift - a.drift);
-  if (!sources.length) return { drift: null, verdict: null, sources };
-  const drift = sources[0].drift;
-  return { drift, verdict: verdictOf(drift, rule), sources };
+  const drift = sources.length ? sources[0].drift : null;
+  const verdict = worse(drift === null ? null : verdictOf(drift, rule), flagVerdictOf(contradictions, rule));
+  return { drift, contradictions, verdict, sources };
 }
 
 /** Problems with a rule a lead sent, each with its field. */
@@ -108,6 +126,13 @@ export function triageRuleProblems(rule: TriageRule): { path: string; message: s
   if (!(rule.acceptAtMost >= 0 && rule.acceptAtMost <= 1)) problems.push({ path: "acceptAtMost", message: "acceptAtMost is a share of the scale, from 0 to 1" });
   if (!(rule.reviewAtMost >= 0 && rule.reviewAtMost <= 1)) problems.push({ path: "reviewAtMost", message: "reviewAtMost is a share of the scale, from 0 to 1" });
   if (rule.reviewAtMost < rule.acceptAtMost) problems.push({ path: "reviewAtMost", message: "reviewAtMost cannot be below acceptAtMost: review lies between the two" });
+  for (const key of ["reviewAtFlags", "rejectAtFlags"] as const) {
+    const n = rule[key];
+    if (n !== null && !(Number.isInteger(n) && n >= 1 && n <= 100)) problems.push({ path: key, message: `${key} is a number of graders, at least 1 (null: never)` });
+  }
+  if (rule.reviewAtFlags !== null && rule.rejectAtFlags !== null && rule.rejectAtFlags < rule.reviewAtFlags) {
+    problems.push({ path: "rejectAtFlags", message: "rejectAtFlags cannot be below reviewAtFlags: more flags escalate further" });
+  }
   return problems;
 }
 

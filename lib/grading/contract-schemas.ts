@@ -3,6 +3,9 @@ import { z } from "zod";
 import "@/lib/api/zod-openapi";
 import { multilineText } from "@/lib/validation/text";
 
+/** Longest note a grader may add to a contradiction flag: a pointer, not an essay. */
+export const MAX_CONTRADICTION_NOTE = 500;
+
 /** Longest comment a grader may write on one dimension. */
 export const MAX_COMMENT = 5_000;
 
@@ -35,6 +38,11 @@ export const gradeSubmissionSchema = z.object({
    * that asks for a decision).
    */
   harm: z.object({ flag: z.boolean(), comment: multilineText().max(MAX_COMMENT).optional() }).optional(),
+  /**
+   * Whether the set's answers contradict each other (sets with N >= 2 answers in a study
+   * that asks), with an optional note saying where; absent: left as saved.
+   */
+  contradiction: z.object({ flag: z.boolean(), note: multilineText().max(MAX_CONTRADICTION_NOTE).optional() }).optional(),
   submit: z.boolean(),
   /** Milliseconds on the page since the previous save, added to the time on task. */
   elapsedMs: z.number().int().min(0).max(24 * 3_600_000).optional(),

@@ -44,6 +44,7 @@ const BlindedAssignment = registry.register(
       rubricDocuments: z.array(RubricDocument).meta({ description: "The rubrics the form is built from" }),
       repetitions: z.int(),
       showReferenceAnswer: z.boolean(),
+      askContradictions: z.boolean().meta({ description: "Whether the form asks if the set's answers contradict each other (N >= 2 and the study asks)" }),
     }),
     item: z.object({ specialty: z.string(), question: z.string(), referenceAnswer: z.string().nullable(), criteria: z.array(CriterionSchema).nullable() }),
     answers: z
@@ -67,6 +68,7 @@ const BlindedAssignment = registry.register(
       }),
     ),
     harm: z.object({ flag: z.boolean(), comment: z.string().nullable() }),
+    contradiction: z.object({ flag: z.boolean(), note: z.string().nullable() }).meta({ description: "Your own contradiction flag on the set (never another grader's)" }),
     timeSpentMs: z.int(),
     submittedAt: z.iso.datetime().nullable(),
     progress: z.object({ done: z.int(), total: z.int(), position: z.int() }),

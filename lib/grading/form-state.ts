@@ -22,6 +22,8 @@ export interface StudyShape {
   rubrics: readonly RubricDocument[];
   repetitions: number;
   criteria?: readonly Criterion[] | null;
+  /** Whether the study asks graders if the set's answers contradict each other (only meaningful with N >= 2). */
+  askContradictions?: boolean;
 }
 
 export const cellKey = (rubric: string, dimension: string, repetition: number, criterion?: string): CellKey =>
@@ -70,6 +72,8 @@ export interface FormState {
   comments: Partial<Record<CellKey, string>>;
   /** notHarm: the grader decided a score across the harm line is not a harm (the comment says why). */
   harm: { flag: boolean; comment: string; notHarm?: boolean };
+  /** The grader's statement that the set's answers contradict each other, with an optional note. */
+  contradiction: { flag: boolean; note: string };
 }
 
 /** The grader's saved scores as the server returned them (repetition null = whole set). */
@@ -84,9 +88,17 @@ export interface SavedScore {
 }
 
 /** The form as the server has it: a reload or another device shows the same draft. */
-export function initialFormState(saved: { scores: SavedScore[]; harm: { flag: boolean; comment: string | null } }, study: StudyShape): FormState {
+export function initialFormState(
+  saved: { scores: SavedScore[]; harm: { flag: boolean; comment: string | null }; contradiction?: { flag: boolean; note: string | null } },
+  study: StudyShape,
+): FormState {
   const fields = new Set(gradingFields(study).map((f) => f.key));
-  const state: FormState = { scores: {}, comments: {}, harm: { flag: saved.harm.flag, comment: saved.harm.comment ?? "", ...(!saved.harm.flag && saved.harm.comment ? { notHarm: true } : {}) } };
+  const state: FormState = {
+    scores: {},
+    comments: {},
+    harm: { flag: saved.harm.flag, comment: saved.harm.comment ?? "", ...(!saved.harm.flag && saved.harm.comment ? { notHarm: true } : {}) },
+    contradiction: { flag: saved.contradiction?.flag ?? false, note: saved.contradiction?.note ?? "" },
+  };
   for (const s of saved.scores) {
     const key = cellKey(s.rubric, s.dimension, s.repetition ?? 0, s.criterion);
     if (!fields.has(key)) continue; // derived (consistency) or no longer part of the study
@@ -111,6 +123,15 @@ export function setComment(state: FormState, key: CellKey, comment: string): For
 
 export function setHarm(state: FormState, harm: Partial<FormState["harm"]>): FormState {
   return { ...state, harm: { ...state.harm, ...harm } };
+}
+
+export function setContradiction(state: FormState, contradiction: Partial<FormState["contradiction"]>): FormState {
+  return { ...state, contradiction: { ...state.contradiction, ...contradiction } };
+}
+
+/** Whether the form asks if the set's answers contradict each other: two answers or more, and the study asks. */
+export function isContradictionAsked(study: StudyShape): boolean {
+  return study.repetitions >= 2 && (study.askContradictions ?? false);
 }
 
 /** The answered cells as stored cells, for totals and the harm rule. */
@@ -175,6 +196,10 @@ export function buildGradeBody(state: FormState, study: StudyShape, opts: { subm
   if (!flag && state.harm.notHarm && offered && harmComment) body.harm = { flag: false, comment: harmComment };
   else if (!flag) body.harm = { flag: false };
   else if (harmComment || opts.submit) body.harm = { flag: true, comment: harmComment };
+  if (isContradictionAsked(study)) {
+    const note = state.contradiction.note.trim();
+    body.contradiction = state.contradiction.flag ? { flag: true, ...(note ? { note } : {}) } : { flag: false };
+  }
   if (opts.elapsedMs !== undefined) body.elapsedMs = Math.max(0, Math.min(MAX_ELAPSED_MS, Math.round(opts.elapsedMs)));
   return { body, keys };
 }

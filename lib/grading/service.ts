@@ -21,6 +21,9 @@ import { validateGrades, type GradeCell } from "./validate";
  * 403: its existence is not revealed). Nothing returned names a model, its
  * version or settings, nor another grader or their scores.
  */
+/** Whether the form asks about contradictions between the set's answers: only with two answers or more, and where the study asks. */
+const asksContradictions = (s: { repetitions: number; askContradictions: boolean }) => s.repetitions >= 2 && s.askContradictions;
+
 /** Time on task: one save adds at most this (a longer gap is a grader who walked away). */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
 
@@ -100,13 +103,15 @@ export interface BlindedAssignment {
   status: AssignmentStatusKey;
   readOnly: boolean;
   /** `rubrics`: the keys; `rubricDocuments`: the documents the form is built from. */
-  study: { name: string; rubrics: string[]; rubricDocuments: RubricDocument[]; repetitions: number; showReferenceAnswer: boolean };
+  study: { name: string; rubrics: string[]; rubricDocuments: RubricDocument[]; repetitions: number; showReferenceAnswer: boolean; askContradictions: boolean };
   /** `criteria`: the question's own criteria, for a criteria dimension (HealthBench); null without. */
   item: { specialty: string; question: string; referenceAnswer: string | null; criteria: { id: string; text: string; points: number }[] | null };
   /** Labelled by repetition only: "Answer 1..N". */
   answers: { repetition: number; text: string; screened: boolean }[];
   scores: SavedGrade[];
   harm: { flag: boolean; comment: string | null };
+  /** The grader's own contradiction flag: another grader's is never read here. */
+  contradiction: { flag: boolean; note: string | null };
   timeSpentMs: number;
   submittedAt: string | null;
   progress: { done: number; total: number; position: number };
@@ -132,12 +137,15 @@ interface AssignmentViewRow {
   position: number;
   harmFlag: boolean;
   harmComment: string | null;
+  contradictionFlag: boolean;
+  contradictionNote: string | null;
   timeSpentMs: number;
   submittedAt: Date | null;
   studyName: string;
   rubrics: unknown;
   repetitions: number;
   showReferenceAnswer: boolean;
+  askContradictions: boolean;
   studyStatus: string;
   question: string;
   referenceAnswer: string;
@@ -170,8 +178,8 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
   const rows = await sql.rows<AssignmentViewRow>(Prisma.sql`
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
-      SELECT a.id, a."studyId", a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
-             a."responseSetId", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics, st.repetitions, st."showReferenceAnswer",
+      SELECT a.id, a."studyId", a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
+             a."responseSetId", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics, st.repetitions, st."showReferenceAnswer", st."askContradictions",
              st.status::text AS "studyStatus", q.question, q."referenceAnswer", q.criteria, sp.name AS specialty
       FROM "Assignment" a
       JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
@@ -200,11 +208,19 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
     kind: a.kind,
     status: a.status,
     readOnly: a.studyStatus !== "OPEN",
-    study: { name: a.studyName, rubrics: rubrics.map((r) => r.key), rubricDocuments: rubrics, repetitions: a.repetitions, showReferenceAnswer: a.showReferenceAnswer },
+    study: {
+      name: a.studyName,
+      rubrics: rubrics.map((r) => r.key),
+      rubricDocuments: rubrics,
+      repetitions: a.repetitions,
+      showReferenceAnswer: a.showReferenceAnswer,
+      askContradictions: asksContradictions(a),
+    },
     item: { specialty: a.specialty, question: a.question, referenceAnswer: a.showReferenceAnswer ? a.referenceAnswer : null, criteria: storedCriteria(a.criteria) },
     answers: a.answers ?? [],
     scores: (a.grades ?? []).map(savedGrade),
     harm: { flag: a.harmFlag, comment: a.harmComment },
+    contradiction: { flag: a.contradictionFlag, note: a.contradictionNote },
     timeSpentMs: a.timeSpentMs,
     submittedAt: a.submittedAt?.toISOString() ?? null,
     progress: { done: a.done, total: a.total, position: a.before + 1 },
@@ -233,6 +249,9 @@ interface SavedStateRow extends Omit<StudyForEscalation, "id" | "rubrics"> {
   status: AssignmentStatusKey | "CANCELLED";
   harmFlag: boolean;
   harmComment: string | null;
+  contradictionFlag: boolean;
+  contradictionNote: string | null;
+  askContradictions: boolean;
   grades: (GradeRow & { id: string })[] | null;
   setStatus: SetState["setStatus"];
   setAssignments: SetState["assignments"];
@@ -284,10 +303,10 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       // assignment is still the grader's, its grades, the set and its escalation).
       const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
         WITH mine AS (${mineSql(graderId)})
-        SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."responseSetId",
+        SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
           st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
-          st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed",
+          st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed", st."askContradictions",
           (SELECT q.criteria FROM "ResponseSet" rs JOIN "QaItem" q ON q.id = rs."itemId" WHERE rs.id = a."responseSetId") AS criteria,
           (SELECT json_agg(jsonb_build_object('id', g.id) || ${gradeJsonSql}::jsonb) FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades,
           s."setStatus", s.assignments AS "setAssignments", s.escalation
@@ -316,6 +335,12 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         throw new ApiError(409, "this assignment is already submitted: send the complete form with submit: true to revise it");
       }
       const v = validateGrades(body, { ...study, criteria: storedCriteria(a.criteria) ?? [] });
+      if (body.contradiction?.flag && !asksContradictions(a)) {
+        v.problems.push({
+          path: "contradiction.flag",
+          message: a.repetitions < 2 ? "a set with one answer has nothing to contradict" : "this study does not ask graders about contradictions",
+        });
+      }
       if (v.problems.length) throw new ApiError(422, "invalid grades", { problems: v.problems });
 
       const existing = a.grades ?? [];
@@ -338,11 +363,17 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       // Without the flag, a comment is the grader's reason why a score across the harm line is not a harm.
       const harmComment = body.harm ? body.harm.comment?.trim() || null : a.harmComment;
       const harmChanged = harmFlag !== a.harmFlag || harmComment !== a.harmComment;
+      // Like the harm flag, part of the grader's submission: absent leaves it as saved; the note goes with the flag.
+      const contradictionFlag = body.contradiction?.flag ?? a.contradictionFlag;
+      const contradictionNote = contradictionFlag ? (body.contradiction ? body.contradiction.note?.trim() || null : a.contradictionNote) : null;
+      const contradictionChanged = contradictionFlag !== a.contradictionFlag || contradictionNote !== a.contradictionNote;
+      const contradiction = { flag: contradictionFlag, note: contradictionNote };
+      const contradictionBefore = { flag: a.contradictionFlag, note: a.contradictionNote };
       // The page's visible time since its last save, never more than the server saw pass
       // since the row was last written, nor more than one interval's cap.
       const elapsed = Math.round(Math.max(0, Math.min(body.elapsedMs ?? 0, a.sinceLastWriteMs, MAX_ELAPSED_PER_SAVE_MS)));
       const nextStatus = body.submit ? "SUBMITTED" : "IN_PROGRESS";
-      const changed = revisions.length + (harmChanged ? 1 : 0);
+      const changed = revisions.length + (harmChanged ? 1 : 0) + (contradictionChanged ? 1 : 0);
       const audit =
         body.submit && !wasSubmitted
           ? auditInsertSql({
@@ -351,7 +382,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
               entityType: "Assignment",
               entityId: assignmentId,
               studyId: study.id,
-              after: { scores: v.cells, harm: { flag: harmFlag, comment: harmComment } },
+              after: { scores: v.cells, harm: { flag: harmFlag, comment: harmComment }, contradiction },
               requestId,
             })
           : wasSubmitted && changed > 0
@@ -361,8 +392,8 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
                 entityType: "Assignment",
                 entityId: assignmentId,
                 studyId: study.id,
-                before: { scores: revisions.map((r) => ({ cell: r.cell, ...r.before })), harm: { flag: a.harmFlag, comment: a.harmComment } },
-                after: { scores: revisions.map((r) => ({ cell: r.cell, ...r.after })), harm: { flag: harmFlag, comment: harmComment } },
+                before: { scores: revisions.map((r) => ({ cell: r.cell, ...r.before })), harm: { flag: a.harmFlag, comment: a.harmComment }, contradiction: contradictionBefore },
+                after: { scores: revisions.map((r) => ({ cell: r.cell, ...r.after })), harm: { flag: harmFlag, comment: harmComment }, contradiction },
                 requestId,
               })
             : null;
@@ -391,6 +422,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         ${steps.length ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}` : Prisma.empty}
         UPDATE "Assignment" SET
           status = ${nextStatus}::"AssignmentStatus", "harmFlag" = ${harmFlag}, "harmComment" = ${harmComment},
+          "contradictionFlag" = ${contradictionFlag}, "contradictionNote" = ${contradictionNote},
           "timeSpentMs" = "timeSpentMs" + ${elapsed}::bigint, "updatedAt" = now()
           ${a.status === "PENDING" ? Prisma.sql`, "startedAt" = now()` : Prisma.empty}
           ${body.submit && !wasSubmitted ? Prisma.sql`, "submittedAt" = now()` : Prisma.empty}

@@ -31,6 +31,8 @@ export interface SetDetailGrader {
   submittedAt: string | null;
   cells: SetDetailCell[];
   harm: { comment: string | null; review: { status: HarmReviewStatus; note: string | null; reviewer: string | null; reviewedAt: string | null } } | null;
+  /** The grader flagged the set's answers as contradicting each other (with their note, if any); null: not flagged. */
+  contradiction: { note: string | null } | null;
 }
 
 export interface SetDetailEvent {
@@ -158,6 +160,7 @@ export async function setDetail(studyId: string, setId: string): Promise<SetDeta
             },
           }
         : null,
+      contradiction: a.contradictionFlag ? { note: a.contradictionNote } : null,
     })),
     escalation: set.escalation
       ? {

@@ -104,6 +104,7 @@ export const StudyDetail = registry.register(
     thresholds: Thresholds,
     escalationRules: EscalationRules,
     showReferenceAnswer: z.boolean(),
+    askContradictions: z.boolean().meta({ description: "With N >= 2: graders are asked whether a set's answers contradict each other" }),
     matchSpecialty: z.boolean(),
     // Which total leads for a rubric with an overallHeadline: its headline (per answer) or that one (overall).
     safeLlmScoring: z.enum(HEADLINE_SCORING),

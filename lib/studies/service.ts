@@ -34,6 +34,7 @@ const SETTING_KEYS = [
   "thresholds",
   "escalationRules",
   "showReferenceAnswer",
+  "askContradictions",
   "matchSpecialty",
   "safeLlmScoring",
 ] as const;
@@ -52,6 +53,7 @@ export function settingsOf(study: Study): StudySettings {
     thresholds: storedThresholds(study.thresholds, rubricDocuments),
     escalationRules: storedEscalationRules(study.escalationRules, rubricDocuments),
     showReferenceAnswer: study.showReferenceAnswer,
+    askContradictions: study.askContradictions,
     matchSpecialty: study.matchSpecialty,
     safeLlmScoring: study.safeLlmScoring,
   };
@@ -95,6 +97,7 @@ export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ i
             thresholds,
             escalationRules,
             showReferenceAnswer: input.showReferenceAnswer,
+            askContradictions: input.askContradictions,
             matchSpecialty: input.matchSpecialty,
             safeLlmScoring: input.safeLlmScoring,
             createdById: actor.id,
@@ -188,6 +191,7 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
       next.escalationRules = mergeEscalationRules(next.rubricDocuments ? {} : current.escalationRules, patch.escalationRules, docs);
     }
     if (patch.showReferenceAnswer !== undefined) next.showReferenceAnswer = patch.showReferenceAnswer;
+    if (patch.askContradictions !== undefined) next.askContradictions = patch.askContradictions;
     if (patch.matchSpecialty !== undefined) next.matchSpecialty = patch.matchSpecialty;
     if (patch.safeLlmScoring !== undefined) next.safeLlmScoring = patch.safeLlmScoring;
     const changed = SETTING_KEYS.filter((k) => k in next && !sameValue(next[k], current[k]));

@@ -43,6 +43,8 @@ export interface StudySettings {
   /** The study's escalation rules over its documents' (rubric -> dimension -> rule, N/A). */
   escalationRules: EscalationOverrides;
   showReferenceAnswer: boolean;
+  /** Ask graders whether a set's answers contradict each other (only with N >= 2). */
+  askContradictions: boolean;
   matchSpecialty: boolean;
   safeLlmScoring: (typeof HEADLINE_SCORING)[number];
 }
@@ -56,6 +58,7 @@ export const DEFAULT_SETTINGS: Omit<StudySettings, "rubricDocuments" | "threshol
   repetitions: LIMITS.repetitions.default,
   gradersPerSet: LIMITS.gradersPerSet.default,
   showReferenceAnswer: true,
+  askContradictions: true,
   matchSpecialty: false,
   safeLlmScoring: "PER_ANSWER",
 };
@@ -109,6 +112,9 @@ export const createStudySchema = z
       thresholds: thresholdsInputSchema.optional(),
       escalationRules: escalationRulesInputSchema.optional(),
       showReferenceAnswer: flag("showReferenceAnswer").default(true),
+      askContradictions: flag("askContradictions")
+        .default(true)
+        .meta({ description: "With N >= 2: ask graders whether a set's answers contradict each other (the stability triage counts the flags)" }),
       matchSpecialty: flag("matchSpecialty")
         .default(false)
         .meta({ description: "Assign response sets only to graders of the item's specialty" }),
@@ -136,6 +142,7 @@ export const updateStudySchema = z
       thresholds: thresholdsInputSchema.optional(),
       escalationRules: escalationRulesInputSchema.optional(),
       showReferenceAnswer: flag("showReferenceAnswer").optional(),
+      askContradictions: flag("askContradictions").optional(),
       matchSpecialty: flag("matchSpecialty").optional(),
       safeLlmScoring: safeLlmScoring.optional(),
       status: z

@@ -49,6 +49,7 @@ describe("the TypeScript client generated from the API description", () => {
         repetitions: 1,
         gradersPerSet: 2,
         showReferenceAnswer: false,
+        askContradictions: false,
         matchSpecialty: false,
         safeLlmScoring: "OVERALL",
       },

@@ -6,6 +6,7 @@ import { POST as importArchiveRoute } from "@/app/api/v1/study-archives/route";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { closeExportPools } from "@/lib/exports/pool";
+import { decideSet, setTriageRule } from "@/lib/governance/service";
 import { saveGrades } from "@/lib/grading/service";
 import { bearer, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
@@ -308,6 +309,68 @@ describe("streaming", () => {
       expect(((await res.json()) as { slug: string }).slug).toMatch(new RegExp(`^${doc.study.slug}-[0-9a-f]{6}$`));
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe("contradiction flags and the lead's triage", () => {
+  it("round-trip: each grader's flag and note, the study's question and triage rule, the lead's decisions (authored by the importing lead)", async () => {
+    // Set 1 is agreed: its first grader flags a contradiction, the lead decides it; the study has its own rule and no longer asks.
+    const [a] = await getDb().assignment.findMany({ where: { responseSetId: f.sets[1].id, kind: "PRIMARY" }, orderBy: { graderId: "asc" } });
+    const saved = await saveGrades(a.graderId, a.id, { scores: form({ score: [5, 4, 4, 4, 4], safe: GOOD_SAFE }), contradiction: { flag: true, note: "Answer 3 doubles the dose" }, submit: true });
+    expect(saved.changed).toBe(1);
+    const rule = { acceptAtMost: 0.3, reviewAtMost: 0.6, reviewAtFlags: null, rejectAtFlags: 1 };
+    await setTriageRule(f.study.id, rule, { id: f.lead.id });
+    await decideSet(f.study.id, f.sets[1].id, { decision: "REJECTED", note: "Contradicting doses" }, { id: f.lead.id });
+    await getDb().study.update({ where: { id: f.study.id }, data: { askContradictions: false } });
+    try {
+      const doc = await exportDoc(false);
+      expect(doc.study).toMatchObject({ askContradictions: false, triageRule: rule });
+      const flagged = doc.assignments.filter((x: Doc) => x.contradictionFlag);
+      expect(flagged.map((x: Doc) => x.contradictionNote)).toEqual(["Answer 3 doubles the dose"]);
+      expect(doc.assignments.every((x: Doc) => "contradictionFlag" in x && "contradictionNote" in x)).toBe(true);
+      const decided = doc.sets.filter((s: Doc) => s.decision);
+      expect(decided).toHaveLength(1);
+      expect(decided[0].decision).toMatchObject({ decision: "REJECTED", note: "Contradicting doses" });
+
+      const importer = await makeUser("LEAD", "importer");
+      const res = await post(importer.token, JSON.stringify(doc));
+      expect(res.status, await res.clone().text()).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      const study = await getDb().study.findUniqueOrThrow({ where: { id }, select: { askContradictions: true, triageRule: true } });
+      expect(study).toEqual({ askContradictions: false, triageRule: rule });
+      const flags = await getDb().assignment.findMany({ where: { studyId: id, contradictionFlag: true }, select: { contradictionNote: true } });
+      expect(flags).toEqual([{ contradictionNote: "Answer 3 doubles the dose" }]);
+      const decisions = await getDb().setDecision.findMany({ where: { responseSet: { studyId: id } } });
+      expect(decisions.map((d) => [d.decision, d.note, d.decidedById, d.decidedAt.toISOString()])).toEqual([["REJECTED", "Contradicting doses", importer.id, decided[0].decision.decidedAt]]);
+
+      // Exported again, the same flags, rule and decisions.
+      const res2 = await exportRoute(new Request(`http://localhost/api/v1/studies/${id}/export?dataset=study`, bearer(importer.token)), { params: Promise.resolve({ id }) });
+      const again = JSON.parse(await res2.text()) as Doc;
+      const strip = (d: Doc) => ({
+        study: { askContradictions: d.study.askContradictions, triageRule: d.study.triageRule },
+        assignments: d.assignments.map((x: Doc) => [x.item, x.model, x.grader, x.contradictionFlag, x.contradictionNote]),
+        decisions: d.sets.map((s: Doc) => s.decision ?? null),
+      });
+      expect(strip(again)).toEqual(strip(doc));
+
+      // A note without its flag, a flag where one answer has nothing to contradict, a decision on a set not final: each named, nothing written.
+      const counts = await tableCounts();
+      const bad = structuredClone(doc);
+      const unflagged = bad.assignments.findIndex((x: Doc) => !x.contradictionFlag);
+      bad.assignments[unflagged].contradictionNote = "stray";
+      const open = bad.sets.findIndex((s: Doc) => s.status === "AWAITING_GRADES");
+      bad.sets[open].decision = { decision: "ACCEPTED", note: "too early", decidedAt: decided[0].decision.decidedAt };
+      const problems = await problemsOf(await post(importer.token, JSON.stringify(bad)));
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          { path: `sets[${open}].decision`, message: expect.stringMatching(/not final/) },
+          { path: `assignments[${unflagged}].contradictionNote`, message: expect.stringMatching(/goes with the flag/) },
+        ]),
+      );
+      expect(await tableCounts()).toEqual(counts);
+    } finally {
+      await getDb().study.update({ where: { id: f.study.id }, data: { askContradictions: true } });
     }
   });
 });

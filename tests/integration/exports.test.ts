@@ -138,6 +138,8 @@ describe("grades", () => {
         comment: t(g.comment),
         harm_flag: format === "csv" ? String(a.harmFlag) : a.harmFlag,
         harm_comment: t(a.harmComment),
+        contradiction: format === "csv" ? String(a.contradictionFlag) : a.contradictionFlag,
+        contradiction_note: t(a.contradictionNote),
         created_at: g.createdAt.toISOString(),
         updated_at: g.updatedAt.toISOString(),
       };

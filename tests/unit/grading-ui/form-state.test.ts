@@ -25,7 +25,7 @@ import { templateRubrics } from "@/lib/rubrics/study-rubrics";
 
 const both = { rubrics: templateRubrics(["SCORE", "SAFE_LLM"]), repetitions: 3 };
 const scoreOnly = { rubrics: templateRubrics(["SCORE"]), repetitions: 3 };
-const empty = (): FormState => ({ scores: {}, comments: {}, harm: { flag: false, comment: "" } });
+const empty = (): FormState => ({ scores: {}, comments: {}, harm: { flag: false, comment: "" }, contradiction: { flag: false, note: "" } });
 
 function filled(acc: [number, number, number] = [2, 2, 2]): FormState {
   let s = empty();

@@ -60,7 +60,7 @@ function parts(study: StudyShape, state: FormState): FormParts {
     onCommentBlur: () => {},
   };
 }
-const intro = (study: StudyShape, state: FormState = { scores: {}, comments: {}, harm: { flag: false, comment: "" } }) =>
+const intro = (study: StudyShape, state: FormState = { scores: {}, comments: {}, harm: { flag: false, comment: "" }, contradiction: { flag: false, note: "" } }) =>
   study.rubrics.map((rubric) => renderToStaticMarkup(createElement(RubricIntro, { ...parts(study, state), rubric }))).join("\n");
 const setPart = (study: StudyShape, state: FormState) => renderToStaticMarkup(createElement(SetFields, parts(study, state)));
 const text = (html: string) =>
@@ -152,7 +152,7 @@ describe("the document's own properties", () => {
 describe("the grading form reads the properties", () => {
   it("scores a per-answer total answer by answer, with what is derived, on any rubric", () => {
     const study: StudyShape = { rubrics: [ownPerAnswer()], repetitions: 2 };
-    let state: FormState = { scores: {}, comments: {}, harm: { flag: false, comment: "" } };
+    let state: FormState = { scores: {}, comments: {}, harm: { flag: false, comment: "" }, contradiction: { flag: false, note: "" } };
     for (const [k, v] of Object.entries({ "own_points/correct/1": 2, "own_points/clear/1": 1, "own_points/correct/2": 1, "own_points/clear/2": 0 })) state = setScore(state, k, v);
     const set = text(setPart(study, state));
     expect(set).toMatch(/Stable derived, 0–1/);

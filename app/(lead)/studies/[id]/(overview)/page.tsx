@@ -147,6 +147,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
               <Setting label="Answers per prompt (N)">{detail.repetitions}</Setting>
               <Setting label="Primary graders per set (k)">{detail.gradersPerSet}</Setting>
               <Setting label="Reference answer">{detail.showReferenceAnswer ? "Shown to graders" : "Hidden from graders"}</Setting>
+              {detail.repetitions >= 2 ? (
+                <Setting label="Contradictions">{detail.askContradictions ? "Graders are asked whether the answers contradict each other" : "Graders are not asked"}</Setting>
+              ) : null}
               <Setting label="Assignment design">
                 <span data-testid="assignment-design">{DESIGN_LABEL[detail.assignmentDesign]}</span>
               </Setting>

@@ -5,6 +5,7 @@ import { RuleForm } from "@/components/governance/rule-form";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { triageReport, type TriageRow } from "@/lib/governance/service";
+import { DEFAULT_TRIAGE_RULE } from "@/lib/governance/triage";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 
 export const metadata: Metadata = { title: "Governance" };
@@ -25,6 +26,10 @@ const FILTERS = [
 ] as const;
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+const graders = (n: number) => `${n} grader${n === 1 ? "" : "s"}`;
+const flagRule = (review: number | null, reject: number | null) =>
+  [review !== null ? `review from ${graders(review)} flagging a contradiction` : null, reject !== null ? `reject from ${graders(reject)}` : null].filter(Boolean).join(", ") ||
+  "contradiction flags shown but not escalating";
 const fmt = (v: number | null) => (v === null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 export default async function GovernancePage({ params, searchParams }: Props) {
@@ -48,8 +53,19 @@ export default async function GovernancePage({ params, searchParams }: Props) {
           overlap, which cannot tell a reworded answer from a contradicting one, so it informs your review and does not decide it.
         </p>
         <p>
+          Contradictions escalate: {report.askContradictions ? "each grader is asked" : "graders were asked (this study no longer asks)"} whether the
+          set&apos;s answers contradict each other, and the number who said so can only make a set&apos;s verdict worse.
+        </p>
+        <p>
           {report.defaultRule ? "The default rule" : "This study's rule"}: accept at most {pct(report.rule.acceptAtMost)} of the scale, review up to{" "}
-          {pct(report.rule.reviewAtMost)}, reject above.
+          {pct(report.rule.reviewAtMost)}, reject above; {flagRule(report.rule.reviewAtFlags, report.rule.rejectAtFlags)}.
+          {report.defaultRule ? null : (
+            <>
+              {" "}
+              The defaults: accept at most {pct(DEFAULT_TRIAGE_RULE.acceptAtMost)}, review up to {pct(DEFAULT_TRIAGE_RULE.reviewAtMost)};{" "}
+              {flagRule(DEFAULT_TRIAGE_RULE.reviewAtFlags, DEFAULT_TRIAGE_RULE.rejectAtFlags)}.
+            </>
+          )}
         </p>
         <RuleForm studyId={study.id} rule={report.rule} isDefault={report.defaultRule} />
       </section>
@@ -59,7 +75,7 @@ export default async function GovernancePage({ params, searchParams }: Props) {
         <Table aria-label="Triage per model and specialty">
           <TableHeader>
             <TableRow>
-              {["Model", "Specialty", "Accept", "Review", "Reject", "No verdict", "Accepted", "Rejected"].map((h) => (
+              {["Model", "Specialty", "Accept", "Review", "Reject", "No verdict", "Flagged contradicting", "Accepted", "Rejected"].map((h) => (
                 <TableHead key={h}>{h}</TableHead>
               ))}
             </TableRow>
@@ -73,6 +89,7 @@ export default async function GovernancePage({ params, searchParams }: Props) {
                 <TableCell>{c.review}</TableCell>
                 <TableCell>{c.reject}</TableCell>
                 <TableCell>{c.unread}</TableCell>
+                <TableCell>{c.contradicted}</TableCell>
                 <TableCell>{c.accepted}</TableCell>
                 <TableCell>{c.rejected}</TableCell>
               </TableRow>
@@ -98,7 +115,7 @@ export default async function GovernancePage({ params, searchParams }: Props) {
         <Table aria-label="Triage queue">
           <TableHeader>
             <TableRow>
-              {["Item", "Specialty", "Model", "Drift", "Proposed", "Read from", "Answers alike (ROUGE-L)", "Decision"].map((h) => (
+              {["Item", "Specialty", "Model", "Drift", "Contradiction flags", "Proposed", "Read from", "Answers alike (ROUGE-L)", "Decision"].map((h) => (
                 <TableHead key={h}>{h}</TableHead>
               ))}
             </TableRow>
@@ -117,6 +134,18 @@ export default async function GovernancePage({ params, searchParams }: Props) {
                   <TableCell>{s.specialty}</TableCell>
                   <TableCell>{s.model}</TableCell>
                   <TableCell>{s.drift === null ? "—" : pct(s.drift)}</TableCell>
+                  <TableCell className="text-xs" data-testid="contradiction-flags">
+                    <span className={s.contradictions > 0 ? "font-medium text-foreground" : "text-muted-foreground"}>
+                      {s.contradictions} of {graders(s.graders)}
+                    </span>
+                    {s.contradictionNotes.length ? (
+                      <ul className="mt-1 list-disc pl-4 text-muted-foreground">
+                        {s.contradictionNotes.map((n, i) => (
+                          <li key={i}>{n}</li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </TableCell>
                   <TableCell>{s.verdict ? <Badge variant={VERDICT[s.verdict].variant}>{VERDICT[s.verdict].label}</Badge> : "no dimension to read"}</TableCell>
                   <TableCell className="text-xs">
                     {top ? (top.kind === "spread" ? `${top.name}: answers ${top.values.map(fmt).join(", ")}` : `${top.name}: ${fmt(top.values[0])} across the answers`) : "—"}
