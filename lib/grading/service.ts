@@ -4,7 +4,7 @@ import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
-import { answerScreenedSql } from "@/lib/screening/sql";
+import { answerScreenedSql, setExcludedByScreenSql } from "@/lib/screening/sql";
 import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
@@ -231,6 +231,8 @@ interface SavedStateRow extends Omit<StudyForEscalation, "id" | "rubrics"> {
   sinceLastWriteMs: number;
   isMine: boolean;
   status: AssignmentStatusKey | "CANCELLED";
+  /** The study's safety screen excludes the set (what withdrew an assignment of it, if it was withdrawn). */
+  excludedByScreen: boolean;
   harmFlag: boolean;
   harmComment: string | null;
   grades: (GradeRow & { id: string })[] | null;
@@ -284,7 +286,8 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       // assignment is still the grader's, its grades, the set and its escalation).
       const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
         WITH mine AS (${mineSql(graderId)})
-        SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."responseSetId",
+        SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status,
+          ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)} AS "excludedByScreen", a."harmFlag", a."harmComment", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
           st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
           st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed",
@@ -295,6 +298,9 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         JOIN "Study" st ON st.id = a."studyId"
         CROSS JOIN (${setStateSql(locked[0].id)}) s
         WHERE a.id = ${assignmentId}::uuid`);
+      if (a?.status === "CANCELLED" && a.excludedByScreen) {
+        throw new ApiError(409, "this assignment was withdrawn while you graded it: the study's safety screen excluded this answer set from grading. Nothing was saved; go back to your queue.");
+      }
       if (a?.status === "CANCELLED") {
         throw new ApiError(409, "this assignment was withdrawn while you graded it (the graders now agree, or the lead gave it to someone else): nothing was saved");
       }
