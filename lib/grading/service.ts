@@ -155,8 +155,16 @@ interface AssignmentViewRow {
 export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
   if (!isUuid(assignmentId)) throw new ApiError(404, "assignment not found");
   const rows = await sql.rows<unknown>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) SELECT 1 FROM mine WHERE id = ${assignmentId}::uuid`);
-  if (rows.length === 0) throw new ApiError(404, "assignment not found");
+  if (rows.length === 0) {
+    // A grader whose open page names work the safety screen withdrew is told so, not "not found".
+    const withdrawn = await sql.rows<unknown>(Prisma.sql`SELECT 1 FROM "Assignment" a WHERE a.id = ${assignmentId}::uuid AND a."graderId" = ${graderId}::uuid
+      AND a.status = 'CANCELLED' AND ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)}`);
+    if (withdrawn.length) throw new ApiError(409, SCREEN_WITHDRAWN);
+    throw new ApiError(404, "assignment not found");
+  }
 }
+
+const SCREEN_WITHDRAWN = "this assignment was withdrawn: the study's safety screen excluded this answer set from grading. Nothing was saved; go back to your queue.";
 
 /**
  * The blinded content of one of the grader's own assignments, with where it
@@ -299,7 +307,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         CROSS JOIN (${setStateSql(locked[0].id)}) s
         WHERE a.id = ${assignmentId}::uuid`);
       if (a?.status === "CANCELLED" && a.excludedByScreen) {
-        throw new ApiError(409, "this assignment was withdrawn while you graded it: the study's safety screen excluded this answer set from grading. Nothing was saved; go back to your queue.");
+        throw new ApiError(409, SCREEN_WITHDRAWN);
       }
       if (a?.status === "CANCELLED") {
         throw new ApiError(409, "this assignment was withdrawn while you graded it (the graders now agree, or the lead gave it to someone else): nothing was saved");
