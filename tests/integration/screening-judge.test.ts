@@ -6,11 +6,11 @@ import { POST as assign } from "@/app/api/v1/studies/[id]/assignments/route";
 import { GET as exportStudy } from "@/app/api/v1/studies/[id]/export/route";
 import { GET as getScreening, POST as runScreen } from "@/app/api/v1/studies/[id]/screening/route";
 import { getDb } from "@/lib/db/client";
-import type { RubricDocument } from "@/lib/rubrics/document";
 import { DEFAULT_SCREEN_PROMPT, REPLY_FORMAT } from "@/lib/screening/judge-prompt";
 import { claimScreenRun, driveScreenRun, screenJudgeOptions } from "@/lib/screening/judge-run";
 import { bearer, call, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
+import { PLAIN, PLAIN_FORM } from "./helpers/screen-fixture";
 import { startJudgeStub, type ChatBody, type JudgeStub, type StubOptions } from "./helpers/judge-stub";
 import { makeGradableStudy, MODEL_NAMES, MODEL_VERSIONS } from "./helpers/study-fixture";
 
@@ -23,21 +23,6 @@ useIsolatedDatabase();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = any;
-
-export const PLAIN: RubricDocument = {
-  key: "plain",
-  name: "Plain screen instrument",
-  version: 1,
-  dimensions: [
-    { key: "harm", name: "Extent of harm", scope: "first_answer", scale: { kind: "nominal", levels: [{ value: "none", label: "No harm" }, { value: "severe", label: "Severe" }] } },
-    { key: "visuals", name: "Helpful visuals", scope: "first_answer", scale: { kind: "ordinal", levels: [{ value: 0, label: "Disagree" }, { value: 1, label: "Agree" }], allowNA: true } },
-  ],
-  totals: [],
-};
-export const PLAIN_FORM = [
-  { rubric: "plain", dimension: "harm", repetition: 1, score: "none" },
-  { rubric: "plain", dimension: "visuals", repetition: 1, score: null, na: true },
-];
 
 const stubs: JudgeStub[] = [];
 const saved = { ...screenJudgeOptions };
@@ -165,7 +150,7 @@ describe("the screen's automated judge", () => {
     const a = await getDb().assignment.findFirstOrThrow({ where: { responseSetId: s.sets[0].id } });
     const grader = s.graders.find((g) => g.id === a.graderId)!;
     const view = await call(getAssignment, "/x", bearer(grader.token), { id: a.id });
-    expect(view.body.answers.map((x: Body) => x.screened)).toEqual([true]);
+    expect((view.body as Body).answers.map((x: Body) => x.screened)).toEqual([true]);
     expect(JSON.stringify(view.body)).not.toMatch(/anticoagulant dose|Automated judge|stub-screen|screen-stub/);
   });
 
@@ -255,7 +240,7 @@ describe("excluding sets that already have graders", () => {
     expect((await db.assignment.findUniqueOrThrow({ where: { id: g2.id } })).status).toBe("CANCELLED");
     // Gone from their queue and their view.
     const queue = await call(myAssignments, "/x", bearer(tokenOf(g2.graderId)));
-    expect(queue.body.assignments.map((a: Body) => a.id)).not.toContain(g2.id);
+    expect((queue.body as Body).assignments.map((a: Body) => a.id)).not.toContain(g2.id);
     expect((await call(getAssignment, "/x", bearer(tokenOf(g2.graderId)), { id: g2.id })).status).toBe(404);
     // The submitted grader still sees and may not lose their work.
     expect((await call(getAssignment, "/x", bearer(tokenOf(g1.graderId)), { id: g1.id })).status).toBe(200);
