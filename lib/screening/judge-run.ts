@@ -214,7 +214,7 @@ export function kickScreenRun(runId: string): void {
 }
 
 /** The server's loop (scripts/start.ts): takes over runs whose worker stopped. */
-export function startScreenWorker(opts: { pollMs?: number; fetchImpl?: typeof fetch } = {}): { stop(): Promise<void> } {
+export function startScreenWorker(opts: { pollMs?: number; fetchImpl?: typeof fetch } = {}): { stop(graceMs?: number): Promise<void> } {
   let stopping = false;
   let wake: (() => void) | null = null;
   const loop = (async () => {
@@ -232,10 +232,11 @@ export function startScreenWorker(opts: { pollMs?: number; fetchImpl?: typeof fe
     }
   })();
   return {
-    async stop() {
+    /** Stops taking runs; a run in hand is left to its lease after `graceMs` (another instance takes it over). */
+    async stop(graceMs = 10_000) {
       stopping = true;
       wake?.();
-      await loop;
+      await Promise.race([loop, sleep(graceMs)]);
     },
   };
 }
