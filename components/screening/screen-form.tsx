@@ -42,7 +42,7 @@ export function ScreenForm({
   const router = useRouter();
   const [rows, setRows] = useState<Row[]>(rules.length ? rules.map((r) => ({ name: r.name, kind: r.kind, pattern: r.pattern })) : [EMPTY]);
   const [useJudge, setUseJudge] = useState(judge !== null && endpoints.some((e) => e.id === judge.endpointId));
-  const [endpointId, setEndpointId] = useState(judge?.endpointId ?? endpoints[0]?.id ?? "");
+  const [endpointId, setEndpointId] = useState(judge?.endpointId || endpoints[0]?.id || "");
   const [prompt, setPrompt] = useState(judge?.prompt ?? defaultPrompt);
   const [mode, setMode] = useState<ScreenActionKey>(action);
   const [outcome, setOutcome] = useState<Outcome>({ phase: "idle" });

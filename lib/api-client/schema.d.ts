@@ -1635,7 +1635,7 @@ export interface components {
             createdAt: string;
             ageHours: number;
         };
-        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, audit. */
+        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, audit. */
         StudyArchive: {
             /** @enum {string} */
             format: "clingrade-study-archive";
@@ -1926,6 +1926,58 @@ export interface components {
                 updatedAt: string;
                 /** Format: date-time */
                 resolvedAt: string | null;
+            }[];
+            /** @description The finished safety screen runs, oldest first (archives written before the screen have none) */
+            screens?: {
+                id: string;
+                /** @enum {string} */
+                action: "warn" | "exclude";
+                /** @enum {string} */
+                status: "DONE" | "FAILED";
+                rules: {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "term" | "regex";
+                    pattern: string;
+                    /** @description Regex only: match regardless of case (terms always do) */
+                    ignoreCase?: boolean;
+                    /** @description Why the rule exists, for the lead and the audit */
+                    reason?: string;
+                }[];
+                judge: {
+                    endpoint: string;
+                    model: string;
+                    prompt: string;
+                } | null;
+                answers: number;
+                withdrawn: number;
+                keptGraded: number;
+                error: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                finishedAt: string | null;
+            }[];
+            /** @description Each answer x rule a screen's rules matched */
+            screenHits?: {
+                screen: string;
+                item: string;
+                model: string;
+                repetition: number;
+                rule: number;
+                matches: number;
+                excerpt: string;
+            }[];
+            /** @description Each answer a screen's judge read: flagged, cleared (false), or could not screen (null) */
+            screenVerdicts?: {
+                screen: string;
+                item: string;
+                model: string;
+                repetition: number;
+                flagged: boolean | null;
+                reason: string;
+                /** Format: date-time */
+                createdAt: string;
             }[];
             /** @description With audit=1: the audit trail, for the record (not re-imported) */
             audit?: {
@@ -3324,8 +3376,11 @@ export interface components {
                 /** @description Screened sets that have live (not withdrawn) assignments */
                 assignedSets: number;
                 judge: {
-                    /** Format: uuid */
-                    endpointId: string;
+                    /**
+                     * Format: uuid
+                     * @description null for a run imported from a study archive
+                     */
+                    endpointId: string | null;
                     endpoint: string;
                     /** @description The judge's model (never a model under test) */
                     model: string;
@@ -3356,8 +3411,11 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 judge: {
-                    /** Format: uuid */
-                    endpointId: string;
+                    /**
+                     * Format: uuid
+                     * @description null for a run imported from a study archive
+                     */
+                    endpointId: string | null;
                     endpoint: string;
                     /** @description The judge's model (never a model under test) */
                     model: string;

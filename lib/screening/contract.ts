@@ -80,7 +80,7 @@ export const UnscreenedAnswer = registry.register(
 );
 
 const ScreenJudgeView = z.object({
-  endpointId: z.uuid(),
+  endpointId: z.uuid().nullable().meta({ description: "null for a run imported from a study archive" }),
   endpoint: z.string(),
   model: z.string().meta({ description: "The judge's model (never a model under test)" }),
   prompt: z.string(),

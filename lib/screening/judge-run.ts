@@ -18,7 +18,8 @@ import type { ScreenRule } from "./rules";
  */
 
 export interface StoredScreenJudge {
-  endpointId: string;
+  /** null for a run imported from a study archive (endpoints are the instance's). */
+  endpointId: string | null;
   endpoint: string;
   model: string;
   prompt: string;
@@ -88,7 +89,7 @@ export async function driveScreenRun(claim: Claim, fetchImpl: typeof fetch = fet
   const db = getDb();
   const run = await db.screenRun.findUniqueOrThrow({ where: { id: claim.id }, select: { studyId: true, judge: true } });
   const judge = run.judge as unknown as StoredScreenJudge;
-  const endpoint = await db.judgeEndpoint.findUnique({ where: { id: judge.endpointId } });
+  const endpoint = judge.endpointId ? await db.judgeEndpoint.findUnique({ where: { id: judge.endpointId } }) : null;
   let access: EndpointAccess | null = null;
   let fatal: string | null = null;
   if (!endpoint) fatal = "could not screen: the judge's endpoint was removed";

@@ -52,7 +52,7 @@ export default async function ScreeningPage({ params }: Props) {
           action={latest?.run?.action ?? "warn"}
           endpoints={endpoints}
           defaultPrompt={DEFAULT_SCREEN_PROMPT}
-          judge={lastJudge ? { endpointId: lastJudge.endpointId, prompt: lastJudge.prompt } : null}
+          judge={lastJudge ? { endpointId: lastJudge.endpointId ?? "", prompt: lastJudge.prompt } : null}
         />
       </section>
     </div>
