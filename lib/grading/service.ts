@@ -164,7 +164,7 @@ export async function assertOwnAssignment(graderId: string, assignmentId: string
   }
 }
 
-const SCREEN_WITHDRAWN = "this assignment was withdrawn: the study's safety screen excluded this answer set from grading. Nothing was saved; go back to your queue.";
+const SCREEN_WITHDRAWN = "this assignment was withdrawn: the study's safety screen excluded this answer set from grading, so nothing was saved (your other work is in your queue)";
 
 /**
  * The blinded content of one of the grader's own assignments, with where it
