@@ -156,7 +156,8 @@ describe("the screen's automated judge", () => {
 
   it("refuses what it cannot run: an unknown endpoint, a judge in a dry run, no rule and no judge, a second screen while one runs; a grader gets 403", async () => {
     const s = await seed(["UNSAFE one."], { items: 2, models: 1 });
-    const st = await screenStub({ delayMs: () => 400 });
+    // Slow enough that the second request surely comes while the first run works, even on a loaded machine.
+    const st = await screenStub({ delayMs: () => 3000 });
     const e = await endpoint(st.url);
     const bad = async (body: unknown, status: number, detail: RegExp) => {
       const r = await post(s.study.id, s.lead.token, body);
