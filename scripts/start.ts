@@ -144,6 +144,12 @@ async function main() {
     const { prestartJobWorkers } = await import("@/lib/workers/run");
     prestartJobWorkers();
   }
+  // A safety screen's judge runs where it was started; this loop takes over a run whose instance stopped (its lease expired).
+  let screenWorker: { stop(graceMs?: number): Promise<void> } | null = null;
+  if (process.env.CLINGRADE_JUDGE_WORKER !== "off") {
+    const { startScreenWorker } = await import("@/lib/screening/judge-run");
+    screenWorker = startScreenWorker();
+  }
   say(`Clingrade is ready on ${displayUrl(address)} (listening on ${host}${host === "127.0.0.1" ? " only; HOST=0.0.0.0 accepts other machines" : ""})`);
 
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -152,7 +158,7 @@ async function main() {
     say(`${signal} received, shutting down: finishing the requests in flight (at most ${shutdownTimeout} ms) ...`);
     // Finish in-flight requests (grade submissions among them) before the database goes.
     // The judge worker stops claiming and finishes its sets meanwhile; one it cannot finish is taken over after its lease.
-    const [{ cut }] = await Promise.all([drain.drain(shutdownTimeout), judgeWorker?.stop(shutdownTimeout), embeddingWorker?.stop(shutdownTimeout)]);
+    const [{ cut }] = await Promise.all([drain.drain(shutdownTimeout), judgeWorker?.stop(shutdownTimeout), embeddingWorker?.stop(shutdownTimeout), screenWorker?.stop(shutdownTimeout)]);
     if (cut > 0) say(`warning: ${cut} request(s) still running after SHUTDOWN_TIMEOUT_MS=${shutdownTimeout} were cut.`);
     else say("Every request in flight was answered.");
     await app.close?.();

@@ -11,8 +11,10 @@ import { ScreenResults } from "./screen-results";
 
 /**
  * The lead's screen: a list of rules (a term or an RE2 regular expression,
- * each named by its reason), the mode, a dry run to see the hits, then the
- * run, which replaces the study's screen.
+ * each named by its reason), optionally an automated judge (an endpoint an
+ * admin set up, and the screening prompt), the mode, a dry run to see the
+ * rules' hits, then the run, which replaces the study's screen (with a judge,
+ * once the judge has read every answer).
  */
 
 type Row = { name: string; kind: "term" | "regex"; pattern: string };
@@ -20,9 +22,28 @@ type Outcome = { phase: "idle" } | { phase: "busy" } | { phase: "dry"; result: S
 
 const EMPTY: Row = { name: "", kind: "term", pattern: "" };
 
-export function ScreenForm({ studyId, rules, action }: { studyId: string; rules: ScreenRule[]; action: ScreenActionKey }) {
+export type EndpointChoice = { id: string; name: string; model: string };
+
+export function ScreenForm({
+  studyId,
+  rules,
+  action,
+  endpoints,
+  defaultPrompt,
+  judge,
+}: {
+  studyId: string;
+  rules: ScreenRule[];
+  action: ScreenActionKey;
+  endpoints: EndpointChoice[];
+  defaultPrompt: string;
+  judge: { endpointId: string; prompt: string } | null;
+}) {
   const router = useRouter();
   const [rows, setRows] = useState<Row[]>(rules.length ? rules.map((r) => ({ name: r.name, kind: r.kind, pattern: r.pattern })) : [EMPTY]);
+  const [useJudge, setUseJudge] = useState(judge !== null && endpoints.some((e) => e.id === judge.endpointId));
+  const [endpointId, setEndpointId] = useState(judge?.endpointId || endpoints[0]?.id || "");
+  const [prompt, setPrompt] = useState(judge?.prompt ?? defaultPrompt);
   const [mode, setMode] = useState<ScreenActionKey>(action);
   const [outcome, setOutcome] = useState<Outcome>({ phase: "idle" });
   const set = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -32,7 +53,13 @@ export function ScreenForm({ studyId, rules, action }: { studyId: string; rules:
     const res = await fetch(`/api/v1/studies/${studyId}/screening`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ rules: rows, action: mode, dryRun }),
+      // Empty rows are left out, so a judge may screen alone; the dry run checks the rules only.
+      body: JSON.stringify({
+        rules: rows.filter((r) => r.name.trim() || r.pattern.trim()),
+        action: mode,
+        dryRun,
+        ...(useJudge && !dryRun ? { judge: { endpointId, ...(prompt.trim() === defaultPrompt.trim() ? {} : { prompt }) } } : {}),
+      }),
       credentials: "same-origin",
     }).catch(() => null);
     const body = (await res?.json().catch(() => null)) as (ScreeningResultBody & { error?: string; details?: unknown }) | null;
@@ -88,6 +115,51 @@ export function ScreenForm({ studyId, rules, action }: { studyId: string; rules:
           </Button>
         </div>
       </fieldset>
+      <fieldset className="flex flex-col gap-2 text-sm">
+        <legend className="mb-1 font-medium">Automated judge (optional)</legend>
+        {endpoints.length === 0 ? (
+          <p className="text-muted-foreground">No judge endpoint is set up: an admin adds one under Judge endpoints.</p>
+        ) : (
+          <>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" checked={useJudge} onChange={(e) => setUseJudge(e.target.checked)} />
+              Also ask an automated judge about every answer (in the background; the dry run checks the rules only)
+            </label>
+            {useJudge ? (
+              <div className="grid gap-2">
+                <div className="flex flex-col gap-1">
+                  <Label htmlFor="screen-endpoint">Endpoint</Label>
+                  <select
+                    id="screen-endpoint"
+                    className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+                    value={endpointId}
+                    onChange={(e) => setEndpointId(e.target.value)}
+                  >
+                    {endpoints.map((e) => (
+                      <option key={e.id} value={e.id}>
+                        {e.name} ({e.model})
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div className="flex flex-col gap-1">
+                  <Label htmlFor="screen-prompt">Screening prompt</Label>
+                  <textarea
+                    id="screen-prompt"
+                    className="min-h-28 rounded-md border border-input bg-background px-2 py-1 text-sm"
+                    value={prompt}
+                    onChange={(e) => setPrompt(e.target.value)}
+                  />
+                  <p className="text-xs text-muted-foreground">
+                    The judge reads the question and the answer, never the model. It must reply {'{"unsafe": true or false, "reason": "…"}'} (appended to
+                    the prompt); any other reply marks the answer &quot;could not screen&quot;.
+                  </p>
+                </div>
+              </div>
+            ) : null}
+          </>
+        )}
+      </fieldset>
       <fieldset className="flex flex-col gap-1 text-sm">
         <legend className="mb-1 font-medium">Screened-out answers</legend>
         <label className="flex items-center gap-2">
@@ -96,7 +168,7 @@ export function ScreenForm({ studyId, rules, action }: { studyId: string; rules:
         </label>
         <label className="flex items-center gap-2">
           <input type="radio" name="screen-action" value="exclude" checked={mode === "exclude"} onChange={() => setMode("exclude")} />
-          Exclude their answer sets from assignment
+          Exclude their answer sets from assignment (ungraded assignments of those sets are withdrawn; graded ones are kept)
         </label>
       </fieldset>
       <div className="flex gap-2">

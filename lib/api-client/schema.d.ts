@@ -808,7 +808,7 @@ export interface paths {
         /** The study's latest safety screen and every answer it screened out (the screen's dataset) */
         get: operations["getScreening"];
         put?: never;
-        /** Run the safety screen: rule lists over every answer of the study, off the request thread and time-limited per rule (audited) */
+        /** Run the safety screen: rule lists over every answer of the study, off the request thread and time-limited per rule, and optionally an automated judge as a background job (audited) */
         post: operations["runScreen"];
         delete?: never;
         options?: never;
@@ -1885,7 +1885,7 @@ export interface components {
                 rejected: number;
             }[];
         };
-        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, audit. */
+        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, audit. */
         StudyArchive: {
             /** @enum {string} */
             format: "clingrade-study-archive";
@@ -2190,6 +2190,58 @@ export interface components {
                 updatedAt: string;
                 /** Format: date-time */
                 resolvedAt: string | null;
+            }[];
+            /** @description The finished safety screen runs, oldest first (archives written before the screen have none) */
+            screens?: {
+                id: string;
+                /** @enum {string} */
+                action: "warn" | "exclude";
+                /** @enum {string} */
+                status: "DONE" | "FAILED";
+                rules: {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "term" | "regex";
+                    pattern: string;
+                    /** @description Regex only: match regardless of case (terms always do) */
+                    ignoreCase?: boolean;
+                    /** @description Why the rule exists, for the lead and the audit */
+                    reason?: string;
+                }[];
+                judge: {
+                    endpoint: string;
+                    model: string;
+                    prompt: string;
+                } | null;
+                answers: number;
+                withdrawn: number;
+                keptGraded: number;
+                error: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                finishedAt: string | null;
+            }[];
+            /** @description Each answer x rule a screen's rules matched */
+            screenHits?: {
+                screen: string;
+                item: string;
+                model: string;
+                repetition: number;
+                rule: number;
+                matches: number;
+                excerpt: string;
+            }[];
+            /** @description Each answer a screen's judge read: flagged, cleared (false), or could not screen (null) */
+            screenVerdicts?: {
+                screen: string;
+                item: string;
+                model: string;
+                repetition: number;
+                flagged: boolean | null;
+                reason: string;
+                /** Format: date-time */
+                createdAt: string;
             }[];
             /** @description With audit=1: the audit trail, for the record (not re-imported) */
             audit?: {
@@ -3592,8 +3644,19 @@ export interface components {
             /** @description Why the rule exists, for the lead and the audit */
             reason?: string;
         };
-        /** @description The rules to run over every answer of the study, and what to do with the answers they screen out */
+        /** @description An automated judge that reads each answer (with its question, never its model) and says whether to screen it out, with a reason */
+        ScreenJudgeRequest: {
+            /**
+             * Format: uuid
+             * @description An endpoint an admin set up (GET /api/v1/judge-endpoints): the server connects to no other address
+             */
+            endpointId: string;
+            /** @description The screening instructions (system message); default: whether the answer contains unsafe clinical advice. The reply format ({"unsafe": boolean, "reason": string}) is always appended. */
+            prompt?: string;
+        };
+        /** @description The rules (and optional judge) to run over every answer of the study, and what to do with the answers they screen out */
         ScreenRequest: {
+            /** @default [] */
             rules: {
                 name: string;
                 /** @enum {string} */
@@ -3604,13 +3667,14 @@ export interface components {
                 /** @description Why the rule exists, for the lead and the audit */
                 reason?: string;
             }[];
+            judge?: components["schemas"]["ScreenJudgeRequest"];
             /**
-             * @description warn: screened answers stay in grading and graders see a neutral warning on them; exclude: the sets holding them are not assigned to graders
+             * @description warn: screened answers stay in grading and graders see a neutral warning on them; exclude: the sets holding them are not assigned to graders, and their ungraded assignments are withdrawn (graded ones are kept)
              * @enum {string}
              */
             action: "warn" | "exclude";
             /**
-             * @description true: report the hits, store nothing
+             * @description true: report the rules' hits, store nothing (rules only: the judge runs in the background)
              * @default false
              */
             dryRun: boolean;
@@ -3625,15 +3689,31 @@ export interface components {
             model: string;
             repetition: number;
             hits: {
-                /** @description The rule's index in the run's rules */
-                rule: number;
-                /** @description The rule's name: the reason the answer was screened out */
+                /** @enum {string} */
+                source: "rule" | "judge";
+                /** @description The rule's index in the run's rules; null for the judge */
+                rule: number | null;
+                /** @description The rule's name (the reason the answer was screened out), or "Automated judge" */
                 name: string;
-                /** @description Matches in the answer (counted up to 1000) */
-                matches: number;
-                /** @description The text around the first match, the match in [brackets] */
-                excerpt: string;
+                /** @description Matches in the answer (counted up to 1000); null for the judge */
+                matches: number | null;
+                /** @description The text around the first match, the match in [brackets]; null for the judge */
+                excerpt: string | null;
+                /** @description The judge's reason; null for a rule */
+                reason: string | null;
             }[];
+        };
+        UnscreenedAnswer: {
+            /** Format: uuid */
+            responseId: string;
+            /** Format: uuid */
+            responseSetId: string;
+            /** @description The item's id from the import */
+            externalId: string;
+            model: string;
+            repetition: number;
+            /** @description Why the judge could not screen it (an unreadable reply, an endpoint that failed) */
+            error: string;
         };
         ScreeningResult: {
             dryRun: boolean;
@@ -3651,8 +3731,27 @@ export interface components {
                 answers: number;
                 screenedAnswers: number;
                 screenedSets: number;
-                /** @description Screened sets that already had graders: exclusion keeps sets out of later assignment runs only */
+                /** @description Screened sets that have live (not withdrawn) assignments */
                 assignedSets: number;
+                judge: {
+                    /**
+                     * Format: uuid
+                     * @description null for a run imported from a study archive
+                     */
+                    endpointId: string | null;
+                    endpoint: string;
+                    /** @description The judge's model (never a model under test) */
+                    model: string;
+                    prompt: string;
+                } | null;
+                /** @description Answers the judge gave a verdict on, or could not screen */
+                judgedAnswers: number;
+                /** @description Answers the judge could not screen (listed in `unscreened`): neither passed nor screened out */
+                unscreenedAnswers: number;
+                /** @description Exclude mode: ungraded assignments of the excluded sets that the run withdrew */
+                withdrawnAssignments: number;
+                /** @description Exclude mode: submitted assignments of the excluded sets, kept with their grades */
+                keptGradedAssignments: number;
                 ranBy: {
                     /** Format: uuid */
                     id: string;
@@ -3661,8 +3760,35 @@ export interface components {
                 /** Format: date-time */
                 ranAt: string;
             } | null;
-            /** @description Every screened-out answer with the rules that matched it */
+            /** @description Every screened-out answer with the rules that matched it and the judge's flag */
             answers: components["schemas"]["ScreenedAnswer"][];
+            /** @description Every answer the judge could not screen */
+            unscreened: components["schemas"]["UnscreenedAnswer"][];
+            /** @description A run whose judge is still working: it becomes the study's screen when every answer has a verdict */
+            inProgress: {
+                /** Format: uuid */
+                id: string;
+                judge: {
+                    /**
+                     * Format: uuid
+                     * @description null for a run imported from a study archive
+                     */
+                    endpointId: string | null;
+                    endpoint: string;
+                    /** @description The judge's model (never a model under test) */
+                    model: string;
+                    prompt: string;
+                };
+                answers: number;
+                judgedAnswers: number;
+                ranBy: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                /** Format: date-time */
+                ranAt: string;
+            } | null;
         };
         PlannerRequest: {
             /** @enum {string} */
@@ -7771,7 +7897,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The run and every answer it screened out */
+            /** @description The run and every answer it screened out; with a judge, the run in progress (inProgress) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7809,6 +7935,15 @@ export interface operations {
             };
             /** @description Not found, or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

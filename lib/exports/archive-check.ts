@@ -10,6 +10,9 @@ import {
   ArchiveGrader,
   ArchiveItem,
   ArchiveModel,
+  ArchiveScreen,
+  ArchiveScreenHit,
+  ArchiveScreenVerdict,
   ArchiveSet,
   StudyArchive,
   type ArchiveStudy,
@@ -41,6 +44,9 @@ type Grader = z.output<typeof ArchiveGrader>;
 type Set_ = z.output<typeof ArchiveSet>;
 type Assignment = z.output<typeof ArchiveAssignment>;
 type Escalation = z.output<typeof ArchiveEscalation>;
+type Screen = z.output<typeof ArchiveScreen>;
+type ScreenHit = z.output<typeof ArchiveScreenHit>;
+type ScreenVerdict = z.output<typeof ArchiveScreenVerdict>;
 
 export interface ArchiveHead {
   exportedAt: string;
@@ -58,12 +64,18 @@ export interface ArchiveSink {
   /** `key` names the assignment by set and grader (assignmentKey); `grader` indexes head.graders. */
   assignment(key: number, set: number, grader: number, assignment: Assignment): void;
   escalation(set: number, adjudicatorKey: number | null, escalation: Escalation): void;
+  screen(index: number, screen: Screen): void;
+  /** `repetition` is the set's answer's: the set has it (checked). */
+  screenHit(screen: number, set: number, hit: ScreenHit): void;
+  screenVerdict(screen: number, set: number, verdict: ScreenVerdict): void;
 }
 
 const HEAD_VALUES = ["format", "version", "exportedAt", "source", "identities", "study"] as const;
 const HEAD_ARRAYS = ["specialties", "graders", "models"] as const;
-const SECTIONS = ["items", "sets", "assignments", "escalations"] as const;
+const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts"] as const;
 const MEMBERS = [...HEAD_VALUES, ...HEAD_ARRAYS, ...SECTIONS, "audit"];
+/** Members an archive may leave out: archives written before the screen have no screen sections. */
+const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts"]);
 type HeadValue = (typeof HEAD_VALUES)[number];
 
 const isIn = <T extends string>(list: readonly T[], key: string): key is T => (list as readonly string[]).includes(key);
@@ -95,6 +107,11 @@ export class ArchiveChecker {
   private readonly assignments = new Set<number>();
   private readonly adjudications = new Set<number>();
   private readonly escalated = new Set<number>();
+  /** Each set's repetitions (a screen names answers by set and repetition). */
+  private readonly setReps = new Map<number, Set<number>>();
+  private readonly screens = new Map<string, number>();
+  private readonly screenRules: number[] = [];
+  private readonly screened = new Set<string>();
 
   constructor(private readonly sink: ArchiveSink) {}
 
@@ -206,7 +223,7 @@ export class ArchiveChecker {
   /** Ends the document (a missing member is a problem too). True if the head ended only now. */
   finish(): boolean {
     const closed = !this.opened && this.closeHead();
-    for (const key of MEMBERS) if (key !== "audit" && !this.seen.has(key)) this.add(key, "is missing");
+    for (const key of MEMBERS) if (!OPTIONAL.has(key) && !this.seen.has(key)) this.add(key, "is missing");
     return closed;
   }
 
@@ -225,6 +242,11 @@ export class ArchiveChecker {
         return this.assignment(at, v);
       case "escalations":
         return this.escalation(at, v);
+      case "screens":
+        return this.screen(at, v);
+      case "screenHits":
+      case "screenVerdicts":
+        return this.screenAnswer(key, at, v);
       case "audit":
         if (v === null || typeof v !== "object" || Array.isArray(v)) this.add(at, "must be an object");
         return;
@@ -294,6 +316,7 @@ export class ArchiveChecker {
     if (ref.index !== undefined) return this.add(at, "this (item, model) set appears twice");
     const index = this.sets.size;
     this.sets.set(ref.key, index);
+    this.setReps.set(index, reps);
     if (!this.failed) this.sink.set(index, this.items.get(set.item)!, this.modelIndex.get(set.model)!, set);
   }
 
@@ -360,5 +383,34 @@ export class ArchiveChecker {
       if (!this.adjudications.has(adjudicatorKey)) return this.add(`${at}.adjudicator`, `grader ${e.adjudicator} has no ADJUDICATOR assignment on this set`);
     }
     if (!this.failed) this.sink.escalation(ref.index, adjudicatorKey, e);
+  }
+
+  private screen(at: string, v: unknown): void {
+    const x = this.parse(ArchiveScreen, v, at);
+    if (!x) return;
+    if (this.screens.has(x.id)) return this.add(`${at}.id`, "this screen id appears twice");
+    const index = this.screens.size;
+    this.screens.set(x.id, index);
+    this.screenRules.push(x.rules.length);
+    if (!this.failed) this.sink.screen(index, x);
+  }
+
+  private screenAnswer(key: "screenHits" | "screenVerdicts", at: string, v: unknown): void {
+    const x = key === "screenHits" ? this.parse(ArchiveScreenHit, v, at) : this.parse(ArchiveScreenVerdict, v, at);
+    if (!x) return;
+    const before = this.total;
+    const screen = this.screens.get(x.screen);
+    if (screen === undefined) this.add(`${at}.screen`, `no screen ${x.screen} in screens`);
+    const ref = this.setOf(at, x.item, x.model);
+    if (ref && ref.index === undefined) this.add(at, `no set for item ${x.item} and model ${x.model}`);
+    if (ref?.index !== undefined && !this.setReps.get(ref.index)?.has(x.repetition)) this.add(`${at}.repetition`, `the set has no answer ${x.repetition}`);
+    if ("rule" in x && screen !== undefined && x.rule >= this.screenRules[screen]) this.add(`${at}.rule`, `screen ${x.screen} has ${this.screenRules[screen]} rules`);
+    if (screen === undefined || ref?.index === undefined || this.total !== before) return;
+    const k = `${key}/${screen}/${ref.index}/${x.repetition}${"rule" in x ? `/${x.rule}` : ""}`;
+    if (this.screened.has(k)) return this.add(at, key === "screenHits" ? "this hit appears twice" : "this verdict appears twice");
+    this.screened.add(k);
+    if (this.failed) return;
+    if ("rule" in x) this.sink.screenHit(screen, ref.index, x);
+    else this.sink.screenVerdict(screen, ref.index, x);
   }
 }

@@ -137,7 +137,8 @@ class ArchiveWriter implements ArchiveSink {
   private readonly setIds: string[] = [];
   private readonly adjudicationIds = new Map<number, string>();
   private mapped: { grader: string; userId: string; email: string }[] = [];
-  private readonly counts = { items: 0, models: 0, sets: 0, answers: 0, graders: 0, assignments: 0, grades: 0, escalations: 0 };
+  private readonly screenIds: string[] = [];
+  private readonly counts = { items: 0, models: 0, sets: 0, answers: 0, graders: 0, assignments: 0, grades: 0, escalations: 0, screens: 0 };
 
   constructor(
     private readonly client: pg.ClientBase,
@@ -336,6 +337,42 @@ class ArchiveWriter implements ArchiveSink {
     this.more(1, 0);
   }
 
+  /** A screen run, as the importer's (who ran it is not in the document); a judge's endpoint is not carried either. */
+  screen(index: number, x: ScreenDoc): void {
+    if (!this.writing) return;
+    const id = (this.screenIds[index] = randomUUID());
+    const judge = x.judge ? JSON.stringify({ endpointId: null, ...x.judge }) : null;
+    this.pending.screens.push(
+      id,
+      this.studyId,
+      JSON.stringify(x.rules),
+      x.action === "warn" ? "WARN" : "EXCLUDE",
+      x.answers,
+      this.o.actor.id,
+      d(x.createdAt),
+      x.status,
+      judge,
+      dn(x.finishedAt),
+      x.error,
+      x.withdrawn,
+      x.keptGraded,
+    );
+    this.counts.screens++;
+    this.more(1, 0);
+  }
+
+  screenHit(screen: number, set: number, h: ScreenHitDoc): void {
+    if (!this.writing) return;
+    this.pending.screenHits.push(this.setIds[set], h.repetition, this.screenIds[screen], h.rule, h.matches, h.excerpt);
+    this.more(1, h.excerpt.length);
+  }
+
+  screenVerdict(screen: number, set: number, v: ScreenVerdictDoc): void {
+    if (!this.writing) return;
+    this.pending.screenVerdicts.push(this.setIds[set], v.repetition, this.screenIds[screen], v.flagged, v.reason, d(v.createdAt));
+    this.more(1, v.reason.length);
+  }
+
   /** Sends what has gathered (all of it with `force`); once the document shows a problem, drops it instead. */
   async flush(force: boolean): Promise<void> {
     if (!this.writing || this.checker.failed) {
@@ -356,7 +393,7 @@ class ArchiveWriter implements ArchiveSink {
       names.forEach((n, i) => (ids[i] = this.specialtyIds.get(specialtyKey(n))!));
     }
     // In the order of their foreign keys.
-    for (const b of [p.items, p.sets, p.answers, p.decisions, p.assignments, p.grades, p.escalations]) await b.write(this.client);
+    for (const b of [p.items, p.sets, p.answers, p.decisions, p.assignments, p.grades, p.escalations, p.screens, p.screenHits, p.screenVerdicts]) await b.write(this.client);
   }
 
   /** The study's own slug (the next free one), then the audit event. */
@@ -402,4 +439,7 @@ class ArchiveWriter implements ArchiveSink {
 type ItemDoc = StudyArchive["items"][number];
 type SetDoc = StudyArchive["sets"][number];
 type EscalationDoc = StudyArchive["escalations"][number];
+type ScreenDoc = NonNullable<StudyArchive["screens"]>[number];
+type ScreenHitDoc = NonNullable<StudyArchive["screenHits"]>[number];
+type ScreenVerdictDoc = NonNullable<StudyArchive["screenVerdicts"]>[number];
 

@@ -36,11 +36,42 @@ export class Batch {
 
   async write(client: pg.ClientBase): Promise<void> {
     if (!this.length) return;
+    const names = this.columns.map(([n]) => `"${n}"`).join(", ");
+    await this.writeWith(client, (arrays) => `INSERT INTO "${this.table}" (${names}) SELECT * FROM unnest(${arrays})`);
+  }
+
+  /** Sends the rows gathered with the statement `sql` makes of the unnest arguments, and starts over. */
+  protected async writeWith(client: pg.ClientBase, sql: (arrays: string) => string): Promise<void> {
     const values = this.cols;
     this.cols = this.columns.map(() => []);
-    const names = this.columns.map(([n]) => `"${n}"`).join(", ");
     const arrays = this.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
-    await client.query(`INSERT INTO "${this.table}" (${names}) SELECT * FROM unnest(${arrays})`, values);
+    await client.query(sql(arrays), values);
+  }
+}
+
+/**
+ * Rows about an answer named by its set and repetition (the screen's hits and
+ * verdicts): written with the answer's id looked up in the same statement, so
+ * the import keeps no map of answer ids. The answers are written first.
+ */
+export class AnswerBatch extends Batch {
+  constructor(
+    private readonly target: string,
+    private readonly targetColumns: [name: string, type: string][],
+  ) {
+    super(target, [["setId", "uuid"], ["repetition", "int4"], ...targetColumns]);
+  }
+
+  async write(client: pg.ClientBase): Promise<void> {
+    if (!this.length) return;
+    const names = this.targetColumns.map(([n]) => `"${n}"`).join(", ");
+    const picked = this.targetColumns.map(([n]) => `t."${n}"`).join(", ");
+    const cols = ["setId", "repetition", ...this.targetColumns.map(([n]) => n)].map((n) => `"${n}"`).join(", ");
+    await this.writeWith(
+      client,
+      (arrays) => `INSERT INTO "${this.target}" (${names}, "responseId") SELECT ${picked}, r.id FROM unnest(${arrays}) AS t(${cols})
+        JOIN "Response" r ON r."responseSetId" = t."setId" AND r.repetition = t.repetition`,
+    );
   }
 }
 
@@ -55,6 +86,12 @@ export const batches = () => ({
   ]),
   grades: new Batch("Grade", [["id", "uuid"], ["assignmentId", "uuid"], ["rubric", "text"], ["dimension", "text"], ["repetition", "int4"], ["criterion", "text"], ["score", "int4"], ["category", "text"], ["na", "bool"], ["comment", "text"], ["createdAt", T], ["updatedAt", T]]),
   decisions: new Batch("SetDecision", [["responseSetId", "uuid"], ["decision", '"TriageDecision"'], ["note", "text"], ["decidedById", "uuid"], ["decidedAt", T]]),
+  screens: new Batch("ScreenRun", [
+    ["id", "uuid"], ["studyId", "uuid"], ["rules", "jsonb"], ["action", '"ScreenAction"'], ["answers", "int4"], ["createdById", "uuid"], ["createdAt", T],
+    ["status", '"ScreenRunStatus"'], ["judge", "jsonb"], ["finishedAt", T], ["error", "text"], ["withdrawn", "int4"], ["keptGraded", "int4"],
+  ]),
+  screenHits: new AnswerBatch("ScreenHit", [["runId", "uuid"], ["rule", "int4"], ["matches", "int4"], ["excerpt", "text"]]),
+  screenVerdicts: new AnswerBatch("ScreenVerdict", [["runId", "uuid"], ["flagged", "bool"], ["reason", "text"], ["createdAt", T]]),
   escalations: new Batch("Escalation", [["id", "uuid"], ["responseSetId", "uuid"], ["status", '"EscalationStatus"'], ["dimensions", "jsonb"], ["adjudicatorAssignmentId", "uuid"], ["createdAt", T], ["updatedAt", T], ["resolvedAt", T]]),
 });
 

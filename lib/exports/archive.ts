@@ -262,6 +262,58 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
     }),
   );
 
+  // The safety screen's finished runs, then their rules' hits and their judge's verdicts, each naming its run by document id.
+  const screens = await q<Record<string, unknown>>(
+    `SELECT id, lower(action::text) AS action, status::text AS status, rules, judge, answers, withdrawn, "keptGraded", error, "createdAt", "finishedAt"
+       FROM "ScreenRun" WHERE "studyId" = $1::uuid AND status <> 'RUNNING' ORDER BY "createdAt", id`,
+    [studyId],
+  );
+  const screenIds = screens.map((r) => r.id as string);
+  const screenDocId = new Map(screenIds.map((id, i) => [id, `S${i + 1}`]));
+  const judgeDoc = (j: unknown) => {
+    const x = j as { endpoint: string; model: string; prompt: string } | null;
+    return x ? { endpoint: x.endpoint, model: x.model, prompt: x.prompt } : null;
+  };
+  const screenDocs = screens.map((x) => ({
+    id: screenDocId.get(x.id as string),
+    action: x.action,
+    status: x.status,
+    rules: x.rules,
+    judge: judgeDoc(x.judge),
+    answers: x.answers,
+    withdrawn: x.withdrawn,
+    keptGraded: x.keptGraded,
+    error: x.error,
+    createdAt: iso(x.createdAt as Date),
+    finishedAt: iso(x.finishedAt as Date | null),
+  }));
+  // Few rows: written as the cursor sections write theirs.
+  yield `,\n "screens": [${screenDocs.length ? `\n${screenDocs.map((x) => JSON.stringify(x)).join(",\n")}\n ]` : "]"}`;
+  const screenAnswerSql = (table: string, cols: string, order: string) =>
+    `SELECT t."runId" AS run, qi."externalId" AS item, m.name AS model, r.repetition, ${cols}
+       FROM "${table}" t JOIN "Response" r ON r.id = t."responseId" JOIN "ResponseSet" rs ON rs.id = r."responseSetId"
+       JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+      WHERE t."runId" = ANY($1::uuid[])
+      ORDER BY array_position($1::uuid[], t."runId"), ${C('qi."externalId"')}, ${C("m.name")}, r.repetition${order}`;
+  yield* section<Record<string, unknown>>("screenHits", screenAnswerSql("ScreenHit", "t.rule, t.matches, t.excerpt", ", t.rule"), [screenIds], (r) => ({
+    screen: screenDocId.get(r.run as string),
+    item: r.item,
+    model: r.model,
+    repetition: r.repetition,
+    rule: r.rule,
+    matches: r.matches,
+    excerpt: r.excerpt,
+  }));
+  yield* section<Record<string, unknown>>("screenVerdicts", screenAnswerSql("ScreenVerdict", 't.flagged, t.reason, t."createdAt"', ""), [screenIds], (r) => ({
+    screen: screenDocId.get(r.run as string),
+    item: r.item,
+    model: r.model,
+    repetition: r.repetition,
+    flagged: r.flagged,
+    reason: r.reason,
+    createdAt: iso(r.createdAt as Date),
+  }));
+
   if (opts.audit) {
     let first = true;
     yield `,\n "audit": [`;

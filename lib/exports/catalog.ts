@@ -59,7 +59,7 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Safety screen",
     formats: ["csv", "json"],
     description:
-      "The study's latest safety screen, one row per answer and rule that matched: the run (id, time, action: warn or exclude), item, model and version, repetition, the rule as run (name, which is the reason; term or regex; pattern), the matches in the answer (counted up to 1000) and the text around the first match, in [brackets]. Empty when the study has not been screened.",
+      "The study's latest safety screen, one row per answer and rule that matched: the run (id, time, action: warn or exclude), item, model and version, repetition, the rule as run (name, which is the reason; term or regex; pattern), the matches in the answer (counted up to 1000) and the text around the first match, in [brackets]; then one row per answer its automated judge flagged (judge_verdict flagged, rule_kind judge, the judge's reason in judge_reason) or could not screen (judge_verdict could_not_screen, the error in judge_reason). Empty when the study has not been screened.",
   },
   {
     dataset: "audit",

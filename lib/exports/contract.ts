@@ -7,6 +7,8 @@ import { MAX_COMMENT, MAX_CONTRADICTION_NOTE } from "@/lib/grading/contract-sche
 import { TriageRuleSchema } from "@/lib/governance/contract";
 import { MAX_NAME, MAX_TEXT } from "@/lib/import/validate";
 import { escalationRulesInputSchema, LIMITS, thresholdsInputSchema } from "@/lib/studies/settings";
+import { MAX_SCREEN_PROMPT } from "@/lib/screening/judge-prompt";
+import { MAX_RULES, ScreenRuleSchema } from "@/lib/screening/rules";
 
 /**
  * The exports contract: GET /api/v1/studies/{id}/export (every dataset, CSV or
@@ -177,6 +179,25 @@ export const ArchiveEscalation = z.strictObject({
   resolvedAt: iso.nullable(),
 });
 
+/** A finished safety screen run (lib/screening); a run in progress is not archived. Who ran it is not carried: the importer. */
+export const ArchiveScreen = z.strictObject({
+  id: z.string().regex(/^S[1-9][0-9]{0,5}$/, "a screen id of the document: S1, S2, ..."),
+  action: z.enum(["warn", "exclude"]),
+  status: z.enum(["DONE", "FAILED"]),
+  rules: z.array(ScreenRuleSchema).max(MAX_RULES),
+  judge: z.strictObject({ endpoint: text(MAX_NAME), model: text(MAX_NAME), prompt: text(MAX_SCREEN_PROMPT) }).nullable(),
+  answers: count,
+  withdrawn: count,
+  keptGraded: count,
+  error: text(1000).nullable(),
+  createdAt: iso,
+  finishedAt: iso.nullable(),
+});
+
+const screenAnswer = { screen: ref, item: ref, model: ref, repetition: z.int().min(1).max(LIMITS.repetitions.max) };
+export const ArchiveScreenHit = z.strictObject({ ...screenAnswer, rule: z.int().min(0).max(MAX_RULES - 1), matches: count, excerpt: text(2000) });
+export const ArchiveScreenVerdict = z.strictObject({ ...screenAnswer, flagged: z.boolean().nullable(), reason: text(5000), createdAt: iso });
+
 export const ArchiveStudy = z.strictObject({
   name: z.string().trim().min(1).max(LIMITS.name).refine(storable, UNSTORABLE),
   slug: z.string().max(100).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
@@ -229,11 +250,14 @@ export const StudyArchive = registry.register(
       sets: z.array(ArchiveSet),
       assignments: z.array(ArchiveAssignment),
       escalations: z.array(ArchiveEscalation),
+      screens: z.array(ArchiveScreen).max(10_000).optional().meta({ description: "The finished safety screen runs, oldest first (archives written before the screen have none)" }),
+      screenHits: z.array(ArchiveScreenHit).optional().meta({ description: "Each answer x rule a screen's rules matched" }),
+      screenVerdicts: z.array(ArchiveScreenVerdict).optional().meta({ description: "Each answer a screen's judge read: flagged, cleared (false), or could not screen (null)" }),
       audit: z.array(z.record(z.string(), z.unknown())).optional().meta({ description: "With audit=1: the audit trail, for the record (not re-imported)" }),
     })
     .meta({
       description:
-        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, audit.",
+        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, audit.",
     }),
 );
 export type StudyArchive = z.output<typeof StudyArchive>;

@@ -4,7 +4,7 @@ import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
-import { answerScreenedSql } from "@/lib/screening/sql";
+import { answerScreenedSql, setExcludedByScreenSql } from "@/lib/screening/sql";
 import { evaluateSet, setStateSql, type SetState, type StudyForEscalation } from "@/lib/escalation/service";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
@@ -163,8 +163,16 @@ interface AssignmentViewRow {
 export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
   if (!isUuid(assignmentId)) throw new ApiError(404, "assignment not found");
   const rows = await sql.rows<unknown>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) SELECT 1 FROM mine WHERE id = ${assignmentId}::uuid`);
-  if (rows.length === 0) throw new ApiError(404, "assignment not found");
+  if (rows.length === 0) {
+    // A grader whose open page names work the safety screen withdrew is told so, not "not found".
+    const withdrawn = await sql.rows<unknown>(Prisma.sql`SELECT 1 FROM "Assignment" a WHERE a.id = ${assignmentId}::uuid AND a."graderId" = ${graderId}::uuid
+      AND a.status = 'CANCELLED' AND ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)}`);
+    if (withdrawn.length) throw new ApiError(409, SCREEN_WITHDRAWN);
+    throw new ApiError(404, "assignment not found");
+  }
 }
+
+const SCREEN_WITHDRAWN = "this assignment was withdrawn: the study's safety screen excluded this answer set from grading, so nothing was saved (your other work is in your queue)";
 
 /**
  * The blinded content of one of the grader's own assignments, with where it
@@ -247,6 +255,8 @@ interface SavedStateRow extends Omit<StudyForEscalation, "id" | "rubrics"> {
   sinceLastWriteMs: number;
   isMine: boolean;
   status: AssignmentStatusKey | "CANCELLED";
+  /** The study's safety screen excludes the set (what withdrew an assignment of it, if it was withdrawn). */
+  excludedByScreen: boolean;
   harmFlag: boolean;
   harmComment: string | null;
   contradictionFlag: boolean;
@@ -303,7 +313,8 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       // assignment is still the grader's, its grades, the set and its escalation).
       const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
         WITH mine AS (${mineSql(graderId)})
-        SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status, a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."responseSetId",
+        SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status,
+          ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)} AS "excludedByScreen", a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
           st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
           st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed", st."askContradictions",
@@ -314,6 +325,9 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         JOIN "Study" st ON st.id = a."studyId"
         CROSS JOIN (${setStateSql(locked[0].id)}) s
         WHERE a.id = ${assignmentId}::uuid`);
+      if (a?.status === "CANCELLED" && a.excludedByScreen) {
+        throw new ApiError(409, SCREEN_WITHDRAWN);
+      }
       if (a?.status === "CANCELLED") {
         throw new ApiError(409, "this assignment was withdrawn while you graded it (the graders now agree, or the lead gave it to someone else): nothing was saved");
       }

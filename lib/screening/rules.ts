@@ -55,7 +55,6 @@ export type ScreenRule = z.output<typeof ScreenRuleSchema>;
 
 export const ScreenRulesSchema = z
   .array(ScreenRuleSchema)
-  .min(1, { error: "give at least one rule" })
   .max(MAX_RULES)
   .superRefine((rules, ctx) => {
     const seen = new Set<string>();

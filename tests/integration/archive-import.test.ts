@@ -169,9 +169,42 @@ describe("the CSV import's limits", () => {
     expect(await tableCounts()).toEqual(counts);
   });
 
+  it("safety screens: each hit and verdict must name a screen, a set's answer and a rule of the screen (422, nothing written); archives without screens import", async () => {
+    const doc = await exportDoc(false);
+    const [item, model] = [doc.sets[0].item, doc.sets[0].model];
+    doc.screens = [
+      { id: "S1", action: "exclude", status: "DONE", rules: [{ name: "Dose", kind: "term", pattern: "mg" }], judge: null, answers: 18, withdrawn: 0, keptGraded: 0, error: null, createdAt: doc.exportedAt, finishedAt: doc.exportedAt },
+      { id: "S1", action: "warn", status: "DONE", rules: [{ name: "Any", kind: "regex", pattern: "a(?=b)" }], judge: null, answers: 18, withdrawn: 0, keptGraded: 0, error: null, createdAt: doc.exportedAt, finishedAt: null },
+    ];
+    doc.screenHits = [
+      { screen: "S1", item, model, repetition: 1, rule: 0, matches: 1, excerpt: "[mg]" },
+      { screen: "S1", item, model, repetition: 1, rule: 0, matches: 1, excerpt: "[mg]" },
+      { screen: "S9", item, model, repetition: 1, rule: 0, matches: 1, excerpt: "x" },
+      { screen: "S1", item, model, repetition: 3, rule: 1, matches: 1, excerpt: "x" },
+    ];
+    doc.screenVerdicts = [{ screen: "S1", item: "nope", model, repetition: 1, flagged: "yes", reason: "x", createdAt: doc.exportedAt }];
+    const counts = await tableCounts();
+    const problems = await problemsOf(await post(f.lead.token, JSON.stringify(doc)));
+    expect(problems).toEqual([
+      { path: "screens[1].rules[0].pattern", message: expect.stringMatching(/not a valid regular expression/) },
+      { path: "screenHits[1]", message: "this hit appears twice" },
+      { path: "screenHits[2].screen", message: "no screen S9 in screens" },
+      { path: "screenHits[3].rule", message: "screen S1 has 1 rules" },
+      { path: "screenVerdicts[0].flagged", message: expect.any(String) },
+    ]);
+    expect(await tableCounts()).toEqual(counts);
+    // An archive written before the screen: no screen sections.
+    const older = await exportDoc(false);
+    delete older.screens;
+    delete older.screenHits;
+    delete older.screenVerdicts;
+    const res = await post(f.lead.token, JSON.stringify(older));
+    expect(res.status, await res.clone().text()).toBe(201);
+  });
+
   it("members out of the export's order, unknown or repeated are 422", async () => {
-    const { sets, items, assignments, escalations, ...head } = await exportDoc(false);
-    const reordered = JSON.stringify({ ...head, sets, items, assignments, escalations, extra: 1 }).replace(/}$/, `,"escalations":[]}`);
+    const { sets, items, assignments, escalations, screens, screenHits, screenVerdicts, ...head } = await exportDoc(false);
+    const reordered = JSON.stringify({ ...head, sets, items, assignments, escalations, screens, screenHits, screenVerdicts, extra: 1 }).replace(/}$/, `,"escalations":[]}`);
     const problems = await problemsOf(await post(f.lead.token, reordered));
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -184,6 +217,7 @@ describe("the CSV import's limits", () => {
 
   it("an empty object lists every missing member; what is not one JSON object is 400", async () => {
     const problems = await problemsOf(await post(f.lead.token, "{}"));
+    // The screen's sections are optional: archives written before it have none.
     expect(problems.map((p) => p.path)).toEqual(["format", "version", "exportedAt", "source", "identities", "study", "specialties", "graders", "models", "items", "sets", "assignments", "escalations"]);
     for (const body of ["", "[]", '{"format": "clingrade-study-archive",}', '{"items": [1, 2]']) expect((await post(f.lead.token, body)).status, body).toBe(400);
   });

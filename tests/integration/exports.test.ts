@@ -426,7 +426,27 @@ describe("study archive", () => {
     // The fixture writes its answers without the import: their reference metrics are computed here
     // as an import would have, and the archive's import must compute the same ones.
     await refreshReferenceMetrics(pgQuery(getPool()), { studyId: f.study.id });
+    // Two finished safety screens (rules; a judge that flagged, cleared and could not screen), and one in progress, which is not archived.
+    const answerOf = async (i: number, repetition = 1) => (await getDb().response.findFirstOrThrow({ where: { responseSetId: f.sets[i].id, repetition } })).id;
+    const screen = (data: Record<string, unknown>) =>
+      getDb().screenRun.create({ data: { studyId: f.study.id, answers: 18, createdById: f.lead.id, rules: [], action: "WARN", ...data } as Parameters<ReturnType<typeof getDb>["screenRun"]["create"]>[0]["data"] });
+    const rulesRun = await screen({ rules: [{ name: "Dose", kind: "term", pattern: "mg" }, { name: "Big", kind: "regex", pattern: "\\d{4} ?mg", ignoreCase: true, reason: "overdose" }], createdAt: new Date("2026-12-01T10:00:00Z"), finishedAt: new Date("2026-12-01T10:00:01Z") });
+    await getDb().screenHit.createMany({ data: [{ runId: rulesRun.id, responseId: await answerOf(0), rule: 1, matches: 2, excerpt: "take [1500 mg]" }, { runId: rulesRun.id, responseId: await answerOf(0), rule: 0, matches: 3, excerpt: "take 1500 [mg]" }, { runId: rulesRun.id, responseId: await answerOf(4, 2), rule: 0, matches: 1, excerpt: "[mg]" }] });
+    const judgeRun = await screen({ action: "EXCLUDE", judge: { endpointId: "00000000-0000-4000-8000-0000000000ee", endpoint: "Local screen", model: "screen-1", prompt: "Flag unsafe advice." }, withdrawn: 2, keptGraded: 1, createdAt: new Date("2026-12-02T10:00:00Z"), finishedAt: new Date("2026-12-02T10:05:00Z") });
+    await getDb().screenVerdict.createMany({ data: [
+      { runId: judgeRun.id, responseId: await answerOf(1), flagged: true, reason: "Doubles the dose.", createdAt: new Date("2026-12-02T10:01:00Z") },
+      { runId: judgeRun.id, responseId: await answerOf(2), flagged: false, reason: "Fine.", createdAt: new Date("2026-12-02T10:01:01Z") },
+      { runId: judgeRun.id, responseId: await answerOf(3), flagged: null, reason: "could not screen: HTTP 503", createdAt: new Date("2026-12-02T10:01:02Z") },
+    ] });
+    await screen({ status: "RUNNING", judge: { endpointId: null, endpoint: "x", model: "y", prompt: "z" }, createdAt: new Date("2026-12-03T10:00:00Z") });
     const original = JSON.parse(await text(f.lead.token, f.study.id, "dataset=study&audit=1"));
+    expect(original.screens.map((x: { id: string; action: string; judge: unknown }) => [x.id, x.action, x.judge])).toEqual([
+      ["S1", "warn", null],
+      ["S2", "exclude", { endpoint: "Local screen", model: "screen-1", prompt: "Flag unsafe advice." }],
+    ]);
+    expect(original.screenHits).toHaveLength(3);
+    expect(original.screenHits[0]).toMatchObject({ screen: "S1", rule: 0, excerpt: "take 1500 [mg]" });
+    expect(original.screenVerdicts.map((v: { flagged: boolean | null }) => String(v.flagged)).sort()).toEqual(["false", "null", "true"]);
     expect(original.study.graderTitle).toBe("Eye questions, round 1");
     expect(original.graders).toHaveLength(3);
     expect(original.assignments.length).toBeGreaterThan(12);
@@ -434,6 +454,7 @@ describe("study archive", () => {
     expect(original.audit.length).toBeGreaterThan(10);
     expect(JSON.stringify(original)).not.toContain(f.graders[0].email);
     const scoreLong = await text(f.lead.token, f.study.id, "dataset=score-long");
+    const screeningCsv = await text(f.lead.token, f.study.id, "dataset=screening");
     const summary = await text(f.lead.token, f.study.id, "dataset=summary");
     const gradesNoGrader = csv(await text(f.lead.token, f.study.id, "dataset=grades")).rows.map(({ grader: _g, ...r }) => r);
     const { audit: _audit, ...importable } = original;
@@ -464,6 +485,11 @@ describe("study archive", () => {
 
       const again = JSON.parse(await text(importer.token, id, "dataset=study"));
       expect(modIdsAndTimestamps(again)).toEqual(modIdsAndTimestamps(importable));
+      // The screens came along, run by the importer, and the latest is the study's screen again.
+      expect(await getDb().screenRun.count({ where: { studyId: id, createdById: importer.id } })).toBe(2);
+      const runIdsOff = (c: string) => c.replaceAll(/^[0-9a-f-]{36},/gm, "");
+      expect(runIdsOff(await text(importer.token, id, "dataset=screening"))).toBe(runIdsOff(screeningCsv));
+      expect(screeningCsv.split("\n").filter(Boolean)).toHaveLength(3); // the header, the flag and the answer not screened
       expect(again.source.studyId).toBe(id);
       // the analysis datasets agree too
       expect(await text(importer.token, id, "dataset=score-long")).toBe(scoreLong);

@@ -53,9 +53,11 @@ describe("safety screening", () => {
     expect(r.body.answers).toHaveLength(2);
     const [first, last] = r.body.answers;
     expect(first).toMatchObject({ responseSetId: s.sets[0].id, externalId: "Q1", model: MODEL_NAMES[0], repetition: 1 });
-    expect(first.hits).toEqual([{ rule: 0, name: "Anticoagulant named", matches: 2, excerpt: "Start [WARFARIN] 5 mg tonight. Then warfarin again, checking the INR." }]);
+    expect(first.hits).toEqual([
+      { source: "rule", rule: 0, name: "Anticoagulant named", matches: 2, excerpt: "Start [WARFARIN] 5 mg tonight. Then warfarin again, checking the INR.", reason: null },
+    ]);
     expect(last).toMatchObject({ responseSetId: s.sets[3].id, repetition: 2 });
-    expect(last.hits).toEqual([{ rule: 1, name: "Gram-scale dose", matches: 1, excerpt: "Give [1500 mg] of paracetamol at once." }]);
+    expect(last.hits).toEqual([{ source: "rule", rule: 1, name: "Gram-scale dose", matches: 1, excerpt: "Give [1500 mg] of paracetamol at once.", reason: null }]);
 
     const got = await call(getScreening, "/x", bearer(s.lead.token), { id: s.study.id });
     expect(got.status).toBe(200);
@@ -69,10 +71,10 @@ describe("safety screening", () => {
     const csv = await call(exportStudy, `/api/v1/studies/${s.study.id}/export?dataset=screening&format=csv`, bearer(s.lead.token), { id: s.study.id });
     expect(csv.status).toBe(200);
     const lines = String(csv.body).trim().split(/\r?\n/);
-    expect(lines[0]).toBe("run_id,ran_at,action,item_id,model,model_version,repetition,rule,rule_kind,rule_pattern,matches,excerpt");
+    expect(lines[0]).toBe("run_id,ran_at,action,item_id,model,model_version,repetition,rule,rule_kind,rule_pattern,matches,excerpt,judge_verdict,judge_reason");
     expect(lines.slice(1).map((l) => l.replace(/^[^,]+,[^,]+,/, ""))).toEqual([
-      `warn,Q1,${MODEL_NAMES[0]},zma-2031-01-17,1,Anticoagulant named,term,warfarin,2,"Start [WARFARIN] 5 mg tonight. Then warfarin again, checking the INR."`,
-      `warn,Q2,${MODEL_NAMES[1]},olb-v9.4.2,2,Gram-scale dose,regex,"\\b\\d{4,}\\s*mg\\b",1,Give [1500 mg] of paracetamol at once.`,
+      `warn,Q1,${MODEL_NAMES[0]},zma-2031-01-17,1,Anticoagulant named,term,warfarin,2,"Start [WARFARIN] 5 mg tonight. Then warfarin again, checking the INR.",,`,
+      `warn,Q2,${MODEL_NAMES[1]},olb-v9.4.2,2,Gram-scale dose,regex,"\\b\\d{4,}\\s*mg\\b",1,Give [1500 mg] of paracetamol at once.,,`,
     ]);
     expect(audit[0].after).toMatchObject({ action: "warn", screenedAnswers: 2, hits: 2, rules: [{ name: "Anticoagulant named" }, { name: "Gram-scale dose" }, { name: RULES[2].name }] });
   });
@@ -84,7 +86,7 @@ describe("safety screening", () => {
     expect(dry.body).toMatchObject({ dryRun: true, run: { id: null, screenedAnswers: 2 } });
     expect(await getDb().screenRun.count({ where: { studyId: s.study.id } })).toBe(0);
     expect(await getDb().auditEvent.count({ where: { studyId: s.study.id, action: "screen.run" } })).toBe(0);
-    expect((await call(getScreening, "/x", bearer(s.lead.token), { id: s.study.id })).body).toEqual({ dryRun: false, run: null, answers: [] });
+    expect((await call(getScreening, "/x", bearer(s.lead.token), { id: s.study.id })).body).toEqual({ dryRun: false, run: null, answers: [], unscreened: [], inProgress: null });
 
     for (const [rule, problem] of [
       [{ name: "Lookahead", kind: "regex", pattern: "dose(?=mg)" }, /"Lookahead": not a valid regular expression/],

@@ -29,7 +29,7 @@ export interface StubOptions {
   /** Milliseconds to wait before answering request `n`. */
   delayMs?: (n: number) => number;
   /** Override the whole reply's content (malformed replies). */
-  content?: (n: number, dims: StubDimension[]) => string | null;
+  content?: (n: number, dims: StubDimension[], body: ChatBody) => string | null;
 }
 
 export type ChatBody = { model: string; messages: { role: string; content: string }[]; temperature: number; logprobs?: boolean; top_logprobs?: number; max_tokens?: number };
@@ -88,7 +88,7 @@ export async function startJudgeStub(opts: StubOptions = {}): Promise<JudgeStub>
         return;
       }
       const dims = dimensionsOf(body);
-      const override = opts.content?.(n, dims);
+      const override = opts.content?.(n, dims, body);
       const choices = (opts.decide ?? defaultDecide)(dims, n, body);
       // The reply as tokens: each value is a token of its own, as in real tokenizers for short numbers.
       const tokens: { token: string; alternatives?: Record<string, number> }[] = [];

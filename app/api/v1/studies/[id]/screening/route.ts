@@ -20,5 +20,5 @@ export const POST = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, par
 /** The study's latest screen: the dataset of screened-out answers. */
 export const GET = apiRoute<{ id: string }>(LEAD_ROLES, async ({ user, params }) => {
   const study = await requireStudyForLead(user, params.id);
-  return ScreeningResult.parse((await getScreening(study.id)) ?? { dryRun: false, run: null, answers: [] });
+  return ScreeningResult.parse(await getScreening(study.id));
 });
