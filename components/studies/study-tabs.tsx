@@ -24,6 +24,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/results`, label: "Results" },
     { href: `${base}/governance`, label: "Governance" },
     { href: `${base}/dashboard`, label: "Dashboard" },
+    { href: `${base}/quality`, label: "Graders' quality" },
     { href: `${base}/exports`, label: "Exports" },
     { href: `${base}/audit`, label: "Audit" },
     { href: `${base}/settings`, label: "Settings" },

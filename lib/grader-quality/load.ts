@@ -53,6 +53,10 @@ export async function loadQuality(db: Sql, studyId: string): Promise<LoadedQuali
   );
   // A former member whose work is still in the study is shown too.
   const known = new Set(graders.map((g) => g.id));
-  for (const w of work) if (!known.has(w.grader)) (known.add(w.grader), graders.push({ id: w.grader, name: "Former grader", active: false, excluded: null }));
+  for (const w of work) {
+    if (known.has(w.grader)) continue;
+    known.add(w.grader);
+    graders.push({ id: w.grader, name: "Former grader", active: false, excluded: null });
+  }
   return { layout, graders, work };
 }
