@@ -11,6 +11,7 @@ import { GET as sensitivity } from "@/app/api/v1/studies/[id]/grader-quality/sen
 import { DELETE as include, PUT as exclude } from "@/app/api/v1/studies/[id]/grader-quality/exclusions/[userId]/route";
 import { GET as stats } from "@/app/api/v1/studies/[id]/stats/route";
 import { GET as listSets } from "@/app/api/v1/studies/[id]/sets/route";
+import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
 import { assembleStudyStats } from "@/lib/analytics/assemble";
 import { loadStudy } from "@/lib/analytics/load";
 import { assignGraders } from "@/lib/assignment/service";
@@ -214,6 +215,31 @@ describe("excluding a grader from the analysis", () => {
     expect((await excl(s.f.lead.token, s.random.id, "")).status).toBe(422);
     expect((await excl(s.f.lead.token, s.f.lead.id)).status).toBe(404);
     expect((await excl(s.f.lead.token, "00000000-0000-4000-8000-000000000000")).status).toBe(404);
+  });
+});
+
+describe("the grader-quality export", () => {
+  it("is the table as CSV, one row per grader, pseudonyms by default, the exclusion's reason formula-guarded", async () => {
+    const id = s.f.study.id;
+    expect((await excl(s.f.lead.token, s.five.id, "=HYPERLINK(1)")).status).toBe(200);
+    try {
+      const res = await exportRoute(new Request(`http://localhost/api/v1/studies/${id}/export?dataset=grader-quality&format=csv`, bearer(s.f.lead.token)), { params: Promise.resolve({ id }) });
+      expect(res.status).toBe(200);
+      const lines = (await res.text()).trim().split("\n");
+      expect(lines[0]).toMatch(/^grader,grader_name,excluded,excluded_at,excluded_reason,sets,/);
+      expect(lines).toHaveLength(7);
+      const report = (await q(s.f.lead.token)).body;
+      const five = report.graders.find((g: Body) => g.graderId === s.five.id);
+      const row = lines.find((l) => l.includes("HYPERLINK"))!;
+      expect(row).toContain(",true,");
+      expect(row).toContain(",'=HYPERLINK(1),");
+      expect(row).toContain(`,${five.sets},${five.time.medianMs},`);
+      expect(row).toContain(",1,28,0.2,");
+      expect(row).not.toContain("grader6");
+      expect(row).toMatch(/not collected in this study,not collected in this study$/);
+    } finally {
+      await incl(s.f.lead.token, s.five.id);
+    }
   });
 });
 
