@@ -237,6 +237,13 @@ describe("the grader-quality export", () => {
       expect(row).toContain(",1,28,0.2,");
       expect(row).not.toContain("grader6");
       expect(row).toMatch(/not collected in this study,not collected in this study$/);
+      // The summary names the exclusion (pseudonym, when, why); the audit export has the event.
+      const get = async (query: string) =>
+        (await exportRoute(new Request(`http://localhost/api/v1/studies/${id}/export?${query}`, bearer(s.f.lead.token)), { params: Promise.resolve({ id }) })).text();
+      const summary = (await get("dataset=summary&format=csv")).split("\n");
+      const pseudonym = row.split(",")[0];
+      expect(summary[1]).toMatch(new RegExp(`^excluded_grader,.*,excluded_at,.*,"?'?\\d{4}-.*: '?=HYPERLINK\\(1\\)"?,,,${pseudonym}$`));
+      expect(await get("dataset=audit&format=csv")).toContain("study.grader.exclude");
     } finally {
       await incl(s.f.lead.token, s.five.id);
     }
