@@ -26,14 +26,14 @@ export function ExclusionButton({ studyId, graderId, name, excluded }: { studyId
   };
   if (excluded)
     return (
-      <Button type="button" size="sm" variant="outline" disabled={busy} onClick={() => run("DELETE")} aria-label={`Include ${name} in the analysis again`}>
-        Include again
+      <Button type="button" size="sm" variant="outline" disabled={busy} onClick={() => run("DELETE")}>
+        Include <span className="sr-only">{name} in the analysis</span> again
       </Button>
     );
   if (!open)
     return (
-      <Button type="button" size="sm" variant="outline" onClick={() => setOpen(true)} aria-label={`Exclude ${name} from the analysis`}>
-        Exclude
+      <Button type="button" size="sm" variant="outline" onClick={() => setOpen(true)}>
+        Exclude<span className="sr-only"> {name} from the analysis</span>
       </Button>
     );
   return (

@@ -114,7 +114,8 @@ export function QualityTable({ report }: { report: GraderQualityReport }) {
   const notes = report.graders[0];
   return (
     <div className="flex flex-col gap-3">
-      <div className="overflow-auto rounded-md border border-border">
+      {/* Focusable: a keyboard user scrolls it too (axe scrollable-region-focusable). */}
+      <div tabIndex={0} role="region" aria-label="Graders' quality table" className="overflow-auto rounded-md border border-border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
         <table className="w-full text-sm" aria-label="Graders' quality signals">
           <thead className="bg-muted text-left text-muted-foreground">
             {table.getHeaderGroups().map((group) => (

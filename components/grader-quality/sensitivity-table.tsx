@@ -10,7 +10,7 @@ export function SensitivityTable({ data }: { data: Sensitivity }) {
   return (
     <div className="flex flex-col gap-2">
       <p className="text-sm text-muted-foreground">{data.note}</p>
-      <div className="max-h-[28rem] overflow-auto rounded-md border border-border">
+      <div tabIndex={0} role="region" aria-label="Sensitivity table" className="max-h-[28rem] overflow-auto rounded-md border border-border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
         <table className="w-full text-sm" aria-label="Sensitivity of the headline figures to each grader">
           <thead className="sticky top-0 bg-muted text-left text-muted-foreground">
             <tr>
