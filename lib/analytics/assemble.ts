@@ -53,6 +53,8 @@ export interface LoadedStudy {
   assignments: LoadedAssignment[];
   /** The study's graders (members with the GRADER role). */
   graders: { id: string; name: string; active: boolean; external: boolean }[];
+  /** Graders the lead excluded from the analysis (lib/results/exclusion.ts): their work is left out of every figure. */
+  excluded?: ReadonlySet<string>;
 }
 
 export interface StatsQuery {
@@ -148,8 +150,9 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
   const inScope = new Set(sets.map((s) => s.id));
   const bySet = new Map<string, LoadedAssignment[]>();
   const submitted: LoadedAssignment[] = [];
+  const excluded = loaded.excluded;
   for (const a of loaded.assignments) {
-    if (!inScope.has(a.setId)) continue;
+    if (!inScope.has(a.setId) || excluded?.has(a.graderId)) continue;
     const list = bySet.get(a.setId);
     if (list) list.push(a);
     else bySet.set(a.setId, [a]);

@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { storedEscalationRules, storedThresholds } from "@/lib/studies/thresholds";
 import { graderRecordOf, type LoadedAssignment, type LoadedSet, type LoadedStudy } from "./assemble";
+import { excludedGradersSql } from "@/lib/results/exclusion";
 import { cellCodeSql, cellLayout, codesFromBytes, decodeRow, packedCellsWhere } from "./grader-cells";
 
 /**
@@ -76,6 +77,7 @@ export async function loadStudy(studyId: string): Promise<LoadedStudy | null> {
         assignments.push(row);
       });
       const graders = await tx.rows<{ id: string; name: string; active: boolean; external: boolean }>(gradersSql(studyId));
+      const excluded = await tx.rows<{ id: string }>(excludedGradersSql(studyId));
       return {
         study: { ...study, rubrics, thresholds: storedThresholds(study.thresholds, rubrics), escalationRules: storedEscalationRules(study.escalationRules, rubrics) },
         layout,
@@ -83,6 +85,7 @@ export async function loadStudy(studyId: string): Promise<LoadedStudy | null> {
         sets: sets.map((s) => ({ id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, status: s.status, model: { id: s.modelId, name: s.model, version: s.version } })),
         assignments,
         graders,
+        excluded: new Set(excluded.map((x) => x.id)),
       };
     },
     { snapshot: true },

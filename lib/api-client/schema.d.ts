@@ -880,6 +880,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/grader-quality": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each grader's quality signals (leads)
+         * @description Per grader: time per set against the study's median, straight-lining, share of the scale used, leave-one-out bias with a 95% interval over sets, agreement with peers (Gwet's AC2) and the trend per block of sets, each with its n and a note. Only ordinal scores of submitted primary sets are read. The study's leads and admins; graders 403, other leads 404.
+         */
+        get: operations["getGraderQuality"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/grader-quality/sensitivity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Headline figures without each grader (leads)
+         * @description The dashboard's headline figures (final means per model, Cronbach's alpha, Gwet's AC2 per dimension, Cliff's delta between models, all specialties) as shown, with every grader, and recomputed without each analysed grader in turn; the largest change per figure is named.
+         */
+        get: operations["getGraderSensitivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/grader-quality/exclusions/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Exclude a grader from the analysis
+         * @description Leaves the grader's grades out of the dashboard, the results and the exports' figures; the grades stay. Audited (study.grader.exclude); DELETE reverses it.
+         */
+        put: operations["excludeGrader"];
+        post?: never;
+        /**
+         * Bring an excluded grader back into the analysis
+         * @description Reverses an exclusion (audited: study.grader.include).
+         */
+        delete: operations["includeGrader"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3962,6 +4026,168 @@ export interface components {
             } | null;
             amendments: components["schemas"]["ProtocolAmendment"][];
         };
+        GraderQualityReport: {
+            /** Format: uuid */
+            studyId: string;
+            studyMedianTimeMs: number | null;
+            timedSets: number;
+            /** @description Sets per block of the trend */
+            trendBlock: number;
+            dimensions: {
+                key: string;
+                label: string;
+                levels: number[];
+            }[];
+            notes: {
+                scope: string;
+                skipped: string;
+                trend: string;
+            };
+            /** @description Signals this study has no dataset for yet (gold sets, washout re-grades) */
+            notCollected: {
+                signal: string;
+                label: string;
+                status: string;
+                note: string;
+            }[];
+            graders: {
+                /** Format: uuid */
+                graderId: string;
+                name: string;
+                active: boolean;
+                /** @description Set when the lead excluded the grader from the analysis (their grades stay, and their signals are still shown) */
+                excluded: {
+                    /** Format: date-time */
+                    at: string;
+                    /** Format: uuid */
+                    by: string | null;
+                    byName: string | null;
+                    reason: string | null;
+                } | null;
+                /** @description Submitted primary sets */
+                sets: number;
+                time: {
+                    medianMs: number | null;
+                    /** @description Grader's median over the study's median */
+                    ratio: number | null;
+                    n: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                };
+                straightLining: {
+                    share: number | null;
+                    n: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                };
+                scaleUse: {
+                    share: number | null;
+                    n: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                };
+                bias: {
+                    estimate: number | null;
+                    /** @description 95% interval, null with fewer than two sets */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    n: number;
+                    sets: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                    byDimension: {
+                        dimension: string;
+                        estimate: number | null;
+                        /** @description 95% interval, null with fewer than two sets */
+                        ci: [
+                            number,
+                            number
+                        ] | null;
+                        n: number;
+                        sets: number;
+                    }[];
+                };
+                agreement: {
+                    ac2: number | null;
+                    n: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                    byDimension: {
+                        dimension: string;
+                        ac2: number | null;
+                        n: number;
+                    }[];
+                };
+                trend: {
+                    block: number;
+                    /** Format: date-time */
+                    from: string;
+                    /** Format: date-time */
+                    to: string;
+                    sets: number;
+                    bias: number | null;
+                    biasCells: number;
+                    straightLining: number | null;
+                    straightLiningSets: number;
+                }[];
+            }[];
+        };
+        /** @description Why the grader is left out of the analysis */
+        ExcludeGrader: {
+            reason: string;
+        };
+        GraderExclusion: {
+            /** Format: uuid */
+            userId: string;
+            /** @description Set when the lead excluded the grader from the analysis (their grades stay, and their signals are still shown) */
+            excluded: {
+                /** Format: date-time */
+                at: string;
+                /** Format: uuid */
+                by: string | null;
+                byName: string | null;
+                reason: string | null;
+            } | null;
+            /** @description False when the grader already was in that state */
+            changed: boolean;
+        };
+        GraderSensitivity: {
+            /** Format: uuid */
+            studyId: string;
+            note: string;
+            graders: {
+                /** Format: uuid */
+                graderId: string;
+                name: string;
+                excluded: boolean;
+            }[];
+            excluded: string[];
+            figures: {
+                key: string;
+                /** @enum {string} */
+                kind: "mean" | "alpha" | "agreement" | "delta";
+                label: string;
+                /** @description As the dashboard shows it (excluded graders left out) */
+                main: number | null;
+                /** @description With every grader, the excluded ones too */
+                allGraders: number | null;
+                /** @description Recomputed without each analysed grader in turn */
+                withoutEach: {
+                    /** Format: uuid */
+                    graderId: string;
+                    value: number | null;
+                    change: number | null;
+                }[];
+                /** @description The grader whose leaving out changes the figure most (absolute change) */
+                largest: {
+                    /** Format: uuid */
+                    graderId: string;
+                    change: number;
+                } | null;
+            }[];
+        };
         CreateUser: {
             email: string;
             name: string;
@@ -6076,7 +6302,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Which dataset */
-                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening";
+                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "grader-quality";
                 /** @description csv (default) or json; the study dataset is JSON only */
                 format?: "csv" | "json";
                 /** @description 1: start a CSV with a UTF-8 byte-order mark (Excel then opens accents correctly) */
@@ -8218,6 +8444,241 @@ export interface operations {
             };
             /** @description Valid JSON that breaks the rules; details name each problem */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGraderQuality: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraderQualityReport"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGraderSensitivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraderSensitivity"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    excludeGrader: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                /** @description The grader's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExcludeGrader"];
+            };
+        };
+        responses: {
+            /** @description Excluded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraderExclusion"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    includeGrader: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                /** @description The grader's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraderExclusion"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

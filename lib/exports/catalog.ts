@@ -62,6 +62,13 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
       "The study's latest safety screen, one row per answer and rule that matched: the run (id, time, action: warn or exclude), item, model and version, repetition, the rule as run (name, which is the reason; term or regex; pattern), the matches in the answer (counted up to 1000) and the text around the first match, in [brackets]; then one row per answer its automated judge flagged (judge_verdict flagged, rule_kind judge, the judge's reason in judge_reason) or could not screen (judge_verdict could_not_screen, the error in judge_reason). Empty when the study has not been screened.",
   },
   {
+    dataset: "grader-quality",
+    title: "Graders' quality",
+    formats: ["csv", "json"],
+    description:
+      "The Graders' quality table, one row per grader: whether and why the lead excluded them from the analysis; time per set (median, ms) and its ratio to the study's median; straight-lining share; share of the scale used; leave-one-out bias in scale points with its 95% interval (cluster-robust over sets); Gwet's AC2 against peers; each with its n. Shares 0-1. Gold accuracy and intra-rater reliability say 'not collected in this study' until those datasets exist. Exclusions and their reversal are also in the audit trail.",
+  },
+  {
     dataset: "audit",
     title: "Audit trail",
     formats: ["csv", "json"],

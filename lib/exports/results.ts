@@ -10,6 +10,7 @@ import { jsonArray } from "./json";
 import { loadPeople, type People } from "./people";
 import { roundDeep, roundForExport } from "./precision";
 import type { ExportSession } from "./session";
+import { graderPseudonym } from "@/lib/users/pseudonym";
 import type { AnswerReferenceMetrics } from "@/lib/reference-metrics/contract";
 
 /**
@@ -362,6 +363,23 @@ export interface SummaryDocument {
   harmFlags: HarmFlagSummary[];
   /** Each automated judge against the panel (section judge_vs_panel in the CSV). */
   judgeVsPanel: JudgeComparison[];
+  /** Graders the lead excluded from the analysis: none of these figures uses their grades (section excluded_grader in the CSV). */
+  excludedGraders: ExcludedGrader[];
+}
+
+export interface ExcludedGrader {
+  /** The grader's per-study pseudonym. */
+  grader: string;
+  excludedAt: string;
+  reason: string | null;
+}
+
+async function excludedGraders(session: ExportSession, studyId: string): Promise<ExcludedGrader[]> {
+  const rows = await session.rawQuery<{ userId: string; excludedAt: Date; reason: string | null }>(
+    `SELECT "userId"::text AS "userId", "excludedAt", "excludedReason" AS reason FROM "StudyMember" WHERE "studyId" = $1::uuid AND "excludedAt" IS NOT NULL ORDER BY "excludedAt", "userId"`,
+    [studyId],
+  );
+  return rows.map((r) => ({ grader: graderPseudonym(studyId, r.userId), excludedAt: new Date(r.excludedAt).toISOString(), reason: r.reason }));
 }
 
 async function harmFlagSummary(session: ExportSession, studyId: string): Promise<HarmFlagSummary[]> {
@@ -398,6 +416,7 @@ export async function summaryDocument(session: ExportSession, study: ResultsStud
     cliffsDelta: await cliffsPairsAsync(sets, study.rubrics),
     harmFlags: await harmFlagSummary(session, study.id),
     judgeVsPanel: await judgeComparisons(study.id),
+    excludedGraders: await excludedGraders(session, study.id),
   };
 }
 
@@ -420,7 +439,9 @@ function totalMeasures(doc: SummaryDocument, rubrics: readonly RubricDocument[],
 /** The summary as one long table: a `section` column says which of the four blocks a row belongs to. */
 export function summaryRows(doc: SummaryDocument, rubrics: readonly RubricDocument[]): SummaryRow[] {
   // Flags are a safety record: listed even before any set has final scores.
-  const rows: SummaryRow[] = doc.harmFlags.flatMap((h) =>
+  // Exclusions first: whoever reads the figures below must know whose grades they leave out.
+  const rows: SummaryRow[] = (doc.excludedGraders ?? []).map((x) => ({ section: "excluded_grader", value: x.grader, measure: "excluded_at", note: `${x.excludedAt}${x.reason ? `: ${x.reason}` : ""}` }));
+  rows.push(...doc.harmFlags.flatMap((h) =>
     (["flags", "flaggedSets", "unreviewed"] as const).map((measure) => ({
       section: "harm_flags",
       specialty: h.specialty,
@@ -428,7 +449,7 @@ export function summaryRows(doc: SummaryDocument, rubrics: readonly RubricDocume
       measure: measure === "flaggedSets" ? "flagged_sets" : measure,
       n: h[measure],
     })),
-  );
+  ));
   // No agreed or adjudicated set yet: no scores to summarise.
   if (doc.models.length === 0) return rows;
   for (const s of doc.models) {

@@ -3,6 +3,7 @@ import { archiveChunks } from "./archive";
 import { auditChunks } from "./audit";
 import type { Dataset, Format } from "./contract";
 import { gradesChunks } from "./grades";
+import { graderQualityChunks } from "./grader-quality";
 import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
 import { screeningChunks } from "./screening";
@@ -93,6 +94,11 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
       return withSession((session) => judgeScoresChunks(session, study.id, format, storedRubrics(study.rubrics)));
     case "screening":
       return withSession((session) => screeningChunks(session, study.id, format));
+    case "grader-quality":
+      return withSession(async function* (session) {
+        const people = await loadPeople(session.rawQuery, study.id);
+        yield* graderQualityChunks(session, study.id, people, identities, format);
+      });
   }
 }
 

@@ -20,3 +20,4 @@ import "@/lib/screening/contract";
 import "@/lib/planner/contract";
 import "@/lib/protocol/contract";
 import "@/lib/report/contract";
+import "@/lib/grader-quality/contract";

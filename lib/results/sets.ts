@@ -6,6 +6,7 @@ import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { finalScoresOf, type FinalGraders, type FinalBands, type FinalScores, type FinalTotals, type ScoringStudy } from "@/lib/scoring/final-scores";
 import { graderRubricTotals, graderRubricValues, type StoredCell } from "@/lib/scoring/study-values";
 import type { AnswerReferenceMetrics } from "@/lib/reference-metrics/contract";
+import { excludedWorkSql } from "@/lib/results/exclusion";
 
 /**
  * Response sets with their final scores (finalScoresOf: per dimension, the
@@ -84,11 +85,11 @@ JOIN "Specialty" sp ON sp.id = i."specialtyId"
 JOIN "LlmModel" m ON m.id = rs."modelId"
 WHERE rs."studyId" = $1::uuid AND ($2::text IS NULL OR rs.status::text = $2::text)`;
 
-// Each submitted grader's cells as [rubric, dimension, repetition, score] tuples: a set's scores arrive with the set.
+// Each submitted grader's cells (graders excluded from the analysis left out: lib/results/exclusion.ts) as [rubric, dimension, repetition, score] tuples: a set's scores arrive with the set.
 const GRADERS_OF_SET = `
 (SELECT coalesce(json_agg((SELECT json_agg(json_build_array(g.rubric, g.dimension, g.repetition, g.score, g.category, g.na, g.criterion))
                            FROM "Grade" g WHERE g."assignmentId" = a.id)), '[]'::json)
- FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED') AS graders,
+ FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED' AND NOT ${excludedWorkSql("a")}) AS graders,
 (SELECT json_agg(json_build_array(j.rubric, j.dimension, j.repetition, j.score, j.category, j.na, ''))
  FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = s."finalJudgeId") AS judge,
 (SELECT json_agg(json_build_array(r.repetition, r.bleu, r.rouge1, r."rougeL", r."embeddingSimilarity") ORDER BY r.repetition)

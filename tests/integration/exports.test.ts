@@ -292,11 +292,12 @@ describe("sets", () => {
 
 describe("summary", () => {
   it("JSON: per model and specialty summaries, alpha with CI and the Cliff's delta table, as lib/results/summary computes them", async () => {
-    const { harmFlags, judgeVsPanel, ...doc } = JSON.parse(await text(f.lead.token, f.study.id, "dataset=summary&format=json"));
+    const { harmFlags, judgeVsPanel, excludedGraders, ...doc } = JSON.parse(await text(f.lead.token, f.study.id, "dataset=summary&format=json"));
     // The harm flags block is checked against hand counts in harm-review.test.ts.
     expect(Array.isArray(harmFlags)).toBe(true);
     // No judge in this study; the judge block is checked in judges-chattogovar.test.ts.
     expect(judgeVsPanel).toEqual([]);
+    expect(excludedGraders).toEqual([]);
     const sets = await computeSetResults(f.study.id);
     const rubrics = templateRubrics(["SCORE", "SAFE_LLM"]);
     expect(doc).toEqual(
