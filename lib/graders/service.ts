@@ -3,6 +3,8 @@ import { hashPassword } from "@/lib/auth/password";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
+import { mailEnabled } from "@/lib/mail/config";
+import { createInvitation } from "@/lib/mail/invitations";
 import { generateInitialPassword } from "./initial-password";
 import type { AddGraderInput, SetGraderSpecialtiesInput } from "./schema";
 import { copyAccountSpecialties, setStudySpecialties, studySpecialtyNames } from "./specialties";
@@ -18,8 +20,10 @@ export interface AddGraderResult {
   accountCreated: boolean;
   /** An earlier, deactivated membership of this study was turned back on. */
   reactivated: boolean;
-  /** Only when it was generated here: shown once, never stored in plain text. */
+  /** Only when it was generated here with e-mail off: shown once, never stored in plain text. */
   initialPassword?: string;
+  /** With e-mail on, a new account without a given password: the invitation sent to set one. */
+  invitationId?: string;
 }
 
 /**
@@ -48,8 +52,8 @@ export async function createGraderAccount(
   tx: Tx,
   actor: Actor,
   studyId: string,
-  input: { email: string; name: string; passwordHash: string; specialties: string[]; passwordGenerated: boolean },
-): Promise<{ user: { id: string; email: string; name: string }; specialties: string[] }> {
+  input: { email: string; name: string; passwordHash: string; specialties: string[]; passwordGenerated: boolean; invite?: boolean },
+): Promise<{ user: { id: string; email: string; name: string }; specialties: string[]; invitationId?: string }> {
   const user = await tx.user.create({ data: { email: input.email, name: input.name, role: "GRADER", passwordHash: input.passwordHash } });
   await tx.studyMember.create({ data: { studyId, userId: user.id, role: "GRADER" } });
   const specialties = await setStudySpecialties(tx, studyId, user.id, input.specialties);
@@ -71,7 +75,9 @@ export async function createGraderAccount(
     after: { userId: user.id, email: user.email, role: "GRADER", active: true, specialties },
     requestId: actor.requestId,
   });
-  return { user, specialties };
+  if (!input.invite) return { user, specialties };
+  const invitation = await createInvitation(tx, actor, { userId: user.id, email: user.email, name: user.name, studyId });
+  return { user, specialties, invitationId: invitation.id };
 }
 
 export async function addGrader(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
@@ -131,13 +137,22 @@ async function addNewAccount(actor: Actor, studyId: string, input: AddGraderInpu
   const name = input.name?.trim();
   if (!name) throw new ApiError(409, CANNOT_ADD);
   const generated = input.password === undefined ? generateInitialPassword() : undefined;
+  // With e-mail on, the grader chooses their own password from an invitation: the generated one is never shown (nor usable by anyone).
+  const invite = generated !== undefined && mailEnabled();
   const passwordHash = await hashPassword(input.password ?? generated!);
   try {
-    const userId = await getDb().$transaction(async (tx) => {
-      const { user } = await createGraderAccount(tx, actor, studyId, { email: input.email, name, passwordHash, specialties: input.specialties ?? [], passwordGenerated: Boolean(generated) });
-      return user.id;
+    const { userId, invitationId } = await getDb().$transaction(async (tx) => {
+      const { user, invitationId } = await createGraderAccount(tx, actor, studyId, {
+        email: input.email,
+        name,
+        passwordHash,
+        specialties: input.specialties ?? [],
+        passwordGenerated: Boolean(generated),
+        invite,
+      });
+      return { userId: user.id, invitationId };
     });
-    return { userId, accountCreated: true, reactivated: false, ...(generated ? { initialPassword: generated } : {}) };
+    return { userId, accountCreated: true, reactivated: false, ...(invitationId ? { invitationId } : generated ? { initialPassword: generated } : {}) };
   } catch (err) {
     // Someone created an account with this email between our read and our insert.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
