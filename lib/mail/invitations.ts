@@ -6,7 +6,7 @@ import { passwordsEnabled, ssoConfigFromEnv } from "@/lib/auth/sso-config";
 import { throttleConfigFromEnv } from "@/lib/auth/throttle-policy";
 import { getDb, type Tx } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors/api-error";
-import { graderFacingTitle } from "@/lib/studies/grader-title";
+import { graderFacingTitle } from "@/lib/blinding/grader-title";
 import { mailConfigFromEnv } from "./config";
 import { enqueueMail } from "./outbox";
 import { hashLinkToken, LINK_TOKEN_PATTERN, newLinkToken } from "./tokens";

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { graderFacingTitleSql } from "@/lib/studies/grader-title";
+import { graderFacingTitleSql } from "@/lib/blinding/grader-title";
 
 /**
  * What is due to be sent today, queued straight into the outbox by one

@@ -4,7 +4,7 @@ import { describeOpenWork } from "@/lib/users/open-work-text";
  * Every message's words, plain text and HTML. Pure: the outbox renders a
  * message when it sends it, from what was stored with it (./outbox.ts) and the
  * links made then. Studies are named by their grader-facing title only
- * (lib/studies/grader-title.ts), never by the lead's name for them, and no
+ * (lib/blinding/grader-title.ts), never by the lead's name for them, and no
  * message says anything of the models under test.
  */
 export type MailParams =
