@@ -95,3 +95,24 @@ export async function settleFailed(m: LeasedMail, error: string, how: "bounced" 
     return status === "BOUNCED" ? "bounced" : retry ? "retry" : "failed";
   });
 }
+
+export interface MailLogRow {
+  id: string;
+  kind: string;
+  toEmail: string;
+  status: string;
+  subject: string | null;
+  error: string | null;
+  attempts: number;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+/** The newest messages, sent or not, for the admin's mail page (no bodies are stored: only what the log needs). */
+export function recentMail(limit = 200): Promise<MailLogRow[]> {
+  return getDb().mailMessage.findMany({
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: limit,
+    select: { id: true, kind: true, toEmail: true, status: true, subject: true, error: true, attempts: true, createdAt: true, sentAt: true },
+  });
+}
