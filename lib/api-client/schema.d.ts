@@ -1375,6 +1375,10 @@ export interface components {
             active: false;
             /** @description false when it was already inactive */
             changed: boolean;
+            /** @description Unsubmitted assignments the grader holds in this study: run the assignment again to move them */
+            openAssignments: number;
+            /** @description Of them, third-grader (adjudication) assignments, which hold up final scores */
+            openAdjudications: number;
         };
         /** @description Many graders to add to the study at once (csv or graders) */
         BulkAddGraders: {

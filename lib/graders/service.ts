@@ -4,6 +4,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
 import { mailEnabled } from "@/lib/mail/config";
+import { tellLeadsOfDeparture } from "@/lib/mail/departure";
 import { createInvitation } from "@/lib/mail/invitations";
 import { generateInitialPassword } from "./initial-password";
 import type { AddGraderInput, SetGraderSpecialtiesInput } from "./schema";
@@ -201,7 +202,16 @@ export async function setGraderSpecialties(
  * untouched (an admin deactivates an account with setUserActive). Calling it
  * again is a no-op.
  */
-export async function deactivateGrader(actor: Actor, studyId: string, userId: string): Promise<{ userId: string; active: false; changed: boolean }> {
+export interface DeactivatedGrader {
+  userId: string;
+  active: false;
+  changed: boolean;
+  /** The unsubmitted work they hold in this study, for the lead to move (each lead is e-mailed about it when mail is on). */
+  openAssignments: number;
+  openAdjudications: number;
+}
+
+export async function deactivateGrader(actor: Actor, studyId: string, userId: string): Promise<DeactivatedGrader> {
   const db = getDb();
   return db.$transaction(async (tx) => {
     // A conditional update, so two concurrent calls cannot both record a deactivation.
@@ -209,8 +219,9 @@ export async function deactivateGrader(actor: Actor, studyId: string, userId: st
     if (count === 0) {
       const membership = await tx.studyMember.findUnique({ where: { studyId_userId: { studyId, userId } }, select: { role: true } });
       if (!membership || membership.role !== "GRADER") throw new ApiError(404, "no grader with that id in this study");
-      return { userId, active: false as const, changed: false };
+      return { userId, active: false as const, changed: false, ...(await openWorkIn(tx, studyId, userId)) };
     }
+    const open = await openWorkIn(tx, studyId, userId);
     await recordAudit(tx, {
       actorId: actor.id,
       action: "study.grader.deactivate",
@@ -218,9 +229,17 @@ export async function deactivateGrader(actor: Actor, studyId: string, userId: st
       entityId: userId,
       studyId,
       before: { active: true },
-      after: { active: false },
+      after: { active: false, ...open },
       requestId: actor.requestId,
     });
-    return { userId, active: false as const, changed: true };
+    await tellLeadsOfDeparture(tx, { studyId, graderId: userId, open: open.openAssignments, adjudications: open.openAdjudications, reason: "removed" });
+    return { userId, active: false as const, changed: true, ...open };
   });
+}
+
+async function openWorkIn(tx: Tx, studyId: string, userId: string): Promise<{ openAssignments: number; openAdjudications: number }> {
+  const [row] = await tx.$queryRaw<{ openAssignments: number; openAdjudications: number }[]>`
+    SELECT count(*)::int AS "openAssignments", count(*) FILTER (WHERE kind = 'ADJUDICATOR')::int AS "openAdjudications"
+    FROM "Assignment" WHERE "studyId" = ${studyId}::uuid AND "graderId" = ${userId}::uuid AND status IN ('PENDING', 'IN_PROGRESS')`;
+  return row;
 }

@@ -1,4 +1,9 @@
-import { describeOpenWork } from "@/lib/users/open-work-text";
+/** "33 open assignments (1 an adjudication)", as lib/users/open-work-text.ts says it (mail stays clear of lib/users, which tells leads by mail). */
+function describeOpenWork(open: number, adjudications: number): string {
+  const a = `${open} open assignment${open === 1 ? "" : "s"}`;
+  if (!adjudications) return a;
+  return `${a} (${adjudications} ${adjudications === 1 ? "an adjudication" : "adjudications"})`;
+}
 
 /**
  * Every message's words, plain text and HTML. Pure: the outbox renders a
@@ -20,7 +25,7 @@ export type MailParams =
       openEscalations: number;
       unreviewedHarmFlags: number;
     }
-  | { kind: "departure"; name: string; title: string; grader: string; open: number; adjudications: number; reason: "removed" | "deactivated" };
+  | { kind: "departure"; name: string; title: string; studyId: string; grader: string; open: number; adjudications: number; reason: "removed" | "deactivated" };
 
 export interface Rendered {
   subject: string;
@@ -106,11 +111,14 @@ export function renderMail(p: MailParams, links: Links): Rendered {
     case "departure":
       return {
         subject: `A grader left "${p.title}" with open work`,
-        ...bodies([
-          `Hello ${p.name},`,
-          `${p.grader} was ${p.reason === "removed" ? "removed from" : "deactivated while a grader of"} "${p.title}" and holds ${describeOpenWork(p.open, p.adjudications)}.`,
-          "Reassign them from the study's assignments page.",
-        ]),
+        ...bodies(
+          [
+            `Hello ${p.name},`,
+            `${p.grader} was ${p.reason === "removed" ? "removed from" : "deactivated while a grader of"} "${p.title}" and holds ${describeOpenWork(p.open, p.adjudications)}.`,
+            "Run Assign graders to move that work to the other graders (submitted work stays).",
+          ],
+          { href: `${links.app}/studies/${p.studyId}/assignments`, label: "Open the study's assignments" },
+        ),
       };
   }
 }

@@ -200,7 +200,13 @@ export const GraderSpecialties = registry.register(
 
 export const DeactivatedGrader = registry.register(
   "DeactivatedGrader",
-  z.object({ userId: z.uuid(), active: z.literal(false), changed: z.boolean().meta({ description: "false when it was already inactive" }) }),
+  z.object({
+    userId: z.uuid(),
+    active: z.literal(false),
+    changed: z.boolean().meta({ description: "false when it was already inactive" }),
+    openAssignments: z.int().meta({ description: "Unsubmitted assignments the grader holds in this study: run the assignment again to move them" }),
+    openAdjudications: z.int().meta({ description: "Of them, third-grader (adjudication) assignments, which hold up final scores" }),
+  }),
 );
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });

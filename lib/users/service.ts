@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { openWorkOf, type OpenWork } from "./open-work";
 import { recordAudit } from "@/lib/audit/record";
+import { tellLeadsOfDeparture } from "@/lib/mail/departure";
 import { MIN_PASSWORD_LENGTH, hashPassword } from "@/lib/auth/password";
 import { normaliseEmail } from "@/lib/auth/login";
 import { clearLoginFailures } from "@/lib/auth/login-throttle";
@@ -110,6 +111,7 @@ export async function applyActive(tx: Prisma.TransactionClient, userId: string, 
       studyId: w.studyId,
       after: { graderId: userId, openAssignments: w.openAssignments, openAdjudications: w.openAdjudications },
     });
+    await tellLeadsOfDeparture(tx, { studyId: w.studyId, graderId: userId, open: w.openAssignments, adjudications: w.openAdjudications, reason: "deactivated" });
   }
   await revokeAllSessions(userId, tx);
   for (const token of await revokeUserTokens(tx, userId)) {

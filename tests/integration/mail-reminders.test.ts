@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUT as deadlinesRoute } from "@/app/api/v1/studies/[id]/deadlines/route";
 import { PUT as mailSettingsRoute } from "@/app/api/v1/me/mail-settings/route";
+import { DELETE as removeGraderRoute } from "@/app/api/v1/studies/[id]/graders/[userId]/route";
+import { PATCH as updateUserRoute } from "@/app/api/v1/users/[id]/route";
 import { POST as unsubscribeRoute } from "@/app/api/v1/unsubscribe/route";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import { mailConfigFromEnv } from "@/lib/mail/config";
 import { scheduleDueMail } from "@/lib/mail/scheduler";
 import { sendDueMail } from "@/lib/mail/sender";
-import { bearer, call } from "./helpers/fixtures";
+import { bearer, call, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { startSmtpCatcher } from "./helpers/smtp-catcher";
 import { makeGradableStudy } from "./helpers/study-fixture";
@@ -103,6 +105,25 @@ describe("deadlines, reminders and digests", () => {
     const forged = link[1].replace(/.$/, (c) => (c === "A" ? "B" : "A"));
     const bad = await call(unsubscribeRoute, "/api/v1/unsubscribe", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: forged }) });
     expect(bad.status).toBe(404);
+  });
+
+  it("a grader removed, or deactivated, with open work: the response says how much, and the lead is e-mailed", async () => {
+    const [g1, g2] = f.graders;
+    const open = await getDb().assignment.count({ where: { studyId: f.study.id, graderId: g1.id, status: { in: ["PENDING", "IN_PROGRESS"] } } });
+    expect(open).toBeGreaterThan(0);
+    const res = await call(removeGraderRoute, "/x", bearer(f.lead.token, { method: "DELETE" }), { id: f.study.id, userId: g1.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ changed: true, openAssignments: open, openAdjudications: 0 });
+    const admin = await makeUser("ADMIN");
+    const off = await call(updateUserRoute, "/x", bearer(admin.token, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ active: false }) }), { id: g2.id });
+    expect(off.status).toBe(200);
+    while ((await sendDueMail(config())).length > 0);
+    const told = smtp.to(f.lead.email).filter((m) => m.subject.startsWith("A grader left"));
+    expect(told).toHaveLength(2);
+    const removed = told.find((m) => m.text.includes(`${g1.name} was removed from`))!;
+    expect(removed.text).toContain(`${open} open assignment`);
+    expect(removed.text).toContain(`/studies/${f.study.id}/assignments`);
+    expect(told.some((m) => m.text.includes(`${g2.name} was deactivated`))).toBe(true);
   });
 
   it("no message names the study or a model", async () => {
