@@ -37,6 +37,8 @@ import { refuseUnsupportedMethod } from "@/lib/server/methods";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const seedDemo = process.argv.includes("--seed-demo");
+/** `npm run demo`: without SMTP settings, catch the demo's mail in-process (tests and benchmarks seed without it, mail off). */
+const demoMail = process.argv.includes("--demo-mail");
 const say = (m: string) => console.log(`[clingrade] ${m}`);
 
 async function main() {
@@ -71,14 +73,19 @@ async function main() {
   }
   // The demo without SMTP settings catches its own mail, so invitations can be followed on the admin's mail page.
   let demoSmtp: { close: () => Promise<void> } | null = null;
-  if (!mailConfig && seedDemo) {
+  if (!mailConfig && demoMail) {
     const { startDemoSmtp } = await import("@/lib/mail/demo-smtp");
     const smtpPort = Number(process.env.CLINGRADE_DEMO_SMTP_PORT ?? 2525);
-    const smtp = await startDemoSmtp(smtpPort);
-    demoSmtp = smtp;
-    Object.assign(process.env, { SMTP_URL: smtp.url, MAIL_FROM: "Clingrade demo <demo@clingrade.invalid>" });
-    mailConfig = mailConfigFromEnv();
-    say(`E-mail: a catch-all SMTP server for the demo on 127.0.0.1:${smtpPort}; sent messages are listed on the admin's mail page.`);
+    const smtp = await startDemoSmtp(smtpPort).catch((err: Error) => {
+      say(`warning: the demo's catch-all SMTP server cannot listen on 127.0.0.1:${smtpPort} (${err.message}); e-mail stays off. Set CLINGRADE_DEMO_SMTP_PORT to another port.`);
+      return null;
+    });
+    if (smtp) {
+      demoSmtp = smtp;
+      Object.assign(process.env, { SMTP_URL: smtp.url, MAIL_FROM: "Clingrade demo <demo@clingrade.invalid>" });
+      mailConfig = mailConfigFromEnv();
+      say(`E-mail: a catch-all SMTP server for the demo on 127.0.0.1:${smtpPort}; sent messages are listed on the admin's mail page (Mail).`);
+    }
   } else say(mailConfig ? "E-mail is on." : "E-mail is off (no SMTP settings): new graders get a first password shown once to the lead.");
   const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
   const db = await prepareDatabase({ log: say });
