@@ -34,7 +34,7 @@ function Actions({ studyId, row, mail }: { studyId: string; row: InvitationRow; 
   return (
     <div className="flex flex-wrap items-center justify-end gap-2">
       {mail ? (
-        <Button type="button" size="sm" variant="outline" disabled={pending} aria-label={`Send the invitation to ${row.email} again`} onClick={() => act("resend")}>
+        <Button type="button" size="sm" variant="outline" disabled={pending} aria-label={`Send again to ${row.email}`} onClick={() => act("resend")}>
           Send again
         </Button>
       ) : null}
