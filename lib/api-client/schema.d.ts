@@ -3516,8 +3516,8 @@ export interface components {
             name: string;
             /** @enum {string} */
             role: "ADMIN" | "LEAD" | "GRADER";
-            /** @description password must have at least 10 characters (a shorter one is a 422 naming the rule) */
-            password: string;
+            /** @description password must have at least 10 characters (a shorter one is a 422 naming the rule). Omitted, with e-mail on: the person is e-mailed an invitation to choose their own (invitationId); with e-mail off, a 422 */
+            password?: string;
             specialties?: string[];
         };
         UpdateUser: {
@@ -3646,6 +3646,11 @@ export interface operations {
                     "application/json": {
                         /** Format: uuid */
                         id: string;
+                        /**
+                         * Format: uuid
+                         * @description The invitation e-mailed (no password given)
+                         */
+                        invitationId?: string;
                     };
                 };
             };

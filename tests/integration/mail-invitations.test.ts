@@ -175,3 +175,30 @@ describe("invitations by e-mail", () => {
     }
   });
 });
+
+describe("an account an administrator creates", () => {
+  it("without a password: invited by e-mail; with e-mail off: refused, naming why", async () => {
+    const { POST: createUserRoute } = await import("@/app/api/v1/users/route");
+    const { makeUser } = await import("./helpers/fixtures");
+    const admin = await makeUser("ADMIN");
+    const body = (email: string) => bearer(admin.token, json({ email, name: "New Lead", role: "LEAD" }));
+    const created = await call(createUserRoute, "/api/v1/users", body("new-lead@hospital.example"));
+    expect(created.status).toBe(201);
+    expect(created.body.invitationId).toBeTruthy();
+    expect(await sendDueMail(config())).toEqual(["sent"]);
+    const [mail] = smtp.to("new-lead@hospital.example");
+    expect(mail.subject).toBe("Your Clingrade account");
+    expect((await accept(tokenIn(mail.text), "lead-chosen-password", "198.51.100.77")).status).toBe(200);
+    expect((await authenticate({ email: "new-lead@hospital.example", password: "lead-chosen-password", ip: "198.51.100.9" })).ok).toBe(true);
+
+    const url = process.env.SMTP_URL;
+    delete process.env.SMTP_URL;
+    try {
+      const refused = await call(createUserRoute, "/api/v1/users", body("other-lead@hospital.example"));
+      expect(refused.status).toBe(422);
+      expect(JSON.stringify(refused.body)).toContain("e-mail is off on this server");
+    } finally {
+      process.env.SMTP_URL = url;
+    }
+  });
+});
