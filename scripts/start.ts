@@ -28,6 +28,7 @@ import { resolveAuthSecret } from "@/lib/config/auth-secret";
 import { displayUrl, listenAddress, listenProblem } from "@/lib/config/listen";
 import { dataDir, prepareDatabase } from "@/lib/db/bootstrap";
 import { StartupError } from "@/lib/db/embedded";
+import { mailConfigFromEnv, MailConfigError, type MailConfig } from "@/lib/mail/config";
 import { peerAddressStamper } from "@/lib/log/client-address";
 import { dropOutputErrors } from "@/lib/log/output";
 import { drainer, shutdownTimeoutMs } from "@/lib/server/graceful";
@@ -36,6 +37,8 @@ import { refuseUnsupportedMethod } from "@/lib/server/methods";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const seedDemo = process.argv.includes("--seed-demo");
+/** `npm run demo`: without SMTP settings, catch the demo's mail in-process (tests and benchmarks seed without it, mail off). */
+const demoMail = process.argv.includes("--demo-mail");
 const say = (m: string) => console.log(`[clingrade] ${m}`);
 
 async function main() {
@@ -61,6 +64,29 @@ async function main() {
     if (err instanceof SsoConfigError) throw new StartupError(err.message);
     throw err;
   }
+  let mailConfig: MailConfig | null;
+  try {
+    mailConfig = mailConfigFromEnv();
+  } catch (err) {
+    if (err instanceof MailConfigError) throw new StartupError(err.message);
+    throw err;
+  }
+  // The demo without SMTP settings catches its own mail, so invitations can be followed on the admin's mail page.
+  let demoSmtp: { close: () => Promise<void> } | null = null;
+  if (!mailConfig && demoMail) {
+    const { startDemoSmtp } = await import("@/lib/mail/demo-smtp");
+    const smtpPort = Number(process.env.CLINGRADE_DEMO_SMTP_PORT ?? 2525);
+    const smtp = await startDemoSmtp(smtpPort).catch((err: Error) => {
+      say(`warning: the demo's catch-all SMTP server cannot listen on 127.0.0.1:${smtpPort} (${err.message}); e-mail stays off. Set CLINGRADE_DEMO_SMTP_PORT to another port.`);
+      return null;
+    });
+    if (smtp) {
+      demoSmtp = smtp;
+      Object.assign(process.env, { SMTP_URL: smtp.url, MAIL_FROM: "Clingrade demo <demo@clingrade.invalid>" });
+      mailConfig = mailConfigFromEnv();
+      say(`E-mail: a catch-all SMTP server for the demo on 127.0.0.1:${smtpPort}; sent messages are listed on the admin's mail page (Mail).`);
+    }
+  } else say(mailConfig ? "E-mail is on." : "E-mail is off (no SMTP settings): new graders get a first password shown once to the lead.");
   const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
   const db = await prepareDatabase({ log: say });
   say(db.mode === "embedded" ? `Using the embedded PostgreSQL (data in ${dataDir()}).` : "Using the PostgreSQL in DATABASE_URL.");
@@ -150,6 +176,12 @@ async function main() {
     const { startScreenWorker } = await import("@/lib/screening/judge-run");
     screenWorker = startScreenWorker();
   }
+  // Mail, like judge runs, is sent by every instance: the outbox is leased, reminders are deduplicated.
+  let mailWorker: { stop(): Promise<void> } | null = null;
+  if (mailConfig && process.env.CLINGRADE_MAIL_WORKER !== "off") {
+    const { startMailWorker } = await import("@/lib/mail/worker");
+    mailWorker = startMailWorker(mailConfig, { pollMs: Number(process.env.MAIL_POLL_MS ?? 3000) || 3000 });
+  }
   say(`Clingrade is ready on ${displayUrl(address)} (listening on ${host}${host === "127.0.0.1" ? " only; HOST=0.0.0.0 accepts other machines" : ""})`);
 
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -158,7 +190,8 @@ async function main() {
     say(`${signal} received, shutting down: finishing the requests in flight (at most ${shutdownTimeout} ms) ...`);
     // Finish in-flight requests (grade submissions among them) before the database goes.
     // The judge worker stops claiming and finishes its sets meanwhile; one it cannot finish is taken over after its lease.
-    const [{ cut }] = await Promise.all([drain.drain(shutdownTimeout), judgeWorker?.stop(shutdownTimeout), embeddingWorker?.stop(shutdownTimeout), screenWorker?.stop(shutdownTimeout)]);
+    const [{ cut }] = await Promise.all([drain.drain(shutdownTimeout), judgeWorker?.stop(shutdownTimeout), embeddingWorker?.stop(shutdownTimeout), screenWorker?.stop(shutdownTimeout), mailWorker?.stop()]);
+    await demoSmtp?.close();
     if (cut > 0) say(`warning: ${cut} request(s) still running after SHUTDOWN_TIMEOUT_MS=${shutdownTimeout} were cut.`);
     else say("Every request in flight was answered.");
     await app.close?.();

@@ -9,7 +9,7 @@ import { Label } from "@/components/ui/label";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password-rule";
 
 /** Creates an account with the same rules as the admin CLI; the password is shown only to the admin typing it. */
-export function CreateUserForm() {
+export function CreateUserForm({ mail = false }: { mail?: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -24,11 +24,12 @@ export function CreateUserForm() {
         const form = e.currentTarget;
         const d = new FormData(form);
         setBusy(true);
-        const r = await apiRequest<{ id: string }>("POST", "/api/v1/users", {
+        const r = await apiRequest<{ id: string; invitationId?: string }>("POST", "/api/v1/users", {
           email: String(d.get("email") ?? ""),
           name: String(d.get("name") ?? ""),
           role: String(d.get("role") ?? "LEAD"),
-          password: String(d.get("password") ?? ""),
+          // Empty: the server e-mails an invitation to choose one (when e-mail is on; else it says the password is required).
+          ...(String(d.get("password") ?? "") ? { password: String(d.get("password")) } : {}),
         });
         setBusy(false);
         if (!r.ok) {
@@ -39,7 +40,7 @@ export function CreateUserForm() {
         }
         setFieldErrors({});
         setError(null);
-        setDone(`Created ${String(d.get("email"))}.`);
+        setDone(`Created ${String(d.get("email"))}.${r.data.invitationId ? " An invitation to choose a password is on its way." : ""}`);
         form.reset();
         router.refresh();
       }}
@@ -62,19 +63,19 @@ export function CreateUserForm() {
         </select>
       </div>
       <div className="flex flex-col gap-1">
-        <Label htmlFor="new-password">Initial password</Label>
+        <Label htmlFor="new-password">Initial password{mail ? " (optional)" : ""}</Label>
         <Input
           id="new-password"
           name="password"
           type="password"
           minLength={MIN_PASSWORD_LENGTH}
-          required
+          required={!mail}
           autoComplete="new-password"
           aria-describedby={`new-password-rule${fieldErrors.password ? " new-password-error" : ""}`}
           aria-invalid={fieldErrors.password ? true : undefined}
         />
         <p id="new-password-rule" className="text-xs text-muted-foreground">
-          At least {MIN_PASSWORD_LENGTH} characters.
+          At least {MIN_PASSWORD_LENGTH} characters.{mail ? " Empty: the person is e-mailed an invitation to choose their own." : ""}
         </p>
         {fieldErrors.password ? (
           <p id="new-password-error" className="text-xs text-destructive">

@@ -6,6 +6,7 @@ const NAV: Record<CurrentUser["role"], { href: string; label: string }[]> = {
   ADMIN: [
     { href: "/studies", label: "Studies" },
     { href: "/admin/users", label: "Users" },
+    { href: "/admin/mail", label: "Mail" },
   ],
   LEAD: [{ href: "/studies", label: "Studies" }],
   GRADER: [{ href: "/queue", label: "My grading queue" }],

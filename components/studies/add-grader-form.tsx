@@ -14,14 +14,16 @@ interface Added {
   accountCreated: boolean;
   reactivated: boolean;
   initialPassword?: string;
+  invitationId?: string;
 }
 
 /**
- * Adds a grader to the study. A new account's generated password is shown
- * here once, for the lead to hand over: it lives only in this component's
- * state and is gone when the page is left.
+ * Adds a grader to the study. With e-mail on, a new account's owner is sent
+ * an invitation to choose their own password, and no password is shown. With
+ * e-mail off, a generated password is shown here once, for the lead to hand
+ * over: it lives only in this component's state and is gone when the page is left.
  */
-export function AddGraderForm({ studyId }: { studyId: string }) {
+export function AddGraderForm({ studyId, mail }: { studyId: string; mail: boolean }) {
   const router = useRouter();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -86,7 +88,9 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
               own password.
             </p>
           )}
-          {added.initialPassword ? (
+          {added.invitationId ? (
+            <p data-testid="invitation-sent">An invitation is on its way to {added.email}: its link lets them choose their own password. Its state is listed under Invitations.</p>
+          ) : added.initialPassword ? (
             <div className="flex flex-col gap-1">
               <p className="font-medium">One-time password</p>
               <div className="flex items-center gap-2">
@@ -99,7 +103,8 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
                 </Button>
               </div>
               <p className="text-xs">
-                Hand it to the grader securely. It is shown only now: it is stored only as a hash and cannot be shown again.
+                Hand it to the grader securely. It is shown only now: it is stored only as a hash and cannot be shown again. (E-mail is
+                off on this server, so no invitation could be sent instead: an administrator sets SMTP_URL and MAIL_FROM to turn it on.)
               </p>
             </div>
           ) : added.accountCreated ? (
@@ -144,7 +149,11 @@ export function AddGraderForm({ studyId }: { studyId: string }) {
         <Field
           id="grader-password"
           label="Initial password (optional)"
-          hint="Leave empty to generate a strong one, shown once. At least 10 characters."
+          hint={
+            mail
+              ? "Leave empty: the grader is e-mailed an invitation to choose their own (recommended). At least 10 characters."
+              : "Leave empty to generate a strong one, shown once (e-mail is off on this server, so no invitation can be sent). At least 10 characters."
+          }
           error={err("password")}
         >
           <Input

@@ -13,6 +13,7 @@ interface Added {
   reactivated: boolean;
   specialties: string[];
   initialPassword?: string;
+  invitationId?: string;
 }
 
 interface NotAdded {
@@ -187,13 +188,17 @@ export function BulkAddGradersForm({ studyId, candidates }: { studyId: string; c
         <div role="status" className="rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
           <p className="font-medium">
             Added {outcome.added.length} grader{outcome.added.length === 1 ? "" : "s"}.
-            {outcome.added.some((a) => a.initialPassword) ? " Hand each new account its password securely: it is shown only now." : ""}
+            {outcome.added.some((a) => a.initialPassword)
+              ? " Hand each new account its password securely: it is shown only now (e-mail is off on this server, so no invitation could be sent)."
+              : ""}
+            {outcome.added.some((a) => a.invitationId) ? " Each new account is e-mailed an invitation to choose its own password." : ""}
           </p>
           <ul className="mt-1 flex flex-col gap-0.5">
             {outcome.added.map((a) => (
               <li key={a.email}>
                 {a.email}: {a.accountCreated ? "new account" : a.reactivated ? "back in the study" : "joined"}
                 {a.specialties.length ? ` (${a.specialties.join(", ")})` : ""}
+                {a.invitationId ? " (invited by e-mail)" : null}
                 {a.initialPassword ? (
                   <>
                     {" "}

@@ -38,7 +38,9 @@ function RemoveButton({ row }: { row: GraderTableRow }) {
         disabled={pending}
         aria-label={`Remove ${row.name} from this study`}
         onClick={async () => {
-          if (!window.confirm(`Remove ${row.name} from this study? Their submitted grades stay.`)) return;
+          const open = row.assigned - row.submitted;
+          const holds = open > 0 ? ` They hold ${open} open assignment${open === 1 ? "" : "s"}: run Assign graders afterwards to move ${open === 1 ? "it" : "them"} to the other graders.` : "";
+          if (!window.confirm(`Remove ${row.name} from this study? Their submitted grades stay.${holds}`)) return;
           setPending(true);
           const result = await apiRequest("DELETE", `/api/v1/studies/${row.studyId}/graders/${row.userId}`);
           setPending(false);

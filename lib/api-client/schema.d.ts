@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Create a grader account for the study, or add an existing grader by email
-         * @description A new account gets the given password or a generated one, returned once as initialPassword. An existing account must be an active grader: any other (another role, deactivated) gets the same 409, which does not say why. Re-adding a deactivated member reactivates the membership (200). Specialties are the grader's in this study only.
+         * @description A new account gets the given password; without one, when e-mail is on, an invitation to choose their own (invitationId; no password is returned), and when e-mail is off a generated one, returned once as initialPassword. An existing account must be an active grader: any other (another role, deactivated) gets the same 409, which does not say why. Re-adding a deactivated member reactivates the membership (200). Specialties are the grader's in this study only.
          */
         post: operations["addGrader"];
         delete?: never;
@@ -944,6 +944,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invitations/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an invitation link (no sign-in)
+         * @description Marks the invitation opened and says how its owner may sign in. Throttled per address as sign-ins are.
+         */
+        post: operations["openInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a password from an invitation link (no sign-in)
+         * @description Sets the account's password, once: the link then stops working. Throttled per address as sign-ins are.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the weekly digest from its link (no sign-in)
+         * @description Turns off the weekly digest of the account the signed link names, and nothing else.
+         */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/mail-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Your e-mail settings: the weekly digest of your open work */
+        put: operations["setMailSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A study's invitations with their state */
+        get: operations["listInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an invitation again with a new link and expiry (the older link stops working) */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/invitations/{invitationId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke an invitation: its link stops working */
+        post: operations["revokeInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/deadlines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the study's deadline, its reminders and graders' own deadlines */
+        put: operations["setDeadlines"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1408,8 +1553,13 @@ export interface components {
             userId: string;
             accountCreated: boolean;
             reactivated: boolean;
-            /** @description Present only when generated: shown this once, never stored in plain text. Hand it over securely. */
+            /** @description Present only when generated with e-mail off: shown this once, never stored in plain text. Hand it over securely. */
             initialPassword?: string;
+            /**
+             * Format: uuid
+             * @description With e-mail on, a new account without a given password: the invitation e-mailed to the grader to choose their own (no password is returned)
+             */
+            invitationId?: string;
         };
         GraderSpecialties: {
             /** Format: uuid */
@@ -1424,6 +1574,10 @@ export interface components {
             active: false;
             /** @description false when it was already inactive */
             changed: boolean;
+            /** @description Unsubmitted assignments the grader holds in this study: run the assignment again to move them */
+            openAssignments: number;
+            /** @description Of them, third-grader (adjudication) assignments, which hold up final scores */
+            openAdjudications: number;
         };
         /** @description Many graders to add to the study at once (csv or graders) */
         BulkAddGraders: {
@@ -1461,8 +1615,13 @@ export interface components {
                 reactivated: boolean;
                 /** @description The grader's specialties in this study, as stored */
                 specialties: string[];
-                /** @description Only for a new account: shown this once, never stored in plain text */
+                /** @description Only for a new account with e-mail off: shown this once, never stored in plain text */
                 initialPassword?: string;
+                /**
+                 * Format: uuid
+                 * @description Only for a new account with e-mail on: the invitation e-mailed to the grader to choose a password
+                 */
+                invitationId?: string;
             }[];
             /** @description Lines that cannot be added: no account has the email yet and the line gives no name, or the account cannot be a grader here. One message for all, so the answer does not tell accounts apart. */
             notAdded: {
@@ -4188,13 +4347,59 @@ export interface components {
                 } | null;
             }[];
         };
+        /** @description An invitation link's token */
+        OpenInvitation: {
+            /** @description The token from the link (after #) */
+            token: string;
+        };
+        /** @description The link's token and the password its owner chooses */
+        AcceptInvitation: {
+            /** @description The token from the link (after #) */
+            token: string;
+            password: string;
+        };
+        /** @description An unsubscribe link's token */
+        Unsubscribe: {
+            /** @description The token from the link (after #) */
+            token: string;
+        };
+        /** @description A study's deadline and reminders, and graders' own deadlines */
+        SetDeadlines: {
+            /** @description The study's deadline (a UTC day), null: none */
+            deadline: string | null;
+            /** @description Graders with open work are reminded this many days before their deadline, and on the day (default 3) */
+            reminderDaysBefore?: number;
+            /** @description Graders' own deadlines in this study (null: the study's) */
+            graders?: {
+                /** Format: uuid */
+                userId: string;
+                deadline: string | null;
+            }[];
+        };
+        /** @description Your own e-mail settings */
+        MailSettings: {
+            weeklyDigest: boolean;
+        };
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            name: string;
+            email: string;
+            /** @enum {string} */
+            state: "queued" | "sent" | "opened" | "accepted" | "expired" | "revoked" | "bounced";
+            createdAt: string;
+            expiresAt: string;
+            sentAt: string | null;
+        };
         CreateUser: {
             email: string;
             name: string;
             /** @enum {string} */
             role: "ADMIN" | "LEAD" | "GRADER";
-            /** @description password must have at least 10 characters (a shorter one is a 422 naming the rule) */
-            password: string;
+            /** @description password must have at least 10 characters (a shorter one is a 422 naming the rule). Omitted, with e-mail on: the person is e-mailed an invitation to choose their own (invitationId); with e-mail off, a 422 */
+            password?: string;
             specialties?: string[];
         };
         UpdateUser: {
@@ -4323,6 +4528,11 @@ export interface operations {
                     "application/json": {
                         /** Format: uuid */
                         id: string;
+                        /**
+                         * Format: uuid
+                         * @description The invitation e-mailed (no password given)
+                         */
+                        invitationId?: string;
                     };
                 };
             };
@@ -8679,6 +8889,562 @@ export interface operations {
             };
             /** @description Not found, or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenInvitation"];
+            };
+        };
+        responses: {
+            /** @description The link works */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passwords: boolean;
+                        /** @description The single sign-on button's name, when it is on */
+                        sso: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link cannot be used: unknown, used, expired, revoked or replaced all get this one answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many bad links from this address: try again after Retry-After */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitation"];
+            };
+        };
+        responses: {
+            /** @description Password set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The address to sign in with */
+                        email: string;
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link cannot be used: unknown, used, expired, revoked or replaced all get this one answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many bad links from this address: try again after Retry-After */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Unsubscribe"];
+            };
+        };
+        responses: {
+            /** @description Unsubscribed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        weeklyDigest: false;
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a valid link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailSettings"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        weeklyDigest: boolean;
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether e-mail is on */
+                        mail: boolean;
+                        invitations: components["schemas"]["Invitation"][];
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        state: "queued" | "sent" | "opened" | "accepted" | "expired" | "revoked" | "bounced";
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        state: "queued" | "sent" | "opened" | "accepted" | "expired" | "revoked" | "bounced";
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setDeadlines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetDeadlines"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deadline: string | null;
+                        reminderDaysBefore: number;
+                        graders: {
+                            /** Format: uuid */
+                            userId: string;
+                            deadline: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

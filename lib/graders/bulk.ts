@@ -3,6 +3,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { getDb } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
+import { mailEnabled } from "@/lib/mail/config";
 import { entriesFromJson, parseGraderLines, problemText, type BulkLine, type LineProblem } from "./bulk-parse";
 import { generateInitialPassword } from "./initial-password";
 import type { BulkAddGradersInput } from "./schema";
@@ -32,8 +33,10 @@ export interface BulkAddedGrader {
   accountCreated: boolean;
   reactivated: boolean;
   specialties: string[];
-  /** Only for a new account: shown once, never stored in plain text. */
+  /** Only for a new account with e-mail off: shown once, never stored in plain text. */
   initialPassword?: string;
+  /** A new account with e-mail on: the invitation sent to set a password. */
+  invitationId?: string;
 }
 
 export interface NotAddedGrader {
@@ -103,6 +106,7 @@ export async function addGradersBulk(
   problems.push(...first.problems);
   if (problems.length) refuse(problems);
 
+  const invite = mailEnabled();
   // Hash the new accounts' passwords before the transaction, so it holds its locks for writes only.
   const passwords = new Map<string, { plain: string; hash: string }>();
   for (const [i, e] of entries.entries()) {
@@ -131,14 +135,23 @@ export async function addGradersBulk(
           const account = accounts.get(e.email);
           if (!account) {
             const pw = passwords.get(e.email)!;
-            const { user, specialties } = await createGraderAccount(tx, actor, studyId, {
+            const { user, specialties, invitationId } = await createGraderAccount(tx, actor, studyId, {
               email: e.email,
               name: e.name!.trim(),
               passwordHash: pw.hash,
               specialties: e.specialties ?? [],
               passwordGenerated: true,
+              invite,
             });
-            out.push({ line: e.line, email: e.email, userId: user.id, accountCreated: true, reactivated: false, specialties, initialPassword: pw.plain });
+            out.push({
+              line: e.line,
+              email: e.email,
+              userId: user.id,
+              accountCreated: true,
+              reactivated: false,
+              specialties,
+              ...(invitationId ? { invitationId } : { initialPassword: pw.plain }),
+            });
             continue;
           }
           const reactivated = account.member === false;

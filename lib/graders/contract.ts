@@ -19,7 +19,8 @@ const BulkAddedGraders = registry.register(
         accountCreated: z.boolean(),
         reactivated: z.boolean().meta({ description: "An earlier, removed membership of this study was turned back on" }),
         specialties: z.array(z.string()).meta({ description: "The grader's specialties in this study, as stored" }),
-        initialPassword: z.string().optional().meta({ description: "Only for a new account: shown this once, never stored in plain text" }),
+        initialPassword: z.string().optional().meta({ description: "Only for a new account with e-mail off: shown this once, never stored in plain text" }),
+        invitationId: z.uuid().optional().meta({ description: "Only for a new account with e-mail on: the invitation e-mailed to the grader to choose a password" }),
       }),
     ),
     notAdded: z

@@ -3,6 +3,9 @@ import { hashPassword } from "@/lib/auth/password";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
+import { mailEnabled } from "@/lib/mail/config";
+import { tellLeadsOfDeparture } from "@/lib/mail/departure";
+import { createInvitation } from "@/lib/mail/invitations";
 import { generateInitialPassword } from "./initial-password";
 import type { AddGraderInput, SetGraderSpecialtiesInput } from "./schema";
 import { copyAccountSpecialties, setStudySpecialties, studySpecialtyNames } from "./specialties";
@@ -18,8 +21,10 @@ export interface AddGraderResult {
   accountCreated: boolean;
   /** An earlier, deactivated membership of this study was turned back on. */
   reactivated: boolean;
-  /** Only when it was generated here: shown once, never stored in plain text. */
+  /** Only when it was generated here with e-mail off: shown once, never stored in plain text. */
   initialPassword?: string;
+  /** With e-mail on, a new account without a given password: the invitation sent to set one. */
+  invitationId?: string;
 }
 
 /**
@@ -48,8 +53,8 @@ export async function createGraderAccount(
   tx: Tx,
   actor: Actor,
   studyId: string,
-  input: { email: string; name: string; passwordHash: string; specialties: string[]; passwordGenerated: boolean },
-): Promise<{ user: { id: string; email: string; name: string }; specialties: string[] }> {
+  input: { email: string; name: string; passwordHash: string; specialties: string[]; passwordGenerated: boolean; invite?: boolean },
+): Promise<{ user: { id: string; email: string; name: string }; specialties: string[]; invitationId?: string }> {
   const user = await tx.user.create({ data: { email: input.email, name: input.name, role: "GRADER", passwordHash: input.passwordHash } });
   await tx.studyMember.create({ data: { studyId, userId: user.id, role: "GRADER" } });
   const specialties = await setStudySpecialties(tx, studyId, user.id, input.specialties);
@@ -71,7 +76,9 @@ export async function createGraderAccount(
     after: { userId: user.id, email: user.email, role: "GRADER", active: true, specialties },
     requestId: actor.requestId,
   });
-  return { user, specialties };
+  if (!input.invite) return { user, specialties };
+  const invitation = await createInvitation(tx, actor, { userId: user.id, email: user.email, name: user.name, studyId });
+  return { user, specialties, invitationId: invitation.id };
 }
 
 export async function addGrader(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
@@ -131,13 +138,22 @@ async function addNewAccount(actor: Actor, studyId: string, input: AddGraderInpu
   const name = input.name?.trim();
   if (!name) throw new ApiError(409, CANNOT_ADD);
   const generated = input.password === undefined ? generateInitialPassword() : undefined;
+  // With e-mail on, the grader chooses their own password from an invitation: the generated one is never shown (nor usable by anyone).
+  const invite = generated !== undefined && mailEnabled();
   const passwordHash = await hashPassword(input.password ?? generated!);
   try {
-    const userId = await getDb().$transaction(async (tx) => {
-      const { user } = await createGraderAccount(tx, actor, studyId, { email: input.email, name, passwordHash, specialties: input.specialties ?? [], passwordGenerated: Boolean(generated) });
-      return user.id;
+    const { userId, invitationId } = await getDb().$transaction(async (tx) => {
+      const { user, invitationId } = await createGraderAccount(tx, actor, studyId, {
+        email: input.email,
+        name,
+        passwordHash,
+        specialties: input.specialties ?? [],
+        passwordGenerated: Boolean(generated),
+        invite,
+      });
+      return { userId: user.id, invitationId };
     });
-    return { userId, accountCreated: true, reactivated: false, ...(generated ? { initialPassword: generated } : {}) };
+    return { userId, accountCreated: true, reactivated: false, ...(invitationId ? { invitationId } : generated ? { initialPassword: generated } : {}) };
   } catch (err) {
     // Someone created an account with this email between our read and our insert.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
@@ -186,7 +202,16 @@ export async function setGraderSpecialties(
  * untouched (an admin deactivates an account with setUserActive). Calling it
  * again is a no-op.
  */
-export async function deactivateGrader(actor: Actor, studyId: string, userId: string): Promise<{ userId: string; active: false; changed: boolean }> {
+export interface DeactivatedGrader {
+  userId: string;
+  active: false;
+  changed: boolean;
+  /** The unsubmitted work they hold in this study, for the lead to move (each lead is e-mailed about it when mail is on). */
+  openAssignments: number;
+  openAdjudications: number;
+}
+
+export async function deactivateGrader(actor: Actor, studyId: string, userId: string): Promise<DeactivatedGrader> {
   const db = getDb();
   return db.$transaction(async (tx) => {
     // A conditional update, so two concurrent calls cannot both record a deactivation.
@@ -194,8 +219,9 @@ export async function deactivateGrader(actor: Actor, studyId: string, userId: st
     if (count === 0) {
       const membership = await tx.studyMember.findUnique({ where: { studyId_userId: { studyId, userId } }, select: { role: true } });
       if (!membership || membership.role !== "GRADER") throw new ApiError(404, "no grader with that id in this study");
-      return { userId, active: false as const, changed: false };
+      return { userId, active: false as const, changed: false, ...(await openWorkIn(tx, studyId, userId)) };
     }
+    const open = await openWorkIn(tx, studyId, userId);
     await recordAudit(tx, {
       actorId: actor.id,
       action: "study.grader.deactivate",
@@ -203,9 +229,17 @@ export async function deactivateGrader(actor: Actor, studyId: string, userId: st
       entityId: userId,
       studyId,
       before: { active: true },
-      after: { active: false },
+      after: { active: false, ...open },
       requestId: actor.requestId,
     });
-    return { userId, active: false as const, changed: true };
+    await tellLeadsOfDeparture(tx, { studyId, graderId: userId, open: open.openAssignments, adjudications: open.openAdjudications, reason: "removed" });
+    return { userId, active: false as const, changed: true, ...open };
   });
+}
+
+async function openWorkIn(tx: Tx, studyId: string, userId: string): Promise<{ openAssignments: number; openAdjudications: number }> {
+  const [row] = await tx.$queryRaw<{ openAssignments: number; openAdjudications: number }[]>`
+    SELECT count(*)::int AS "openAssignments", count(*) FILTER (WHERE kind = 'ADJUDICATOR')::int AS "openAdjudications"
+    FROM "Assignment" WHERE "studyId" = ${studyId}::uuid AND "graderId" = ${userId}::uuid AND status IN ('PENDING', 'IN_PROGRESS')`;
+  return row;
 }

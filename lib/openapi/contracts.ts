@@ -21,3 +21,4 @@ import "@/lib/planner/contract";
 import "@/lib/protocol/contract";
 import "@/lib/report/contract";
 import "@/lib/grader-quality/contract";
+import "@/lib/mail/contract";

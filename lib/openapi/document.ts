@@ -10,6 +10,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Studies", description: "Studies: their settings, status and items" },
   { name: "Rubrics", description: "The instruments a study's rubrics start from" },
   { name: "Graders", description: "A study's graders: adding, specialties, removing" },
+  { name: "Invitations", description: "E-mail: invitations to choose a password, deadlines and reminders, the weekly digest" },
   { name: "Import", description: "Questions and model answers in, grades made elsewhere in, redactions" },
   { name: "Assignment", description: "Who grades which response set" },
   { name: "Grading", description: "A grader's own assignments and grades (blinded)" },

@@ -155,3 +155,32 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S, max
   if (!parsed.success) throw new ApiError(422, "invalid input", zodDetails(parsed.error));
   return parsed.data;
 }
+
+/**
+ * The guarded pattern for the few routes anyone may call without signing in
+ * (an invitation's or an unsubscribe link's page): the same refusals of bad
+ * query text and cross-site writes, the same JSON errors, never cached.
+ */
+export function publicRoute<P = Record<string, never>>(handler: (ctx: Omit<RouteContext<P>, "user">) => Promise<Response | unknown>) {
+  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdFrom(req.headers);
+    const log = requestLogger(requestId);
+    let res: Response;
+    try {
+      if (!isSameOrigin(req)) res = errorResponse(403, "cross-site request refused", undefined, requestId);
+      else {
+        const badQuery = queryProblems(req);
+        if (badQuery.length) res = errorResponse(422, "invalid query parameters", textDetails(badQuery), requestId);
+        else {
+          const result = await handler({ req, params: await context.params, requestId, log });
+          res = noStore(result instanceof Response ? result : json(result));
+        }
+      }
+    } catch (err) {
+      res = toResponse(err, requestId, log);
+    }
+    observeRequest(routePattern(new URL(req.url).pathname, null), req.method, res.status, (performance.now() - started) / 1000);
+    return res;
+  };
+}

@@ -186,7 +186,11 @@ export const AddedGrader = registry.register(
     initialPassword: z
       .string()
       .optional()
-      .meta({ description: "Present only when generated: shown this once, never stored in plain text. Hand it over securely." }),
+      .meta({ description: "Present only when generated with e-mail off: shown this once, never stored in plain text. Hand it over securely." }),
+    invitationId: z
+      .uuid()
+      .optional()
+      .meta({ description: "With e-mail on, a new account without a given password: the invitation e-mailed to the grader to choose their own (no password is returned)" }),
   }),
 );
 
@@ -197,7 +201,13 @@ export const GraderSpecialties = registry.register(
 
 export const DeactivatedGrader = registry.register(
   "DeactivatedGrader",
-  z.object({ userId: z.uuid(), active: z.literal(false), changed: z.boolean().meta({ description: "false when it was already inactive" }) }),
+  z.object({
+    userId: z.uuid(),
+    active: z.literal(false),
+    changed: z.boolean().meta({ description: "false when it was already inactive" }),
+    openAssignments: z.int().meta({ description: "Unsubmitted assignments the grader holds in this study: run the assignment again to move them" }),
+    openAdjudications: z.int().meta({ description: "Of them, third-grader (adjudication) assignments, which hold up final scores" }),
+  }),
 );
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -264,7 +274,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/graders",
   summary: "Create a grader account for the study, or add an existing grader by email",
   description:
-    "A new account gets the given password or a generated one, returned once as initialPassword. An existing account must be an active grader: any other (another role, deactivated) gets the same 409, which does not say why. Re-adding a deactivated member reactivates the membership (200). Specialties are the grader's in this study only.",
+    "A new account gets the given password; without one, when e-mail is on, an invitation to choose their own (invitationId; no password is returned), and when e-mail is off a generated one, returned once as initialPassword. An existing account must be an active grader: any other (another role, deactivated) gets the same 409, which does not say why. Re-adding a deactivated member reactivates the membership (200). Specialties are the grader's in this study only.",
   tags: ["Graders"],
   request: { params: StudyIdParams, body: { required: true, content: { "application/json": { schema: AddGraderBody } } } },
   responses: {

@@ -30,7 +30,10 @@ export const createUserBody = z
     email: lineText().max(320),
     name: lineText().max(200),
     role: z.enum(["ADMIN", "LEAD", "GRADER"]),
-    password: multilineText().max(256).meta({ description: `${PASSWORD_RULE} (a shorter one is a 422 naming the rule)` }),
+    password: multilineText()
+      .max(256)
+      .optional()
+      .meta({ description: `${PASSWORD_RULE} (a shorter one is a 422 naming the rule). Omitted, with e-mail on: the person is e-mailed an invitation to choose their own (invitationId); with e-mail off, a 422` }),
     specialties: z.array(lineText().max(100)).max(50).optional(),
   })
   .meta({ id: "CreateUser" });
@@ -84,7 +87,7 @@ registry.registerPath({
   tags: ["Account"],
   request: { body: { content: { "application/json": { schema: createUserBody } } } },
   responses: {
-    201: { description: "Created", content: { "application/json": { schema: z.object({ id: z.uuid() }) } } },
+    201: { description: "Created", content: { "application/json": { schema: z.object({ id: z.uuid(), invitationId: z.uuid().optional().meta({ description: "The invitation e-mailed (no password given)" }) }) } } },
     ...errorResponses(400, 401, 403, 409, 422),
   },
 });

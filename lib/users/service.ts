@@ -1,6 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { openWorkOf, type OpenWork } from "./open-work";
 import { recordAudit } from "@/lib/audit/record";
+import { mailEnabled } from "@/lib/mail/config";
+import { tellLeadsOfDeparture } from "@/lib/mail/departure";
+import { createInvitation } from "@/lib/mail/invitations";
 import { MIN_PASSWORD_LENGTH, hashPassword } from "@/lib/auth/password";
 import { normaliseEmail } from "@/lib/auth/login";
 import { clearLoginFailures } from "@/lib/auth/login-throttle";
@@ -30,7 +34,8 @@ export const createUserSchema = z.object({
   role: z.enum(Role, { message: "role must be ADMIN, LEAD or GRADER" }),
   password: multilineText()
     .min(MIN_PASSWORD_LENGTH, `password must have at least ${MIN_PASSWORD_LENGTH} characters`)
-    .max(256, "password is longer than 256 characters"),
+    .max(256, "password is longer than 256 characters")
+    .optional(),
   specialties: z.array(lineText().min(1).max(100)).default([]),
 });
 export type CreateUserInput = z.input<typeof createUserSchema>;
@@ -45,7 +50,13 @@ export async function createUser(input: CreateUserInput, actorId: string | null 
     throw new UserError(formatZodIssues(parsed.error), "invalid", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
   }
   const { email, name, role, password, specialties } = parsed.data;
-  const passwordHash = await hashPassword(password);
+  // No password: with e-mail on, the person chooses their own from an invitation; the random one made here is never shown.
+  const invite = password === undefined;
+  if (invite && (!mailEnabled() || !actorId)) {
+    const why = mailEnabled() ? "password is required here" : "password is required: e-mail is off on this server, so no invitation can be sent";
+    throw new UserError(why, "invalid", [{ path: "password", message: why }]);
+  }
+  const passwordHash = await hashPassword(password ?? randomBytes(32).toString("base64url"));
   const db = getDb();
   try {
     return await db.$transaction(async (tx) => {
@@ -57,9 +68,10 @@ export async function createUser(input: CreateUserInput, actorId: string | null 
         action: "user.create",
         entityType: "User",
         entityId: user.id,
-        after: { email: user.email, name, role, specialties },
+        after: { email: user.email, name, role, specialties, ...(invite ? { invited: true } : {}) },
       });
-      return { id: user.id, email: user.email, name: user.name, role: user.role };
+      const invitation = invite ? await createInvitation(tx, { id: actorId! }, { userId: user.id, email: user.email, name, studyId: null }) : null;
+      return { id: user.id, email: user.email, name: user.name, role: user.role, ...(invitation ? { invitationId: invitation.id } : {}) };
     });
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
@@ -110,6 +122,7 @@ export async function applyActive(tx: Prisma.TransactionClient, userId: string, 
       studyId: w.studyId,
       after: { graderId: userId, openAssignments: w.openAssignments, openAdjudications: w.openAdjudications },
     });
+    await tellLeadsOfDeparture(tx, { studyId: w.studyId, graderId: userId, open: w.openAssignments, adjudications: w.openAdjudications, reason: "deactivated" });
   }
   await revokeAllSessions(userId, tx);
   for (const token of await revokeUserTokens(tx, userId)) {

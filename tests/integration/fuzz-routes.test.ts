@@ -9,6 +9,7 @@ import { assignGraders } from "@/lib/assignment/service";
 import { authOptions, THROTTLED_PREFIX } from "@/lib/auth/options";
 import { getDb, getPool } from "@/lib/db/client";
 import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
+import { hashLinkToken, newLinkToken, signUnsubscribe } from "@/lib/mail/tokens";
 import { saveGrades } from "@/lib/grading/service";
 import { call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
@@ -202,6 +203,17 @@ describe("no route answers 5xx to hostile text", () => {
     ctx.tokens = { grader: grader.token, lead: f.lead.token, admin: admin.token };
     const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Fuzz judge", model: "gpt-4o" } });
     const runs = await routeSuiteRuns(f.study.id, admin.id, f.lead.id);
+    // E-mail on (no worker runs here, so nothing is sent): invitations can be re-sent, links opened and accepted.
+    process.env.SMTP_URL = "smtp://127.0.0.1:9";
+    process.env.MAIL_FROM = "fuzz@test.clingrade.org";
+    // Every call here comes from one address: the invitation links' throttle (the sign-in one) would answer 429 to the valid calls.
+    Object.assign(process.env, { LOGIN_REFUSE_AFTER: "100000", LOGIN_IP_REFUSE_AFTER: "100000", LOGIN_SLOW_AFTER: "100000" });
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const invitation = await getDb().invitation.create({ data: { userId: spare.id, studyId: f.study.id, createdById: f.lead.id, expiresAt } });
+    const invitee = await makeUser("GRADER", "invitee");
+    const [openToken, acceptToken] = [newLinkToken(), newLinkToken()];
+    await getDb().invitation.create({ data: { userId: invitee.id, studyId: f.study.id, createdById: f.lead.id, expiresAt, tokenHash: hashLinkToken(openToken) } });
+    await getDb().invitation.create({ data: { userId: invitee.id, studyId: f.study.id, createdById: f.lead.id, expiresAt, tokenHash: hashLinkToken(acceptToken) } });
 
     const { GET: exportRoute } = await import("@/app/api/v1/studies/[id]/export/route");
     const archive = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=study`, { headers: { authorization: `Bearer ${f.lead.token}` } }, { id: f.study.id });
@@ -315,6 +327,19 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]": { as: "lead", params: { id: f.study.id, ...runs.running } },
       "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/cancel": { as: "lead", params: { id: f.study.id, ...runs.running } },
       "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/resume": { as: "lead", params: { id: f.study.id, ...runs.cancelled } },
+      "POST /api/v1/invitations/open": { as: "grader", body: { token: openToken } },
+      "POST /api/v1/invitations/accept": { as: "grader", body: { token: acceptToken, password: "a-long-test-password" }, runs: 20 },
+      "POST /api/v1/unsubscribe": { as: "grader", body: { token: signUnsubscribe(invitee.id, "weeklyDigest") } },
+      "PUT /api/v1/me/mail-settings": { as: "grader", body: { weeklyDigest: true } },
+      "GET /api/v1/studies/[id]/invitations": { as: "lead", params: study },
+      "POST /api/v1/studies/[id]/invitations/[invitationId]/resend": { as: "lead", params: { id: f.study.id, invitationId: invitation.id } },
+      "POST /api/v1/studies/[id]/invitations/[invitationId]/revoke": { as: "lead", params: { id: f.study.id, invitationId: invitation.id } },
+      "PUT /api/v1/studies/[id]/deadlines": {
+        as: "lead",
+        params: study,
+        body: { deadline: "2027-01-31", reminderDaysBefore: 2, graders: [{ userId: spare.id, deadline: "2027-02-01" }] },
+        extra: { deadline: ["2027-02-30", "0000-00-00", "9999-99-99", "2027-1-1"] },
+      },
     };
   });
 

@@ -99,6 +99,14 @@ const AUDIENCE: Record<string, Audience> = {
   "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/cancel": "study",
   "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/resume": "study",
   "PUT /api/v1/studies/[id]/hybrid": "study",
+  "POST /api/v1/invitations/open": "public",
+  "POST /api/v1/invitations/accept": "public",
+  "POST /api/v1/unsubscribe": "public",
+  "PUT /api/v1/me/mail-settings": "any",
+  "GET /api/v1/studies/[id]/invitations": "study",
+  "POST /api/v1/studies/[id]/invitations/[invitationId]/resend": "study",
+  "POST /api/v1/studies/[id]/invitations/[invitationId]/revoke": "study",
+  "PUT /api/v1/studies/[id]/deadlines": "study",
 };
 
 
@@ -126,6 +134,7 @@ describe("every API route has a declared audience and enforces it", () => {
     const spare = f.graders.find((g) => g.id !== g1.id && g.id !== g2.id)!;
     const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Judge", model: "gpt-4o" } });
     const runs = await routeSuiteRuns(f.study.id, admin.id, f.lead.id);
+    const invitation = await getDb().invitation.create({ data: { userId: spare.id, studyId: f.study.id, createdById: f.lead.id, expiresAt: new Date(Date.now() + 86_400_000) } });
     ctx.tokens = { grader: g1.token, otherGrader: g2.token, otherLead: otherLead.token, lead: f.lead.token, admin: admin.token };
     ctx.params = {
       "/api/v1/studies/[id]": { id: f.study.id },
@@ -140,6 +149,7 @@ describe("every API route has a declared audience and enforces it", () => {
       "/api/v1/studies/[id]/judges/[judgeId]/runs/[runId]": { id: f.study.id, ...runs.running },
       "/api/v1/judge-endpoints/[endpointId]": { endpointId: runs.endpoint.id },
       "/api/v1/studies/[id]/embedding-runs/[runId]": { id: f.study.id, runId: runs.embedding.runId },
+      "/api/v1/studies/[id]/invitations/[invitationId]": { id: f.study.id, invitationId: invitation.id },
     };
   });
 

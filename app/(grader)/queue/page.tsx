@@ -7,6 +7,9 @@ import { NextShortcut } from "@/components/queue/next-shortcut";
 import { QueueStudies } from "@/components/queue/queue-studies";
 import { QueueTable } from "@/components/queue/queue-table";
 import { Button } from "@/components/ui/button";
+import { DigestToggle } from "@/components/mail/digest-toggle";
+import { getDb } from "@/lib/db/client";
+import { mailEnabled } from "@/lib/mail/config";
 import { queueQuerySchema } from "@/lib/queue/params";
 import { listQueuePage, listQueueStudies } from "@/lib/queue/queries";
 import { GRADER_ROLES, requireUser } from "@/lib/server/page-guard";
@@ -24,7 +27,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
   const user = await requireUser(GRADER_ROLES);
   const raw = await searchParams;
   const { data: query } = parseTableParams(queueQuerySchema, raw);
-  const studies = await listQueueStudies(user.id);
+  const [studies, me] = await Promise.all([listQueueStudies(user.id), getDb().user.findUniqueOrThrow({ where: { id: user.id }, select: { weeklyDigest: true } })]);
   // The study shown: the one asked for if it is the grader's, else the first with work to do.
   const study = studies.find((s) => s.id === query.study) ?? studies[0];
   const page = study ? await listQueuePage(user.id, study.id, query) : null;
@@ -77,6 +80,11 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
           </p>
         </div>
         <ProgressBar value={done} max={total} label="Answer sets submitted" className="mt-3 h-2.5" />
+        {mailEnabled() ? (
+          <div className="mt-4">
+            <DigestToggle initial={me.weeklyDigest} />
+          </div>
+        ) : null}
       </div>
 
       {!study || !page ? (

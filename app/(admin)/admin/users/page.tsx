@@ -9,6 +9,7 @@ import { loginFailuresByEmail } from "@/lib/auth/login-throttle";
 import { throttleConfigFromEnv } from "@/lib/auth/throttle-policy";
 import { ADMIN_ROLES, requireUser } from "@/lib/server/page-guard";
 import { listUsers } from "@/lib/users/queries";
+import { mailEnabled } from "@/lib/mail/config";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -28,7 +29,7 @@ export default async function UsersPage() {
           Accounts of this instance: edit one to rename it, change its role, deactivate it or reset its password (each audited). Also from the command line: <code>npm run admin -- create-user</code>.
         </p>
       </div>
-      <CreateUserForm />
+      <CreateUserForm mail={mailEnabled()} />
       <Table aria-label="Users">
         <TableHeader>
           <TableRow>

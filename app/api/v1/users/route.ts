@@ -13,7 +13,7 @@ export const POST = apiRoute(ADMIN_ROLES, async ({ req, user }) => {
   const body = await readJson(req, createUserBody);
   try {
     const created = await createUser(body, user.id);
-    return Response.json({ id: created.id }, { status: 201 });
+    return Response.json({ id: created.id, ...("invitationId" in created ? { invitationId: created.invitationId } : {}) }, { status: 201 });
   } catch (err) {
     if (err instanceof UserError) throw new ApiError(err.code === "conflict" ? 409 : 422, err.message, err.issues);
     throw err;

@@ -10,6 +10,11 @@ import { listGraderCandidates } from "@/lib/graders/candidates";
 import { listGraders } from "@/lib/graders/queries";
 import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { loadStudyForPage } from "@/lib/studies/page-access";
+import { DeadlinesForm } from "@/components/mail/deadlines-form";
+import { InvitationsList } from "@/components/mail/invitations-list";
+import { getDb } from "@/lib/db/client";
+import { mailEnabled } from "@/lib/mail/config";
+import { listInvitations } from "@/lib/mail/invitations";
 
 export const metadata: Metadata = { title: "Study graders" };
 
@@ -19,11 +24,24 @@ export default async function StudyGradersPage({ params, searchParams }: Props) 
   const { id } = await params;
   const { study } = await loadStudyForPage(id);
   const { data: query } = parseTableParams(graderListQuerySchema, await searchParams);
-  const [page, candidates, progress] = await Promise.all([listGraders(study.id, query), listGraderCandidates(study.id), assignmentProgress(study.id)]);
+  const [page, candidates, progress, invitations, schedule] = await Promise.all([
+    listGraders(study.id, query),
+    listGraderCandidates(study.id),
+    assignmentProgress(study.id),
+    listInvitations(study.id),
+    getDb().study.findUniqueOrThrow({ where: { id: study.id }, select: { deadline: true, reminderDaysBefore: true } }),
+  ]);
+  const mail = mailEnabled();
   const rows = page.rows.map((r) => ({ ...r, studyId: study.id, addedAt: r.addedAt.toISOString() }));
   return (
     <div className="flex flex-col gap-6">
       <LeftWorkNotice graders={progress.graders} studyId={study.id} />
+      {mail ? null : (
+        <p role="note" data-testid="mail-off" className="rounded-md border bg-muted p-3 text-sm">
+          E-mail is off on this server (no SMTP settings): new graders get a first password shown to you once, and no invitation, reminder
+          or digest is sent. An administrator turns e-mail on with SMTP_URL and MAIL_FROM.
+        </p>
+      )}
       <Card>
         <CardHeader>
           <CardTitle>Add a grader</CardTitle>
@@ -32,7 +50,7 @@ export default async function StudyGradersPage({ params, searchParams }: Props) 
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <AddGraderForm studyId={study.id} />
+          <AddGraderForm studyId={study.id} mail={mail} />
         </CardContent>
       </Card>
       <Card>
@@ -42,6 +60,30 @@ export default async function StudyGradersPage({ params, searchParams }: Props) 
         </CardHeader>
         <CardContent>
           <BulkAddGradersForm studyId={study.id} candidates={candidates} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Invitations</CardTitle>
+          <CardDescription>
+            New graders choose their own password from a link e-mailed to them; each link works once, until its date. Sending again makes a new link.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <InvitationsList studyId={study.id} rows={invitations} mail={mail} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Deadline and reminders</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DeadlinesForm
+            studyId={study.id}
+            deadline={schedule.deadline ? schedule.deadline.toISOString().slice(0, 10) : null}
+            reminderDaysBefore={schedule.reminderDaysBefore}
+            mail={mail}
+          />
         </CardContent>
       </Card>
       <div className="flex flex-col gap-2">
