@@ -15,3 +15,4 @@ import "@/lib/grade-import/contract";
 import "@/lib/governance/contract";
 import "@/lib/reference-metrics/contract";
 import "@/lib/screening/contract";
+import "@/lib/pairwise/contract";
