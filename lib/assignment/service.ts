@@ -42,6 +42,8 @@ export async function assignGraders(
       const stored = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
       const study = { ...stored, rubrics: storedRubrics(stored.rubrics) };
       if (study.status !== "OPEN") throw new ApiError(409, `the study is ${study.status.toLowerCase()}: open it before assigning graders`);
+      // A pairwise study's work is its comparisons (lib/pairwise), never its response sets.
+      if (study.design === "PAIRWISE") throw new ApiError(409, "a pairwise study deals comparisons: POST /api/v1/studies/{id}/comparison-assignments");
       const seed = opts.seed ?? randomBytes(6).toString("hex");
       const matchSpecialty = opts.matchSpecialty ?? study.matchSpecialty;
       const design = opts.design ?? study.assignmentDesign;

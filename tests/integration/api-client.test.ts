@@ -51,6 +51,8 @@ describe("the TypeScript client generated from the API description", () => {
         showReferenceAnswer: false,
         matchSpecialty: false,
         safeLlmScoring: "OVERALL",
+        design: "scoring",
+        tieDisagrees: false,
       },
     });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
