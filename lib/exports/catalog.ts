@@ -62,6 +62,13 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
       "The study's latest safety screen, one row per answer and rule that matched: the run (id, time, action: warn or exclude), item, model and version, repetition, the rule as run (name, which is the reason; term or regex; pattern), the matches in the answer (counted up to 1000) and the text around the first match, in [brackets]. Empty when the study has not been screened.",
   },
   {
+    dataset: "comparisons",
+    title: "Pairwise preferences",
+    formats: ["csv", "json"],
+    description:
+      "A pairwise study's preferences, long, one row per grader and axis: comparison id, item and question, the model and the repetition shown on each side (unblinded), the comparison's status, grader (pseudonym), primary or adjudicator, assignment status (drafts included: filter on submitted), rubric, axis, the choice relative to the sides (left, right, tie) and as the model preferred (its name, or tie), strength (slightly, clearly), comment, each side's harm flag and comment, times. Empty for a scoring study.",
+  },
+  {
     dataset: "audit",
     title: "Audit trail",
     formats: ["csv", "json"],

@@ -13,7 +13,7 @@ import { escalationRulesInputSchema, LIMITS, thresholdsInputSchema } from "@/lib
  * as a new study). The route handlers validate with these very schemas.
  */
 
-export const DATASETS = ["grades", "score-long", "sets", "summary", "triage", "audit", "study", "judge-scores", "screening"] as const;
+export const DATASETS = ["grades", "score-long", "sets", "summary", "triage", "audit", "study", "judge-scores", "screening", "comparisons"] as const;
 export type Dataset = (typeof DATASETS)[number];
 export const FORMATS = ["csv", "json"] as const;
 export type Format = (typeof FORMATS)[number];

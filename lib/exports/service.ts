@@ -6,6 +6,7 @@ import { gradesChunks } from "./grades";
 import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
 import { screeningChunks } from "./screening";
+import { comparisonsChunks } from "./comparisons";
 import { resultsStudy, scoreLongChunks, setsChunks, summaryChunks } from "./results";
 import { ExportSession } from "./session";
 import { triageChunks } from "./triage";
@@ -93,6 +94,11 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
       return withSession((session) => judgeScoresChunks(session, study.id, format, storedRubrics(study.rubrics)));
     case "screening":
       return withSession((session) => screeningChunks(session, study.id, format));
+    case "comparisons":
+      return withSession(async function* (session) {
+        const people = await loadPeople(session.rawQuery, study.id);
+        yield* comparisonsChunks(session, study.id, people, identities, format);
+      });
   }
 }
 

@@ -10,20 +10,8 @@ import { lineText, multilineText } from "@/lib/validation/text";
 
 /** Longest comment on one axis or one harm flag, as in scoring. */
 export const MAX_PREFERENCE_COMMENT = 5_000;
-/** Models are named by their names in the study (as imported); at most this many comparisons per question. */
-export const MAX_PER_QUESTION = 45;
-
-/** Which pairs of models are compared on each question (lib/pairwise/design.ts). */
-export const PairDesignSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("all_pairs") }).meta({ description: "Every pair of models on every question" }),
-  z
-    .object({ kind: z.literal("against_reference"), reference: lineText().min(1).max(200).meta({ description: "The reference model's name (e.g. the clinicians' own answers)" }) })
-    .meta({ description: "Each other model against one reference model" }),
-  z
-    .object({ kind: z.literal("balanced"), perQuestion: z.int().min(1).max(MAX_PER_QUESTION).meta({ description: "Comparisons per question" }) })
-    .meta({ description: "A balanced incomplete design: each model equally often, and on each side equally often (within one)" }),
-], { error: "design.kind must be all_pairs, against_reference or balanced" });
-export type PairDesignInput = z.infer<typeof PairDesignSchema>;
+export { MAX_PER_QUESTION, PairDesignSchema, type PairDesignInput } from "@/lib/studies/pair-design";
+import { PairDesignSchema } from "@/lib/studies/pair-design";
 
 /** POST /api/v1/studies/{id}/comparisons: plan (or, before grading starts, replan) the study's comparisons. */
 export const planComparisonsSchema = z.strictObject({

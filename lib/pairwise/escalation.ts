@@ -4,7 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { EscalationStatus, SetStatus } from "@/lib/generated/prisma/enums";
 import { seededShuffle } from "@/lib/random/seeded";
 import type { RubricDocument } from "@/lib/rubrics/document";
-import { preferenceAxes } from "./rubrics";
+import { preferenceAxes } from "@/lib/rubrics/preference";
 import { comparisonDisagreements, type Choice } from "./votes";
 
 /**

@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@/lib/db/client";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { preferenceAxes } from "./rubrics";
+import { preferenceAxes } from "@/lib/rubrics/preference";
 import { majorityChoice, type Choice } from "./votes";
 
 export interface ComparisonFinal {

@@ -1,6 +1,6 @@
 import type { RubricDocument, RubricProblem } from "@/lib/rubrics/document";
 import type { PreferenceForm } from "./contract-schemas";
-import { preferenceAxes } from "./rubrics";
+import { preferenceAxes } from "@/lib/rubrics/preference";
 import type { Choice } from "./votes";
 
 export interface PreferenceCell {

@@ -8,7 +8,7 @@ import type { RubricDocument as RubricDoc } from "@/lib/rubrics/document";
 import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
 import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
 import { createStudySchema, HEADLINE_SCORING, STUDY_DESIGNS, STUDY_STATUSES, updateStudySchema } from "./settings";
-import { PairDesignSchema } from "@/lib/pairwise/contract-schemas";
+import { PairDesignSchema } from "./pair-design";
 
 /**
  * The /api/v1/studies contract: request schemas are the ones the handlers

@@ -4,7 +4,7 @@ import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Study } from "@/lib/generated/prisma/client";
 import { repetitionProblems } from "@/lib/rubrics/document";
-import { designRubricProblems } from "@/lib/pairwise/rubrics";
+import { designRubricProblems } from "@/lib/rubrics/preference";
 import { resolveRubrics, storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { mentionTerms } from "@/lib/blinding/terms";
 import { modelNamesInGraderText } from "@/lib/blinding/grader-text";

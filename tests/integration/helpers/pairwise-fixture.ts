@@ -56,3 +56,19 @@ export async function makePairwiseStudy(opts: { rubrics?: (string | RubricDocume
   const study = await db.study.findUniqueOrThrow({ where: { id } });
   return { study, name, lead, graders, models, items, n };
 }
+
+/**
+ * For the route suites: a planned pairwise study that this lead leads and this grader grades, with
+ * one comparison dealt to the grader alone (another grader gets 404 on it).
+ */
+export async function pairwiseRouteFixture(leadId: string, graderId: string, opts: { deal?: boolean } = {}) {
+  const db = getDb();
+  const p = await makePairwiseStudy({ rubrics: ["overall_preference"], items: 2, models: 2, n: 1, graders: 0 });
+  await db.studyMember.createMany({ data: [{ studyId: p.study.id, userId: leadId, role: "LEAD" }, { studyId: p.study.id, userId: graderId, role: "GRADER" }] });
+  const { planStudyComparisons } = await import("@/lib/pairwise/plan-service");
+  await planStudyComparisons(p.study.id, { design: { kind: "all_pairs" }, seed: "routes" }, p.lead.id);
+  if (opts.deal === false) return { studyId: p.study.id, assignmentId: "" };
+  const comparison = await db.comparison.findFirstOrThrow({ where: { studyId: p.study.id } });
+  const assignment = await db.comparisonAssignment.create({ data: { comparisonId: comparison.id, studyId: p.study.id, graderId, kind: "PRIMARY", position: 0 } });
+  return { studyId: p.study.id, assignmentId: assignment.id };
+}
