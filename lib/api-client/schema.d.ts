@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Import grades made outside Clingrade
-         * @description Grades from a CSV or XLSX file: long format (item, model, repetition?, rater, dimension, score[, comment]; one row per grade) or wide format (one row per answer, one column per rater, one sheet per dimension). Send multipart/form-data with the file in the field `file` and the mapping (GradeImportMapping, JSON) in the field `mapping`, or a long CSV as the body with Content-Type text/csv (columns found by their names: item_id, model|system, repetition, rater, dimension|criterion, score, comment; or ?mapping=<saved name>). Each rater becomes a pseudonymous external grader of the study (no account: it cannot sign in and is never assigned work). Items, models and answer sets the study lacks are created (answers without text). Dimensions and levels come from the study's rubric. Imported grades are final as imported: the import triggers no escalation. All or nothing; importing the same file again changes nothing (`unchanged` counts it); a grade already stored with another value is a problem, never overwritten. Body limit: IMPORT_MAX_BYTES (50 MB by default).
+         * @description Grades from a CSV or XLSX file: long format (item, model, repetition?, rater, dimension, score[, comment]; one row per grade) or wide format (one row per answer, one column per rater, one sheet per dimension). Send multipart/form-data with the file in the field `file` and the mapping (GradeImportMapping, JSON) in the field `mapping`, or a long CSV as the body with Content-Type text/csv (columns found by their names: item_id, model|system, repetition, rater, dimension|criterion, score, comment; or ?mapping=<saved name>). Each rater becomes a pseudonymous external grader of the study (no account: it cannot sign in and is never assigned work). Items, models and answer sets the study lacks are created (answers without text). Dimensions and levels come from the study's rubric. Imported grades are final as imported: the import triggers no escalation. All or nothing; importing the same file again changes nothing (`unchanged` counts it); a grade already stored with another value is a problem, never overwritten. On a study of the pairwise design the file is preferences instead: a long CSV body (text/csv) with the columns item_id, model_a, model_b, rater, axis, choice (a, b or tie) and optionally strength (slightly, clearly), one row per rater, pair and axis; `grades`, `created` and `unchanged` then count preferences. A pair already planned on the question is that comparison (its sides kept); otherwise one is made with model_a on the left. Body limit: IMPORT_MAX_BYTES (50 MB by default).
          */
         post: operations["importGrades"];
         delete?: never;
@@ -3294,6 +3294,8 @@ export interface components {
                 models: number;
                 raters: number;
                 responseSets: number;
+                /** @description Pairwise studies: comparisons made for pairs not planned */
+                comparisons?: number;
             };
             /** @description Data rows read */
             rows: number;
@@ -5520,7 +5522,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Which dataset */
-                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening";
+                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "comparisons";
                 /** @description csv (default) or json; the study dataset is JSON only */
                 format?: "csv" | "json";
                 /** @description 1: start a CSV with a UTF-8 byte-order mark (Excel then opens accents correctly) */
