@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import { preferenceAxes } from "@/lib/rubrics/preference";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { SPECIALTY_NAMES_LOCK } from "@/lib/specialties/lock";
+import { textProblem } from "@/lib/validation/text";
 import { MAX_PROBLEMS, type GradeProblem } from "./rows";
 import type { GradeImportResult } from "./service";
 import type { GradeTable } from "./tables";
@@ -67,24 +68,29 @@ async function readRows(tables: AsyncIterable<GradeTable>, rubrics: ReturnType<t
         const cell = (name: string) => (col.has(name) ? (r.cells[col.get(name)!] ?? "").trim() : "");
         const [item, a, b, rater, axisText, choiceText, strengthText] = ["item_id", "model_a", "model_b", "rater", "axis", "choice", "strength"].map(cell);
         let ok = true;
+        const fail = (column: string | null, message: string) => {
+          problem(r.row, column, message);
+          ok = false;
+        };
         for (const [name, v] of [["item_id", item], ["model_a", a], ["model_b", b], ["rater", rater], ["axis", axisText]] as const) {
-          if (!v) (problem(r.row, name, `${name} is empty`), (ok = false));
-          else if (v.length > 200) (problem(r.row, name, `${name} is longer than 200 characters`), (ok = false));
+          const bad = v ? textProblem(v, "line") : null;
+          if (!v) fail(name, `${name} is empty`);
+          else if (bad) fail(name, `${name}: ${bad}`);
+          else if (v.length > 200) fail(name, `${name} is longer than 200 characters`);
         }
-        if (a && a === b) (problem(r.row, "model_b", "model_a and model_b are the same model: a preference compares two"), (ok = false));
+        if (a && a === b) fail("model_b", "model_a and model_b are the same model: a preference compares two");
         const found = byKey.get(axisText) ?? [];
         if (axisText && found.length !== 1) {
-          problem(r.row, "axis", found.length ? `"${axisText}" is an axis of several rubrics: write it as <rubric>.<axis>` : `the study has no preference axis "${axisText}" (its axes: ${axes.map((x) => x.axis.key).join(", ")})`);
-          ok = false;
+          fail("axis", found.length ? `"${axisText}" is an axis of several rubrics: write it as <rubric>.<axis>` : `the study has no preference axis "${axisText}" (its axes: ${axes.map((x) => x.axis.key).join(", ")})`);
         }
         const choice = choiceText.toLowerCase();
-        if (choice !== "a" && choice !== "b" && choice !== "tie") (problem(r.row, "choice", `choice is a, b or tie, not "${choiceText.slice(0, 40)}"`), (ok = false));
+        if (choice !== "a" && choice !== "b" && choice !== "tie") fail("choice", `choice is a, b or tie, not "${choiceText.slice(0, 40)}"`);
         const strength = strengthText.toLowerCase();
-        if (strength && strength !== "slightly" && strength !== "clearly") (problem(r.row, "strength", `strength is slightly, clearly or empty, not "${strengthText.slice(0, 40)}"`), (ok = false));
+        if (strength && strength !== "slightly" && strength !== "clearly") fail("strength", `strength is slightly, clearly or empty, not "${strengthText.slice(0, 40)}"`);
         const axis = found[0];
-        if (axis && choice === "tie" && axis.axis.scale.allowTie === false) (problem(r.row, "choice", `"${axis.axis.name}" does not allow a tie`), (ok = false));
-        if (axis && strength && !axis.axis.scale.strength) (problem(r.row, "strength", `"${axis.axis.name}" asks for no strength`), (ok = false));
-        if (strength && choice === "tie") (problem(r.row, "strength", "a tie has no strength"), (ok = false));
+        if (axis && choice === "tie" && axis.axis.scale.allowTie === false) fail("choice", `"${axis.axis.name}" does not allow a tie`);
+        if (axis && strength && !axis.axis.scale.strength) fail("strength", `"${axis.axis.name}" asks for no strength`);
+        if (strength && choice === "tie") fail("strength", "a tie has no strength");
         if (!ok || !axis) continue;
         const pair = [a, b].sort().join("\u0000");
         const key = `${item}\u0000${pair}\u0000${rater}\u0000${axis.rubric}.${axis.axis.key}`;

@@ -27,7 +27,7 @@ describe("importing preferences collected elsewhere", () => {
     ].join("\n");
 
     // One bad row: nothing is written, and the problems name their line and column.
-    const bad = csv + "\nQ3,Alpha,Alpha,R1,factuality,left,\nQ3,Alpha,Beta,R1,nope,a,\nQ3,Alpha,Beta,R1,conciseness,tie,clearly\n";
+    const bad = csv + "\nQ3,Alpha,Alpha,R1,factuality,left,\nQ3,Alpha,Beta,R1,nope,a,\nQ3,Alpha,Beta,R1,conciseness,tie,clearly\nQ3,Alpha,Beta,R\u0000x,factuality,a,\n";
     const refused = await post(id, lead.token, bad);
     expect(refused.status, JSON.stringify(refused.body)).toBe(422);
     const errors = (refused.body.details as { errors: { row: number; column: string | null }[] }).errors;
@@ -37,6 +37,7 @@ describe("importing preferences collected elsewhere", () => {
         expect.objectContaining({ row: 6, column: "choice" }),
         expect.objectContaining({ row: 7, column: "axis" }),
         expect.objectContaining({ row: 8, column: "strength" }),
+        expect.objectContaining({ row: 9, column: "rater" }),
       ]),
     );
     expect(await getDb().qaItem.count({ where: { studyId: id } })).toBe(0);
