@@ -335,8 +335,8 @@ export function preferenceValues(d: Pick<RubricDimension, "scale">): string[] {
 
 /**
  * A preference axis: judged once per comparison (scope set), its levels (if given, only to relabel)
- * exactly its fixed values, and nothing of the scales that have a number (N/A, thresholds, harm
- * lines, comments at a value, derivation): the harm flag of a comparison is on each answer.
+ * exactly its fixed values, no N/A and no derivation (thresholds, harm lines and comments at a
+ * value are refused for every scale without numbers); a comparison's harm flag is on each answer.
  */
 function preferenceProblems(d: RubricDimension): [(string | number)[], string][] {
   const out: [(string | number)[], string][] = [];
@@ -347,7 +347,6 @@ function preferenceProblems(d: RubricDimension): [(string | number)[], string][]
   }
   if (d.scale.allowNA) out.push([["scale", "allowNA"], "a preference axis has no N/A: a tie says neither answer is better"]);
   if (d.derived) out.push([["derived"], "a preference axis cannot be derived"]);
-  if (d.requireCommentAtOrBelow !== undefined) out.push([["requireCommentAtOrBelow"], "a preference axis has no value to require a comment at"]);
   return out;
 }
 
