@@ -10,6 +10,7 @@ import { POST as dealRoute } from "@/app/api/v1/studies/[id]/comparison-assignme
 import { GET as planGet, POST as planPost } from "@/app/api/v1/studies/[id]/comparisons/route";
 import { getDb } from "@/lib/db/client";
 import { comparisonFinals } from "@/lib/pairwise/finals";
+import { listMyComparisons } from "@/lib/pairwise/grading";
 import { bearer, call, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { makePairwiseStudy } from "./helpers/pairwise-fixture";
@@ -149,6 +150,13 @@ describe("the grader's comparison", () => {
   it("shows the question and answers A and B, blinded: no model, version, repetition, study name or other grader", async () => {
     const f = await plannedAndDealt({ items: 2, n: 3 });
     const g = f.graders[0];
+    // The queue's listing: the grader-facing title and the question, nothing of the models.
+    const queue = await listMyComparisons(g.id);
+    expect(queue.length).toBeGreaterThan(0);
+    for (const row of queue) {
+      expect(row.studyName).toMatch(/^Study [0-9A-F]{4}$/);
+      for (const secret of [...MODEL_NAMES, ...MODEL_VERSIONS, f.name]) expect(JSON.stringify(row)).not.toContain(secret);
+    }
     const mine = await call(myComparisons, "/x", bearer(g.token));
     expect(mine.status).toBe(200);
     const list = mine.body.comparisons as { id: string }[];
