@@ -238,6 +238,8 @@ export function triggerRates(sets: PrimarySet[], rubrics: readonly RubricDocumen
       const rate = { triggered: 0, sets: 0 };
       out.set(`${r.key}.${d.key}`, rate);
       const kind = d.scale.kind;
+      // A preference axis has no grade to agree on (pairwise studies keep Preference rows).
+      if (kind === "preference") continue;
       const rule = studyRule(d, thresholds[r.key]?.[d.key], overrides[r.key]?.[d.key]);
       for (const s of sets) {
         xs.length = 0;

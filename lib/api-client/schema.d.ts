@@ -710,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Import grades made outside Clingrade
-         * @description Grades from a CSV or XLSX file: long format (item, model, repetition?, rater, dimension, score[, comment]; one row per grade) or wide format (one row per answer, one column per rater, one sheet per dimension). Send multipart/form-data with the file in the field `file` and the mapping (GradeImportMapping, JSON) in the field `mapping`, or a long CSV as the body with Content-Type text/csv (columns found by their names: item_id, model|system, repetition, rater, dimension|criterion, score, comment; or ?mapping=<saved name>). Each rater becomes a pseudonymous external grader of the study (no account: it cannot sign in and is never assigned work). Items, models and answer sets the study lacks are created (answers without text). Dimensions and levels come from the study's rubric. Imported grades are final as imported: the import triggers no escalation. All or nothing; importing the same file again changes nothing (`unchanged` counts it); a grade already stored with another value is a problem, never overwritten. Body limit: IMPORT_MAX_BYTES (50 MB by default).
+         * @description Grades from a CSV or XLSX file: long format (item, model, repetition?, rater, dimension, score[, comment]; one row per grade) or wide format (one row per answer, one column per rater, one sheet per dimension). Send multipart/form-data with the file in the field `file` and the mapping (GradeImportMapping, JSON) in the field `mapping`, or a long CSV as the body with Content-Type text/csv (columns found by their names: item_id, model|system, repetition, rater, dimension|criterion, score, comment; or ?mapping=<saved name>). Each rater becomes a pseudonymous external grader of the study (no account: it cannot sign in and is never assigned work). Items, models and answer sets the study lacks are created (answers without text). Dimensions and levels come from the study's rubric. Imported grades are final as imported: the import triggers no escalation. All or nothing; importing the same file again changes nothing (`unchanged` counts it); a grade already stored with another value is a problem, never overwritten. On a study of the pairwise design the file is preferences instead: a long CSV body (text/csv) with the columns item_id, model_a, model_b, rater, axis, choice (a, b or tie) and optionally strength (slightly, clearly), one row per rater, pair and axis; `grades`, `created` and `unchanged` then count preferences. A pair already planned on the question is that comparison (its sides kept); otherwise one is made with model_a on the left. Body limit: IMPORT_MAX_BYTES (50 MB by default).
          */
         post: operations["importGrades"];
         delete?: never;
@@ -1089,6 +1089,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/comparisons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pairwise study's plan: its design, seed and counts per pair, side and status */
+        get: operations["getComparisonPlan"];
+        put?: never;
+        /**
+         * Plan a pairwise study's comparisons (replaces the plan until grading starts)
+         * @description Which pairs of models are compared per question, which repetition of each is shown and which model is on the left, from the design and a seed (stored on the study for replay and audit). Refused (409) once a comparison is assigned, or on a scoring study.
+         */
+        post: operations["planComparisons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/comparison-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deal the planned comparisons to k graders each (incremental, reproducible by seed) */
+        post: operations["assignComparisons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/comparisons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My comparisons, in my own order (graders) */
+        get: operations["listMyComparisons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comparison-assignments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of my comparisons: the question and answers A and B, blinded */
+        get: operations["getComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comparison-assignments/{id}/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Save my preferences as a draft (the whole form) */
+        put: operations["savePreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comparison-assignments/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit (or revise) my preferences: every axis answered */
+        post: operations["submitPreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1122,13 +1228,16 @@ export interface components {
                 instructions?: string;
                 scale: {
                     /** @enum {string} */
-                    kind: "ordinal" | "nominal" | "criteria";
+                    kind: "ordinal" | "nominal" | "criteria" | "preference";
                     levels?: {
                         value: number | string;
                         label: string;
                         example?: string;
                     }[];
                     allowNA?: boolean;
+                    allowTie?: boolean;
+                    strength?: boolean;
+                    choiceIsWorse?: boolean;
                 };
                 derived?: {
                     /** @enum {string} */
@@ -1204,6 +1313,12 @@ export interface components {
         CreateStudy: {
             /** @example Ophthalmology QA 2026 */
             name: string;
+            /**
+             * @description scoring (default): graders score each model's answers on the rubrics. pairwise: graders compare two blinded answers per question on preference axes; the rubrics then hold only preference dimensions. Never changes after creation
+             * @default scoring
+             * @enum {string}
+             */
+            design: "scoring" | "pairwise";
             /**
              * @description What graders see instead of the study's name (which may name a model); empty: a neutral title
              * @default
@@ -1285,6 +1400,11 @@ export interface components {
              * @enum {string}
              */
             safeLlmScoring: "PER_ANSWER" | "OVERALL";
+            /**
+             * @description Pairwise studies: whether one grader's tie against another's preference calls an adjudicator (default false: it counts as agreement)
+             * @default false
+             */
+            tieDisagrees: boolean;
         };
         /** @description Settings to change (only those sent) and/or a status */
         UpdateStudy: {
@@ -1345,6 +1465,8 @@ export interface components {
             matchSpecialty?: boolean;
             /** @enum {string} */
             safeLlmScoring?: "PER_ANSWER" | "OVERALL";
+            /** @description Pairwise studies: whether one grader's tie against another's preference calls an adjudicator (default false: it counts as agreement) */
+            tieDisagrees?: boolean;
             /**
              * @description OPEN (from DRAFT, or reopen from CLOSED) or CLOSED (from OPEN)
              * @enum {string}
@@ -1481,6 +1603,30 @@ export interface components {
              * @enum {string}
              */
             assignmentDesign: "LOAD_BALANCED" | "ONE_MODEL_PER_QUESTION";
+            /**
+             * @description scoring or pairwise: chosen at creation, never changed
+             * @enum {string}
+             */
+            design: "scoring" | "pairwise";
+            /** @description Pairwise: a tie against a preference calls an adjudicator */
+            tieDisagrees: boolean;
+            /** @description Pairwise: the pair design last planned (null before planning) */
+            pairDesign: {
+                /** @enum {string} */
+                kind: "all_pairs";
+            } | {
+                /** @enum {string} */
+                kind: "against_reference";
+                /** @description The reference model's name (e.g. the clinicians' own answers) */
+                reference: string;
+            } | {
+                /** @enum {string} */
+                kind: "balanced";
+                /** @description Comparisons per question */
+                perQuestion: number;
+            } | null;
+            /** @description Pairwise: the seed of the last planning */
+            pairSeed: string | null;
             counts: {
                 items: number;
                 models: number;
@@ -2144,13 +2290,16 @@ export interface components {
                         instructions?: string;
                         scale: {
                             /** @enum {string} */
-                            kind: "ordinal" | "nominal" | "criteria";
+                            kind: "ordinal" | "nominal" | "criteria" | "preference";
                             levels?: {
                                 value: number | string;
                                 label: string;
                                 example?: string;
                             }[];
                             allowNA?: boolean;
+                            allowTie?: boolean;
+                            strength?: boolean;
+                            choiceIsWorse?: boolean;
                         };
                         derived?: {
                             /** @enum {string} */
@@ -2817,13 +2966,16 @@ export interface components {
                         instructions?: string;
                         scale: {
                             /** @enum {string} */
-                            kind: "ordinal" | "nominal" | "criteria";
+                            kind: "ordinal" | "nominal" | "criteria" | "preference";
                             levels?: {
                                 value: number | string;
                                 label: string;
                                 example?: string;
                             }[];
                             allowNA?: boolean;
+                            allowTie?: boolean;
+                            strength?: boolean;
+                            choiceIsWorse?: boolean;
                         };
                         derived?: {
                             /** @enum {string} */
@@ -3687,6 +3839,8 @@ export interface components {
                 models: number;
                 raters: number;
                 responseSets: number;
+                /** @description Pairwise studies: comparisons made for pairs not planned */
+                comparisons?: number;
             };
             /** @description Data rows read */
             rows: number;
@@ -4392,6 +4546,161 @@ export interface components {
             createdAt: string;
             expiresAt: string;
             sentAt: string | null;
+        };
+        ComparisonPlanSummary: {
+            /** @description The pair design planned (null before planning) */
+            design: {
+                /** @enum {string} */
+                kind: "all_pairs";
+            } | {
+                /** @enum {string} */
+                kind: "against_reference";
+                /** @description The reference model's name (e.g. the clinicians' own answers) */
+                reference: string;
+            } | {
+                /** @enum {string} */
+                kind: "balanced";
+                /** @description Comparisons per question */
+                perQuestion: number;
+            } | null;
+            seed: string | null;
+            comparisons: number;
+            /** @description Questions with at least one comparison */
+            questions: number;
+            byStatus: {
+                AWAITING_GRADES?: number;
+                AGREED?: number;
+                AWAITING_ADJUDICATION?: number;
+                ADJUDICATED?: number;
+            };
+            /** @description Per pair of models (names in sorted order) */
+            pairs: {
+                modelA: string;
+                modelB: string;
+                comparisons: number;
+            }[];
+            /** @description How often each model is on each side */
+            models: {
+                model: string;
+                left: number;
+                right: number;
+            }[];
+        };
+        ComparisonAssignmentRunSummary: {
+            seed: string;
+            matchSpecialty: boolean;
+            comparisons: number;
+            created: number;
+            /** @description Comparisons with fewer than k eligible graders */
+            comparisonsShortOfGraders: number;
+            perGrader: {
+                /** Format: uuid */
+                graderId: string;
+                name: string;
+                created: number;
+            }[];
+        };
+        MyComparison: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "PRIMARY" | "ADJUDICATOR";
+            /** @enum {string} */
+            status: "PENDING" | "IN_PROGRESS" | "SUBMITTED";
+            position: number;
+        };
+        BlindedComparison: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "PRIMARY" | "ADJUDICATOR";
+            /** @enum {string} */
+            status: "PENDING" | "IN_PROGRESS" | "SUBMITTED";
+            readOnly: boolean;
+            study: {
+                /** @description The title graders see, never the study's own name */
+                name: string;
+                /** @description The preference axes the form is built from */
+                rubricDocuments: components["schemas"]["RubricDocument"][];
+                showReferenceAnswer: boolean;
+            };
+            item: {
+                specialty: string;
+                question: string;
+                referenceAnswer: string | null;
+            };
+            /** @description Answer A (left) and answer B (right): no model, no repetition */
+            answers: {
+                a: {
+                    text: string;
+                    /** @description The study's safety screen flagged this answer: show the neutral warning */
+                    screened: boolean;
+                };
+                b: {
+                    text: string;
+                    /** @description The study's safety screen flagged this answer: show the neutral warning */
+                    screened: boolean;
+                };
+            };
+            preferences: {
+                rubric: string;
+                axis: string;
+                /** @enum {string} */
+                choice: "a" | "tie" | "b";
+                /** @enum {string|null} */
+                strength: "slightly" | "clearly" | null;
+                comment: string | null;
+            }[];
+            harm: {
+                a: {
+                    flag: boolean;
+                    comment: string | null;
+                };
+                b: {
+                    flag: boolean;
+                    comment: string | null;
+                };
+            };
+            timeSpentMs: number;
+            /** Format: date-time */
+            submittedAt: string | null;
+            progress: {
+                done: number;
+                total: number;
+                position: number;
+            };
+            /** Format: uuid */
+            nextAssignmentId: string | null;
+        };
+        PreferenceForm: {
+            preferences: {
+                rubric: string;
+                axis: string;
+                /** @enum {string} */
+                choice: "a" | "tie" | "b";
+                /** @enum {string} */
+                strength?: "slightly" | "clearly";
+                comment?: string;
+            }[];
+            harm?: {
+                a?: {
+                    flag: boolean;
+                    comment?: string;
+                };
+                b?: {
+                    flag: boolean;
+                    comment?: string;
+                };
+            };
+            elapsedMs?: number;
+        };
+        PreferenceSaveResult: {
+            /** @enum {string} */
+            status: "PENDING" | "IN_PROGRESS" | "SUBMITTED";
+            /** @description Every axis is answered */
+            complete: boolean;
+            /** Format: uuid */
+            nextAssignmentId: string | null;
         };
         CreateUser: {
             email: string;
@@ -6512,7 +6821,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Which dataset */
-                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "grader-quality";
+                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "grader-quality" | "comparisons";
                 /** @description csv (default) or json; the study dataset is JSON only */
                 format?: "csv" | "json";
                 /** @description 1: start a CSV with a UTF-8 byte-order mark (Excel then opens accents correctly) */
@@ -9427,6 +9736,531 @@ export interface operations {
             };
             /** @description Not found, or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComparisonPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonPlanSummary"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    planComparisons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    design: {
+                        /** @enum {string} */
+                        kind: "all_pairs";
+                    } | {
+                        /** @enum {string} */
+                        kind: "against_reference";
+                        /** @description The reference model's name (e.g. the clinicians' own answers) */
+                        reference: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "balanced";
+                        /** @description Comparisons per question */
+                        perQuestion: number;
+                    };
+                    /** @description Reuse a seed to reproduce a plan; a random one is stored and returned otherwise */
+                    seed?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonPlanSummary"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    assignComparisons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Reuse a seed to reproduce the dealing; defaults to the plan's seed */
+                    seed?: string;
+                    /** @description Only graders whose specialty matches the question's (defaults to the study setting) */
+                    matchSpecialty?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description What was created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonAssignmentRunSummary"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyComparisons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your comparisons */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comparisons: components["schemas"]["MyComparison"][];
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComparison: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blinded comparison and your own preferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlindedComparison"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    savePreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PreferenceForm"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreferenceSaveResult"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PreferenceForm"];
+            };
+        };
+        responses: {
+            /** @description Submitted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreferenceSaveResult"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

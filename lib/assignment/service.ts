@@ -43,6 +43,8 @@ export async function assignGraders(
       const stored = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
       const study = { ...stored, rubrics: storedRubrics(stored.rubrics) };
       if (study.status !== "OPEN") throw new ApiError(409, `the study is ${study.status.toLowerCase()}: open it before assigning graders`);
+      // A pairwise study's work is its comparisons (lib/pairwise), never its response sets.
+      if (study.design === "PAIRWISE") throw new ApiError(409, "a pairwise study deals comparisons: POST /api/v1/studies/{id}/comparison-assignments");
       // A frozen protocol fixes the seed and the design: the run it planned is the run made.
       const frozen = await frozenAssignment(tx, studyId);
       if (frozen && opts.seed !== undefined && opts.seed !== frozen.seed) throw new ApiError(409, `the frozen protocol fixes the assignment seed to "${frozen.seed}"`, { locked: ["seed"] });

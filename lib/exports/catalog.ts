@@ -69,6 +69,13 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
       "The Graders' quality table, one row per grader: whether and why the lead excluded them from the analysis; time per set (median, ms) and its ratio to the study's median; straight-lining share; share of the scale used; leave-one-out bias in scale points with its 95% interval (cluster-robust over sets); Gwet's AC2 against peers; each with its n. Shares 0-1. Gold accuracy and intra-rater reliability say 'not collected in this study' until those datasets exist. Exclusions and their reversal are also in the audit trail.",
   },
   {
+    dataset: "comparisons",
+    title: "Pairwise preferences",
+    formats: ["csv", "json"],
+    description:
+      "A pairwise study's preferences, long, one row per grader and axis: comparison id, item and question, the model and the repetition shown on each side (unblinded), the comparison's status, grader (pseudonym), primary or adjudicator, assignment status (drafts included: filter on submitted), rubric, axis, the choice relative to the sides (left, right, tie) and as the model preferred (its name, or tie), strength (slightly, clearly), comment, each side's harm flag and comment, times. Empty for a scoring study.",
+  },
+  {
     dataset: "audit",
     title: "Audit trail",
     formats: ["csv", "json"],

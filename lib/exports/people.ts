@@ -27,7 +27,8 @@ export function personPseudonym(studyId: string, userId: string, role: Person["r
 
 export async function loadPeople(query: RawQuery, studyId: string): Promise<People> {
   const rows = await query<{ id: string; name: string; email: string; role: Person["role"]; grades: boolean }>(
-    `WITH graders AS (SELECT DISTINCT a."graderId" AS id FROM "Assignment" a WHERE a."studyId" = $1::uuid)
+    `WITH graders AS (SELECT DISTINCT a."graderId" AS id FROM "Assignment" a WHERE a."studyId" = $1::uuid
+                     UNION SELECT c."graderId" FROM "ComparisonAssignment" c WHERE c."studyId" = $1::uuid)
      SELECT u.id, u.name, u.email, u.role::text AS role, u.id IN (SELECT id FROM graders) AS grades FROM "User" u
       WHERE u.id IN (SELECT "userId" FROM "StudyMember" WHERE "studyId" = $1::uuid
                      UNION SELECT id FROM graders

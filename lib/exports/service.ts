@@ -7,6 +7,7 @@ import { graderQualityChunks } from "./grader-quality";
 import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
 import { screeningChunks } from "./screening";
+import { comparisonsChunks } from "./comparisons";
 import { resultsStudy, scoreLongChunks, setsChunks, summaryChunks } from "./results";
 import { ExportSession } from "./session";
 import { triageChunks } from "./triage";
@@ -98,6 +99,11 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
       return withSession(async function* (session) {
         const people = await loadPeople(session.rawQuery, study.id);
         yield* graderQualityChunks(session, study.id, people, identities, format);
+      });
+    case "comparisons":
+      return withSession(async function* (session) {
+        const people = await loadPeople(session.rawQuery, study.id);
+        yield* comparisonsChunks(session, study.id, people, identities, format);
       });
   }
 }

@@ -42,7 +42,9 @@ export const GradeImportResult = registry.register(
     grades: z.int().openapi({ description: "Distinct grades (item x model x repetition x rater x dimension) in the file" }),
     created: z.int().openapi({ description: "Grades written" }),
     unchanged: z.int().openapi({ description: "Grades already stored with the same value" }),
-    new: z.object({ items: z.int(), models: z.int(), raters: z.int(), responseSets: z.int() }).openapi({ description: "What the import created besides grades" }),
+    new: z
+      .object({ items: z.int(), models: z.int(), raters: z.int(), responseSets: z.int(), comparisons: z.int().optional().openapi({ description: "Pairwise studies: comparisons made for pairs not planned" }) })
+      .openapi({ description: "What the import created besides grades" }),
     rows: z.int().openapi({ description: "Data rows read" }),
   }),
 );
@@ -62,7 +64,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/grade-imports",
   summary: "Import grades made outside Clingrade",
   description:
-    "Grades from a CSV or XLSX file: long format (item, model, repetition?, rater, dimension, score[, comment]; one row per grade) or wide format (one row per answer, one column per rater, one sheet per dimension). Send multipart/form-data with the file in the field `file` and the mapping (GradeImportMapping, JSON) in the field `mapping`, or a long CSV as the body with Content-Type text/csv (columns found by their names: item_id, model|system, repetition, rater, dimension|criterion, score, comment; or ?mapping=<saved name>). Each rater becomes a pseudonymous external grader of the study (no account: it cannot sign in and is never assigned work). Items, models and answer sets the study lacks are created (answers without text). Dimensions and levels come from the study's rubric. Imported grades are final as imported: the import triggers no escalation. All or nothing; importing the same file again changes nothing (`unchanged` counts it); a grade already stored with another value is a problem, never overwritten. Body limit: IMPORT_MAX_BYTES (50 MB by default).",
+    "Grades from a CSV or XLSX file: long format (item, model, repetition?, rater, dimension, score[, comment]; one row per grade) or wide format (one row per answer, one column per rater, one sheet per dimension). Send multipart/form-data with the file in the field `file` and the mapping (GradeImportMapping, JSON) in the field `mapping`, or a long CSV as the body with Content-Type text/csv (columns found by their names: item_id, model|system, repetition, rater, dimension|criterion, score, comment; or ?mapping=<saved name>). Each rater becomes a pseudonymous external grader of the study (no account: it cannot sign in and is never assigned work). Items, models and answer sets the study lacks are created (answers without text). Dimensions and levels come from the study's rubric. Imported grades are final as imported: the import triggers no escalation. All or nothing; importing the same file again changes nothing (`unchanged` counts it); a grade already stored with another value is a problem, never overwritten. On a study of the pairwise design the file is preferences instead: a long CSV body (text/csv) with the columns item_id, model_a, model_b, rater, axis, choice (a, b or tie) and optionally strength (slightly, clearly), one row per rater, pair and axis; `grades`, `created` and `unchanged` then count preferences. A pair already planned on the question is that comparison (its sides kept); otherwise one is made with model_a on the left. Body limit: IMPORT_MAX_BYTES (50 MB by default).",
   tags: ["Import"],
   request: {
     params,

@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import { guessLongMapping, type GradeImportMapping } from "./mapping";
 import { mappingProblem } from "./mapping-problem";
 import { importGrades, toApiError, type GradeImportResult } from "./service";
+import { isPreferenceHeader } from "./preferences";
 import { csvTables, fileTables, type GradeFileKind, type GradeTable } from "./tables";
 
 /**
@@ -44,6 +45,8 @@ export async function runGradeImportJob(job: GradeImportJob): Promise<GradeImpor
     throw toApiError(e);
   });
   if (first.done) throw new ApiError(422, "the file is empty", { errors: [{ sheet: null, row: 0, column: null, message: "the file is empty" }], total: 1 });
+  // The pairwise preference format, found by its header (no mapping: its columns are fixed).
+  if (!job.mapping && isPreferenceHeader(first.value.header)) return importGrades({ ...base, mapping: null, preferences: true, tables: prepend(first.value, tables) });
   const mapping = job.mapping ?? guessLongMapping(first.value.header);
   if (!mapping) {
     throw mappingProblem(

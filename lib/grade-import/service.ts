@@ -9,6 +9,7 @@ import type { GradeTable } from "./tables";
 import { GradeWriter, loadExisting, STAGING_DDL } from "./writer";
 import { UploadLimitError } from "@/lib/uploads/limits";
 import { XlsxError } from "./xlsx";
+import { importPreferencesLocked, PREFERENCE_COLUMNS } from "./preferences";
 
 /**
  * The grade import: grades made outside Clingrade, by raters known only by a
@@ -42,7 +43,7 @@ export interface GradeImportResult {
   created: number;
   unchanged: number;
   /** What the import added besides grades. */
-  new: { items: number; models: number; raters: number; responseSets: number };
+  new: { items: number; models: number; raters: number; responseSets: number; comparisons?: number };
   /** Rows of the file (one per answer in the wide format, per grade in the long). */
   rows: number;
 }
@@ -52,7 +53,10 @@ export interface GradeImportOptions {
   actorId: string | null;
   requestId?: string | null;
   tables: AsyncIterable<GradeTable>;
-  mapping: GradeImportMapping;
+  /** The grades' mapping; none for preferences. */
+  mapping: GradeImportMapping | null;
+  /** The file is the pairwise preference format (./preferences.ts): for a study of the pairwise design only. */
+  preferences?: boolean;
   dryRun?: boolean;
   onPhase?: (phase: "read" | "merge" | "commit", ms: number) => void;
 }
@@ -182,12 +186,35 @@ export async function importGrades(o: GradeImportOptions): Promise<GradeImportRe
     await client.query("SET LOCAL work_mem = '128MB'");
     await client.query("SET LOCAL jit = off");
     // Serialises imports into one study; everything below is read and decided under this lock.
-    const { rows: locked } = await client.query<{ status: string; repetitions: number; rubrics: unknown; now: Date }>(
-      `SELECT status::text, repetitions, rubrics, now() AS now FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
+    const { rows: locked } = await client.query<{ status: string; repetitions: number; rubrics: unknown; design: string; now: Date }>(
+      `SELECT status::text, repetitions, rubrics, design::text, now() AS now FROM "Study" WHERE id = $1::uuid FOR UPDATE`,
       [o.study.id],
     );
     if (!locked.length) throw new ApiError(404, "study not found");
     if (locked[0].status === "CLOSED") throw new ApiError(409, "this study is closed: grades can no longer be imported");
+    // A pairwise study's outside work is preferences (./preferences.ts), a scoring study's grades.
+    if (locked[0].design === "PAIRWISE" || o.preferences) {
+      const why =
+        locked[0].design !== "PAIRWISE"
+          ? "this file holds pairwise preferences (model_a, model_b, choice): a scoring study imports grades"
+          : !o.preferences
+            ? `a pairwise study imports preferences: a long CSV (text/csv) with the columns ${PREFERENCE_COLUMNS.join(",")}[,strength]`
+            : null;
+      if (why) throw gradeRejection([{ sheet: null, row: 1, column: null, message: why }], 1, why);
+      const counts = await importPreferencesLocked(client, { id: o.study.id, rubrics: locked[0].rubrics, now: locked[0].now }, o.tables);
+      const result: GradeImportResult = { dryRun, ...counts };
+      if (!dryRun && counts.created > 0) {
+        await client.query(
+          `INSERT INTO "AuditEvent" ("studyId", "actorId", action, "entityType", "entityId", after, "requestId")
+           VALUES ($1::uuid, $2::uuid, 'preference.import', 'Study', $1::text, $3::jsonb, $4)`,
+          [o.study.id, o.actorId, JSON.stringify(result), o.requestId ?? null],
+        );
+      }
+      await client.query(dryRun ? "ROLLBACK" : "COMMIT");
+      open = false;
+      return result;
+    }
+    if (!o.mapping) throw new ApiError(422, "send the mapping");
     const rows = new GradeRows(o.mapping, storedRubrics(locked[0].rubrics), locked[0].repetitions);
     if (rows.dimensions.length === 0) throw new ApiError(409, "the study's rubric has no dimension a file can grade (criteria and derived dimensions cannot be imported)");
     const study = o.study.id;

@@ -22,3 +22,4 @@ import "@/lib/protocol/contract";
 import "@/lib/report/contract";
 import "@/lib/grader-quality/contract";
 import "@/lib/mail/contract";
+import "@/lib/pairwise/contract";

@@ -15,6 +15,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Assignment", description: "Who grades which response set" },
   { name: "Grading", description: "A grader's own assignments and grades (blinded)" },
   { name: "Escalation", description: "Disagreements sent to a third grader" },
+  { name: "Pairwise", description: "Pairwise preference studies: planning comparisons, dealing them, and a grader's blinded comparisons" },
   { name: "Results", description: "Final scores and statistics (unblinded, leads)" },
   { name: "Harm review", description: "Potential-harm flags and their review" },
   { name: "Governance", description: "The stability triage of final sets (accept, review, reject) and the lead's decisions" },

@@ -211,7 +211,7 @@ export function finalPerAnswer(rubrics: readonly RubricDocument[], repetitions: 
   for (const doc of rubrics) {
     const dims: Record<string, (number | string | null)[]> = {};
     for (const d of doc.dimensions) {
-      if (d.scope !== "each_answer" || d.scale.kind === "criteria" || d.derived) continue;
+      if (d.scope !== "each_answer" || d.scale.kind === "criteria" || d.scale.kind === "preference" || d.derived) continue;
       const kind = d.scale.kind;
       dims[d.key] = Array.from({ length: repetitions }, (_, i) => {
         const xs = graders.map((cells): DimensionValue => {

@@ -25,11 +25,21 @@ export const LevelSchema = z.object({
 });
 
 export const ScaleSchema = z.object({
-  kind: z.enum(["ordinal", "nominal", "criteria"]),
-  /** Not for criteria: their criteria come with each question. */
+  /** `preference`: an axis of a pairwise study, on which the grader says which of two answers is better (levels fixed: a, tie, b). */
+  kind: z.enum(["ordinal", "nominal", "criteria", "preference"]),
+  /** Not for criteria: their criteria come with each question. A preference axis may give them only to relabel its fixed values. */
   levels: z.array(LevelSchema).min(2).max(20).optional(),
   /** A grader may answer "not applicable" (stored as no score, with the N/A mark). */
   allowNA: z.boolean().optional(),
+  /** Preference axes: whether "tie" may be chosen (default true). */
+  allowTie: z.boolean().optional(),
+  /** Preference axes: the grader may say how much better (slightly / clearly). */
+  strength: z.boolean().optional(),
+  /**
+   * Preference axes asked the other way round ("which answer omits more important information?"):
+   * the answer chosen is the worse one, so statistics count a choice of it as a loss.
+   */
+  choiceIsWorse: z.boolean().optional(),
 });
 
 /**
@@ -200,7 +210,14 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
     if (byKey.has(d.key)) add([...at, "key"], `the dimension key "${d.key}" is used twice`);
     else byKey.set(d.key, d);
     const levels = d.scale.levels;
-    if (d.scale.kind === "criteria") {
+    if (d.scale.kind !== "preference") {
+      if (d.scale.allowTie !== undefined) add([...at, "scale", "allowTie"], "only preference axes have a tie to allow");
+      if (d.scale.strength !== undefined) add([...at, "scale", "strength"], "only preference axes have a strength");
+      if (d.scale.choiceIsWorse !== undefined) add([...at, "scale", "choiceIsWorse"], "only preference axes choose between two answers");
+    }
+    if (d.scale.kind === "preference") {
+      preferenceProblems(d).forEach(([field, message]) => add([...at, ...field], message));
+    } else if (d.scale.kind === "criteria") {
       if (levels) add([...at, "scale", "levels"], "a criteria scale has no levels: its criteria come with each question");
       if (d.scope === "set") add([...at, "scope"], "criteria are met or not by an answer: the scope is first_answer or each_answer");
       if (d.derived) add([...at, "derived"], "a criteria dimension cannot be derived");
@@ -311,6 +328,28 @@ export function rubricProblems(doc: RubricDocument): RubricProblem[] {
 
 type FieldProblem = [field: string, message: string];
 
+/** The fixed values of a preference axis, in the order the form shows them. */
+export function preferenceValues(d: Pick<RubricDimension, "scale">): string[] {
+  return d.scale.allowTie === false ? ["a", "b"] : ["a", "tie", "b"];
+}
+
+/**
+ * A preference axis: judged once per comparison (scope set), its levels (if given, only to relabel)
+ * exactly its fixed values, no N/A and no derivation (thresholds, harm lines and comments at a
+ * value are refused for every scale without numbers); a comparison's harm flag is on each answer.
+ */
+function preferenceProblems(d: RubricDimension): [(string | number)[], string][] {
+  const out: [(string | number)[], string][] = [];
+  if (d.scope !== "set") out.push([["scope"], "a preference axis is judged once per comparison: its scope is set"]);
+  const fixed = preferenceValues(d);
+  if (d.scale.levels && d.scale.levels.map((l) => String(l.value)).join(",") !== fixed.join(",")) {
+    out.push([["scale", "levels"], `a preference axis's levels are fixed: ${fixed.join(", ")} in that order (give them only to relabel)`]);
+  }
+  if (d.scale.allowNA) out.push([["scale", "allowNA"], "a preference axis has no N/A: a tie says neither answer is better"]);
+  if (d.derived) out.push([["derived"], "a preference axis cannot be derived"]);
+  return out;
+}
+
 /** Export column names: each once, none the long format's own, each naming what the document has. */
 function exportsProblems(doc: RubricDocument, byKey: Map<string, RubricDimension>, totalKeys: Set<string>, aliases: Set<string>): [(string | number)[], string][] {
   const out: [(string | number)[], string][] = [];
@@ -352,6 +391,7 @@ function escalationProblems(d: RubricDimension, numeric: boolean | undefined): F
   const e = d.escalation;
   if (!e) return [];
   if (d.scale.kind === "criteria") return [["escalation", "criteria dimensions do not escalate"]];
+  if (d.scale.kind === "preference" && e.rule === "spread") return [["escalation.rule", "a preference axis escalates never or on opposite preferences (any)"]];
   const out: FieldProblem[] = [];
   if (e.rule === "spread") {
     if (d.scale.kind !== "ordinal") out.push(["escalation.rule", "a spread needs an ordinal scale: a nominal dimension escalates never or on any disagreement"]);
@@ -385,7 +425,8 @@ export function repetitionProblems(doc: RubricDocument, n: number): RubricProble
   const problems: RubricProblem[] = [];
   doc.dimensions.forEach((d, i) => {
     if (d.derived) problems.push({ path: `dimensions.${i}.derived`, message: `"${d.name}" is derived across the answers: it needs more than one answer per prompt` });
-    else if (d.scope === "set") problems.push({ path: `dimensions.${i}.scope`, message: `"${d.name}" is graded across the answers: it needs more than one answer per prompt` });
+    // A preference axis is "set" because it is judged once per comparison, not across a model's answers.
+    else if (d.scope === "set" && d.scale.kind !== "preference") problems.push({ path: `dimensions.${i}.scope`, message: `"${d.name}" is graded across the answers: it needs more than one answer per prompt` });
   });
   return problems;
 }

@@ -125,7 +125,7 @@ export function resolveRubrics(choice: readonly unknown[], repetitions: number):
  * new maximum.
  */
 export function forSingleAnswer(doc: RubricDocument): RubricDocument {
-  const dropped = new Set(doc.dimensions.filter((d) => d.scope === "set" || d.derived).map((d) => d.key));
+  const dropped = new Set(doc.dimensions.filter((d) => (d.scope === "set" && d.scale.kind !== "preference") || d.derived).map((d) => d.key));
   if (dropped.size === 0) return doc;
   const names = doc.dimensions.filter((d) => dropped.has(d.key)).map((d) => d.name.toLowerCase());
   const dimensions = doc.dimensions.filter((d) => !dropped.has(d.key));

@@ -84,7 +84,7 @@ export function finalScoresOf<G>(study: ScoringStudy, status: string, graders: r
   for (const doc of study.rubrics) {
     const dims: Record<string, DimensionValue> = {};
     for (const d of doc.dimensions) {
-      if (d.scale.kind === "criteria") continue;
+      if (d.scale.kind === "criteria" || d.scale.kind === "preference") continue;
       const v = finalDimensionValue(d.scale.kind, values.map((g) => g[doc.key]?.[d.key]));
       if (v !== undefined) dims[d.key] = v;
     }

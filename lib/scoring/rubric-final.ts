@@ -40,7 +40,7 @@ export function rubricDisagreements(
   const ids = Object.keys(graders);
   const out: RubricDisagreement[] = [];
   for (const d of doc.dimensions) {
-    if (d.scale.kind === "criteria") continue;
+    if (d.scale.kind === "criteria" || d.scale.kind === "preference") continue;
     const values: RubricDisagreement["values"] = {};
     for (const id of ids) {
       const v = graders[id][d.key];
@@ -138,7 +138,7 @@ export function rubricFinal(doc: RubricDocument, graders: readonly (readonly Rub
   const values = graders.map((cells) => graderValues(doc, cells, n));
   const dimensions: Record<string, DimensionValue> = {};
   for (const d of doc.dimensions) {
-    if (d.scale.kind === "criteria") continue;
+    if (d.scale.kind === "criteria" || d.scale.kind === "preference") continue;
     dimensions[d.key] = finalDimensionValue(d.scale.kind, values.map((v) => v[d.key]));
   }
   const totals: Record<string, number | null> = {};

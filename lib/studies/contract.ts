@@ -7,7 +7,8 @@ import { RubricDocument } from "@/lib/rubrics/contract";
 import type { RubricDocument as RubricDoc } from "@/lib/rubrics/document";
 import { RUBRIC_TEMPLATES } from "@/lib/rubrics/templates";
 import { ASSIGNMENT_DESIGNS } from "@/lib/studies/assignment-design";
-import { createStudySchema, HEADLINE_SCORING, STUDY_STATUSES, updateStudySchema } from "./settings";
+import { createStudySchema, HEADLINE_SCORING, STUDY_DESIGNS, STUDY_STATUSES, updateStudySchema } from "./settings";
+import { PairDesignSchema } from "./pair-design";
 
 /**
  * The /api/v1/studies contract: request schemas are the ones the handlers
@@ -114,6 +115,10 @@ export const StudyDetail = registry.register(
     closedAt: dateTime().nullable(),
     createdBy: z.object({ id: z.uuid(), name: z.string() }),
     assignmentDesign: z.enum(ASSIGNMENT_DESIGNS).meta({ description: "How sets are dealt to graders; chosen when assigning" }),
+    design: z.enum(STUDY_DESIGNS).meta({ description: "scoring or pairwise: chosen at creation, never changed" }),
+    tieDisagrees: z.boolean().meta({ description: "Pairwise: a tie against a preference calls an adjudicator" }),
+    pairDesign: PairDesignSchema.nullable().meta({ description: "Pairwise: the pair design last planned (null before planning)" }),
+    pairSeed: z.string().nullable().meta({ description: "Pairwise: the seed of the last planning" }),
     counts: z.object({
       items: z.int(),
       models: z.int(),

@@ -4,6 +4,7 @@ import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Study } from "@/lib/generated/prisma/client";
 import { repetitionProblems } from "@/lib/rubrics/document";
+import { designRubricProblems } from "@/lib/rubrics/preference";
 import { resolveRubrics, storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { mentionTerms } from "@/lib/blinding/terms";
 import { modelNamesInGraderText } from "@/lib/blinding/grader-text";
@@ -37,6 +38,7 @@ const SETTING_KEYS = [
   "askContradictions",
   "matchSpecialty",
   "safeLlmScoring",
+  "tieDisagrees",
 ] as const;
 type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -56,6 +58,7 @@ export function settingsOf(study: Study): StudySettings {
     askContradictions: study.askContradictions,
     matchSpecialty: study.matchSpecialty,
     safeLlmScoring: study.safeLlmScoring,
+    tieDisagrees: study.tieDisagrees,
   };
 }
 
@@ -76,6 +79,9 @@ export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ i
   const resolved = resolveRubrics(input.rubrics, input.repetitions);
   if (!resolved.ok) throw new ApiError(422, "invalid input", resolved.problems);
   const rubrics = resolved.rubrics;
+  const design = input.design === "pairwise" ? "PAIRWISE" : "SCORING";
+  const designProblems = designRubricProblems(design, rubrics);
+  if (designProblems.length) throw new ApiError(422, "invalid input", designProblems);
   const problems = [...thresholdProblems(input.thresholds ?? {}, rubrics), ...escalationRuleProblems(input.escalationRules ?? {}, rubrics)];
   if (problems.length) throw new ApiError(422, "invalid input", problems);
   const thresholds = mergeThresholds(defaultThresholds(rubrics), input.thresholds);
@@ -100,6 +106,8 @@ export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ i
             askContradictions: input.askContradictions,
             matchSpecialty: input.matchSpecialty,
             safeLlmScoring: input.safeLlmScoring,
+            design,
+            tieDisagrees: input.tieDisagrees,
             createdById: actor.id,
             members: { create: { userId: actor.id, role: "LEAD" } },
           },
@@ -110,7 +118,7 @@ export async function createStudy(actor: Actor, input: CreateStudy): Promise<{ i
           entityType: "Study",
           entityId: study.id,
           studyId: study.id,
-          after: { slug, status: study.status, ...settingsOf(study) },
+          after: { slug, status: study.status, design: study.design, ...settingsOf(study) },
           requestId: actor.requestId,
         });
         return { id: study.id, slug };
@@ -137,6 +145,11 @@ export async function gradingStarted(db: Db | Tx, studyId: string): Promise<bool
       JOIN "Assignment" a ON a."responseSetId" = rs.id
       WHERE rs."studyId" = ${studyId}::uuid
         AND (a.status = 'SUBMITTED' OR EXISTS (SELECT 1 FROM "Grade" g WHERE g."assignmentId" = a.id))
+    ) OR EXISTS (
+      -- A pairwise study's work (lib/pairwise): a submitted comparison or any preference saved.
+      SELECT 1 FROM "ComparisonAssignment" ca
+      WHERE ca."studyId" = ${studyId}::uuid
+        AND (ca.status = 'SUBMITTED' OR EXISTS (SELECT 1 FROM "Preference" p WHERE p."assignmentId" = ca.id))
     ) AS started`;
   return Boolean(row?.started);
 }
@@ -168,6 +181,8 @@ export async function updateStudy(actor: Actor, studyId: string, patch: UpdateSt
     if (patch.rubrics !== undefined) {
       const resolved = resolveRubrics(patch.rubrics, n);
       if (!resolved.ok) throw new ApiError(422, "invalid input", resolved.problems);
+      const designProblems = designRubricProblems(study.design, resolved.rubrics);
+      if (designProblems.length) throw new ApiError(422, "invalid input", designProblems);
       next.rubricDocuments = resolved.rubrics;
       next.rubrics = resolved.rubrics.map((r) => r.key);
     } else if (patch.repetitions !== undefined) {
@@ -282,6 +297,10 @@ export interface StudyDetail extends StudySettings {
   createdBy: { id: string; name: string };
   /** Chosen when assigning (lib/assignment/design.ts). */
   assignmentDesign: Study["assignmentDesign"];
+  /** scoring or pairwise, chosen at creation; a pairwise study's last planned pair design and its seed. */
+  design: "scoring" | "pairwise";
+  pairDesign: unknown;
+  pairSeed: string | null;
   counts: StudyCounts;
   gradingStarted: boolean;
   /** Settings that can no longer change (gradersPerSet: only lowering is refused). */
@@ -320,6 +339,9 @@ export async function studyDetail(studyId: string): Promise<StudyDetail | null> 
     closedAt: study.closedAt,
     createdBy: study.createdBy,
     assignmentDesign: study.assignmentDesign,
+    design: study.design === "PAIRWISE" ? "pairwise" : "scoring",
+    pairDesign: study.pairDesign ?? null,
+    pairSeed: study.pairSeed,
     counts: {
       items,
       models,

@@ -16,6 +16,9 @@ export { escalationRulesInputSchema, thresholdsInputSchema };
 /** A rubric with two scorings of its answers (a per-answer total and an overall one) leads with one of them. */
 export const HEADLINE_SCORING = ["PER_ANSWER", "OVERALL"] as const;
 export const STUDY_STATUSES = ["DRAFT", "OPEN", "CLOSED"] as const;
+/** scoring: graders score each response set; pairwise: graders compare two blinded answers (lib/pairwise). Chosen at creation, never changed. */
+export const STUDY_DESIGNS = ["scoring", "pairwise"] as const;
+export type StudyDesignKey = (typeof STUDY_DESIGNS)[number];
 export type StudyStatusKey = (typeof STUDY_STATUSES)[number];
 
 /** Bounds of the numeric settings. Both papers use N = 3 answers per prompt and k = 2 primary graders. */
@@ -47,6 +50,8 @@ export interface StudySettings {
   askContradictions: boolean;
   matchSpecialty: boolean;
   safeLlmScoring: (typeof HEADLINE_SCORING)[number];
+  /** Pairwise studies: a tie against a preference calls an adjudicator (false: it counts as agreement). */
+  tieDisagrees: boolean;
 }
 
 /** What a new study starts with: both papers' N = 3 and k = 2 (the form adds the rubrics' own thresholds). */
@@ -61,6 +66,7 @@ export const DEFAULT_SETTINGS: Omit<StudySettings, "rubricDocuments" | "threshol
   askContradictions: true,
   matchSpecialty: false,
   safeLlmScoring: "PER_ANSWER",
+  tieDisagrees: false,
 };
 
 /**
@@ -97,11 +103,18 @@ const gradersPerSet = z
   .max(LIMITS.gradersPerSet.max, { error: `gradersPerSet must be at most ${LIMITS.gradersPerSet.max}` });
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
 const safeLlmScoring = z.enum(HEADLINE_SCORING, { error: "safeLlmScoring must be PER_ANSWER or OVERALL" });
+const tieDisagrees = flag("tieDisagrees").meta({
+  description: "Pairwise studies: whether one grader's tie against another's preference calls an adjudicator (default false: it counts as agreement)",
+});
 
 export const createStudySchema = z
   .strictObject(
     {
       name: name.meta({ example: "Ophthalmology QA 2026" }),
+      design: z
+        .enum(STUDY_DESIGNS, { error: "design must be scoring or pairwise" })
+        .default("scoring")
+        .meta({ description: "scoring (default): graders score each model's answers on the rubrics. pairwise: graders compare two blinded answers per question on preference axes; the rubrics then hold only preference dimensions. Never changes after creation" }),
       graderTitle: graderTitle.default(""),
       description: description.default(""),
       rubrics: rubricsSchema,
@@ -121,6 +134,7 @@ export const createStudySchema = z
       safeLlmScoring: safeLlmScoring
         .default("PER_ANSWER")
         .meta({ description: "For a rubric with a per-answer and an overall total: which one leads (PER_ANSWER: each of the N answers scored; OVERALL: the prompt once)" }),
+      tieDisagrees: tieDisagrees.default(false),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown setting ${issue.keys.join(", ")}` : "body must be a JSON object") },
   ); // named "CreateStudy" in the OpenAPI document by lib/studies/contract.ts
@@ -145,6 +159,7 @@ export const updateStudySchema = z
       askContradictions: flag("askContradictions").optional(),
       matchSpecialty: flag("matchSpecialty").optional(),
       safeLlmScoring: safeLlmScoring.optional(),
+      tieDisagrees: tieDisagrees.optional(),
       status: z
         .enum(REQUESTABLE_STATUSES, { error: "status must be OPEN or CLOSED" })
         .optional()
@@ -157,7 +172,14 @@ export const updateStudySchema = z
         .optional()
         .meta({ description: "Why a setting of the frozen protocol changes: required for such a change, which is then recorded as a dated amendment" }),
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown setting ${issue.keys.join(", ")}` : "body must be a JSON object") },
+    {
+      error: (issue) =>
+        issue.code !== "unrecognized_keys"
+          ? "body must be a JSON object"
+          : issue.keys.includes("design")
+            ? "design is chosen when the study is created and never changes"
+            : `unknown setting ${issue.keys.join(", ")}`,
+    },
   )
   .refine((patch) => Object.entries(patch).some(([k, v]) => k !== "amendmentReason" && v !== undefined), { error: "nothing to change: send at least one setting or a status" }); // named "UpdateStudy" by lib/studies/contract.ts
 export type UpdateStudy = z.output<typeof updateStudySchema>;

@@ -52,6 +52,8 @@ describe("the TypeScript client generated from the API description", () => {
         askContradictions: false,
         matchSpecialty: false,
         safeLlmScoring: "OVERALL",
+        design: "scoring",
+        tieDisagrees: false,
       },
     });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);

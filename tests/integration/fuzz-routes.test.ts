@@ -16,6 +16,7 @@ import { useIsolatedDatabase } from "./helpers/db";
 import { routeSuiteRuns } from "./helpers/judge-run-fixture";
 import { apiRoutes, METHODS } from "./helpers/routes";
 import { form, makeGradableStudy } from "./helpers/study-fixture";
+import { pairwiseRouteFixture } from "./helpers/pairwise-fixture";
 
 useIsolatedDatabase();
 
@@ -214,6 +215,9 @@ describe("no route answers 5xx to hostile text", () => {
     const [openToken, acceptToken] = [newLinkToken(), newLinkToken()];
     await getDb().invitation.create({ data: { userId: invitee.id, studyId: f.study.id, createdById: f.lead.id, expiresAt, tokenHash: hashLinkToken(openToken) } });
     await getDb().invitation.create({ data: { userId: invitee.id, studyId: f.study.id, createdById: f.lead.id, expiresAt, tokenHash: hashLinkToken(acceptToken) } });
+    const pairwise = await pairwiseRouteFixture(f.lead.id, grader.id);
+    // Planning is refused once a comparison is dealt: its own study, planned but not dealt.
+    const unplanned = await pairwiseRouteFixture(f.lead.id, grader.id, { deal: false });
 
     const { GET: exportRoute } = await import("@/app/api/v1/studies/[id]/export/route");
     const archive = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=study`, { headers: { authorization: `Bearer ${f.lead.token}` } }, { id: f.study.id });
@@ -237,6 +241,22 @@ describe("no route answers 5xx to hostile text", () => {
         params: { id: open.id },
         body: { scores: form({ score: [3, 3, 3, 3, 3] }).map((s, i) => (i === 0 ? { ...s, comment: "a comment" } : s)), harm: { flag: true, comment: "why" }, submit: false },
       },
+      "GET /api/v1/me/comparisons": { as: "grader" },
+      "GET /api/v1/comparison-assignments/[id]": { as: "grader", params: { id: pairwise.assignmentId } },
+      "PUT /api/v1/comparison-assignments/[id]/preferences": {
+        as: "grader",
+        params: { id: pairwise.assignmentId },
+        body: { preferences: [{ rubric: "overall_preference", axis: "overall", choice: "a", comment: "clearer" }], harm: { b: { flag: true, comment: "why" } }, elapsedMs: 1000 },
+      },
+      "POST /api/v1/comparison-assignments/[id]/submit": {
+        as: "grader",
+        params: { id: pairwise.assignmentId },
+        body: { preferences: [{ rubric: "overall_preference", axis: "overall", choice: "tie", comment: "same" }], harm: { a: { flag: false } } },
+        runs: 20,
+      },
+      "GET /api/v1/studies/[id]/comparisons": { as: "lead", params: { id: pairwise.studyId } },
+      "POST /api/v1/studies/[id]/comparisons": { as: "lead", params: { id: unplanned.studyId }, body: { design: { kind: "against_reference", reference: "Zeta-Model-Alpha" }, seed: "fuzz" }, runs: 20 },
+      "POST /api/v1/studies/[id]/comparison-assignments": { as: "lead", params: { id: pairwise.studyId }, body: { seed: "fuzz" }, runs: 20 },
       "GET /api/v1/users": { as: "admin" },
       "POST /api/v1/users": { as: "admin", body: { email: "fuzz@test.clingrade.org", name: "Fuzz", role: "GRADER", password: "a-long-test-password", specialties: ["Cardiology"] } },
       "PATCH /api/v1/users/[id]": { as: "admin", params: { id: spare.id }, body: { active: true } },

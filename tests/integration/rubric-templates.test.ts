@@ -13,7 +13,7 @@ describe("GET /api/v1/rubric-templates", () => {
     const r = await call(templates, "/api/v1/rubric-templates", bearer(lead.token));
     expect(r.status).toBe(200);
     const list = r.body.templates as { key: string; citation: string; rubric: unknown }[];
-    expect(list.map((t) => t.key)).toEqual(["score", "safe_llm", "discern", "pemat_p", "clear", "medpalm_axes", "likert_criteria", "healthbench_criteria"]);
+    expect(list.map((t) => t.key)).toEqual(["score", "safe_llm", "discern", "pemat_p", "clear", "medpalm_axes", "likert_criteria", "healthbench_criteria", "clever_preference", "medpalm_pairwise", "overall_preference"]);
     for (const t of list) {
       expect(t.citation.length, t.key).toBeGreaterThan(20);
       expect(parseRubricDocument(t.rubric), t.key).toMatchObject({ ok: true });

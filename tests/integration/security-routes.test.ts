@@ -7,6 +7,7 @@ import { routeSuiteRuns } from "./helpers/judge-run-fixture";
 import { useIsolatedDatabase } from "./helpers/db";
 import { apiRoutes, METHODS } from "./helpers/routes";
 import { form, makeGradableStudy } from "./helpers/study-fixture";
+import { pairwiseRouteFixture } from "./helpers/pairwise-fixture";
 
 useIsolatedDatabase();
 
@@ -38,6 +39,13 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/me/assignments": "grader",
   "GET /api/v1/assignments/[id]": "grader",
   "PUT /api/v1/assignments/[id]/grades": "grader",
+  "GET /api/v1/me/comparisons": "grader",
+  "GET /api/v1/comparison-assignments/[id]": "grader",
+  "PUT /api/v1/comparison-assignments/[id]/preferences": "grader",
+  "POST /api/v1/comparison-assignments/[id]/submit": "grader",
+  "GET /api/v1/studies/[id]/comparisons": "study",
+  "POST /api/v1/studies/[id]/comparisons": "study",
+  "POST /api/v1/studies/[id]/comparison-assignments": "study",
   "GET /api/v1/users": "admin",
   "POST /api/v1/users": "admin",
   "PATCH /api/v1/users/[id]": "admin",
@@ -135,10 +143,14 @@ describe("every API route has a declared audience and enforces it", () => {
     const judge = await getDb().automatedJudge.create({ data: { studyId: f.study.id, name: "Judge", model: "gpt-4o" } });
     const runs = await routeSuiteRuns(f.study.id, admin.id, f.lead.id);
     const invitation = await getDb().invitation.create({ data: { userId: spare.id, studyId: f.study.id, createdById: f.lead.id, expiresAt: new Date(Date.now() + 86_400_000) } });
+    const pairwise = await pairwiseRouteFixture(f.lead.id, g1.id);
     ctx.tokens = { grader: g1.token, otherGrader: g2.token, otherLead: otherLead.token, lead: f.lead.token, admin: admin.token };
     ctx.params = {
       "/api/v1/studies/[id]": { id: f.study.id },
       "/api/v1/assignments/[id]": { id: a1.id },
+      "/api/v1/comparison-assignments/[id]": { id: pairwise.assignmentId },
+      // The pairwise study's routes: its own lead (the suite's lead leads it too).
+      "/api/v1/studies/[id]/comparison": { id: pairwise.studyId },
       "/api/v1/escalations/[id]": { id: escalation.id },
       "/api/v1/studies/[id]/graders/[userId]": { id: f.study.id, userId: spare.id },
       "/api/v1/studies/[id]/grader-quality/exclusions/[userId]": { id: f.study.id, userId: spare.id },

@@ -12,6 +12,8 @@ import { getDb } from "@/lib/db/client";
 import { mailEnabled } from "@/lib/mail/config";
 import { queueQuerySchema } from "@/lib/queue/params";
 import { listQueuePage, listQueueStudies } from "@/lib/queue/queries";
+import { listMyComparisons } from "@/lib/pairwise/grading";
+import { ComparisonQueue } from "@/components/pairwise/comparison-queue";
 import { GRADER_ROLES, requireUser } from "@/lib/server/page-guard";
 
 export const metadata: Metadata = { title: "My grading queue" };
@@ -27,7 +29,11 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
   const user = await requireUser(GRADER_ROLES);
   const raw = await searchParams;
   const { data: query } = parseTableParams(queueQuerySchema, raw);
-  const [studies, me] = await Promise.all([listQueueStudies(user.id), getDb().user.findUniqueOrThrow({ where: { id: user.id }, select: { weeklyDigest: true } })]);
+  const [studies, me, comparisons] = await Promise.all([
+    listQueueStudies(user.id),
+    getDb().user.findUniqueOrThrow({ where: { id: user.id }, select: { weeklyDigest: true } }),
+    listMyComparisons(user.id),
+  ]);
   // The study shown: the one asked for if it is the grader's, else the first with work to do.
   const study = studies.find((s) => s.id === query.study) ?? studies[0];
   const page = study ? await listQueuePage(user.id, study.id, query) : null;
@@ -87,7 +93,10 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
         ) : null}
       </div>
 
-      {!study || !page ? (
+      {/* A pairwise study's work: comparisons of two answers (lib/pairwise). */}
+      <ComparisonQueue comparisons={comparisons} />
+
+      {(!study || !page) && comparisons.length > 0 ? null : !study || !page ? (
         <p className="rounded-xl border border-dashed border-border p-10 text-center text-muted-foreground">
           Nothing to grade yet. Your study lead will assign answer sets to you.
         </p>

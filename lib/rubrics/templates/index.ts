@@ -6,6 +6,7 @@ import { likertCriteriaTemplate } from "./likert-criteria";
 import { medPalmAxesTemplate } from "./medpalm";
 import { pematPTemplate } from "./pemat";
 import { safeLlmTemplate, scoreTemplate } from "./published";
+import { cleverPreferenceTemplate, medPalmPairwiseTemplate, overallPreferenceTemplate } from "./preference";
 
 /** A rubric a lead can start from: an instrument as published, with its citation. */
 export interface RubricTemplate {
@@ -91,6 +92,30 @@ export const RUBRIC_TEMPLATES: readonly RubricTemplate[] = [
     description:
       "Each question's own criteria (text and signed points) come with it at import; graders mark each met or not on the first answer; score = points met over positive points, clipped 0-1.",
     build: healthBenchTemplate,
+  },
+  // Pairwise preference templates: only for studies of the pairwise design (lib/pairwise).
+  {
+    key: "clever_preference",
+    name: "CLEVER preference",
+    citation:
+      "Kocaman V, Kaya MA, Feier AM, Talby D. Clinical Large Language Model Evaluation by Expert Review (CLEVER): Framework Development and Validation. JMIR AI 2025.",
+    description: "Pairwise: which of two blinded answers is better on factuality, clinical relevance and conciseness (A / tie / B, slightly or clearly).",
+    build: cleverPreferenceTemplate,
+  },
+  {
+    key: "medpalm_pairwise",
+    name: "Med-PaLM 2 pairwise ranking",
+    citation:
+      "Singhal K, Tu T, Gottweis J, et al. Towards Expert-Level Medical Question Answering with Large Language Models. arXiv:2305.09617, 2023; Nat Med 2025;31:943-950.",
+    description: "Pairwise: nine axes of Med-PaLM 2's ranking of two answers (consensus, comprehension, recall, reasoning; inaccurate content, omissions, bias, extent and likelihood of harm).",
+    build: medPalmPairwiseTemplate,
+  },
+  {
+    key: "overall_preference",
+    name: "Overall preference",
+    citation: "A single overall pairwise preference, as fitted by Bradley-Terry models (Bradley RA, Terry ME. Biometrika 1952;39:324-345).",
+    description: "Pairwise: one axis, which of two blinded answers is better overall (A / tie / B).",
+    build: overallPreferenceTemplate,
   },
 ];
 

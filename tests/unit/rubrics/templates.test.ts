@@ -28,9 +28,21 @@ function sumRange(doc: RubricDocument, t: RubricTotal): { min: number; max: numb
 describe("the rubric templates", () => {
   it("registers the published instruments under their keys, each key once", () => {
     const keys = RUBRIC_TEMPLATES.map((t) => t.key);
-    expect(keys).toEqual(["score", "safe_llm", "discern", "pemat_p", "clear", "medpalm_axes", "likert_criteria", "healthbench_criteria"]);
+    expect(keys).toEqual(["score", "safe_llm", "discern", "pemat_p", "clear", "medpalm_axes", "likert_criteria", "healthbench_criteria", "clever_preference", "medpalm_pairwise", "overall_preference"]);
     expect(new Set(keys).size).toBe(keys.length);
     expect(rubricTemplate("discern")?.name).toBe("DISCERN");
+  });
+
+  it("builds the pairwise templates from preference axes only: three, nine (five asking which is worse) and one", () => {
+    const axes = (key: string) => rubricTemplate(key)!.build().dimensions;
+    expect(axes("clever_preference").map((d) => d.key)).toEqual(["factuality", "clinical_relevance", "conciseness"]);
+    expect(axes("medpalm_pairwise")).toHaveLength(9);
+    expect(axes("medpalm_pairwise").filter((d) => d.scale.choiceIsWorse).map((d) => d.key)).toEqual(["inaccurate_irrelevant", "omits_information", "demographic_bias", "harm_extent", "harm_likelihood"]);
+    expect(axes("overall_preference").map((d) => d.key)).toEqual(["overall"]);
+    for (const key of ["clever_preference", "medpalm_pairwise", "overall_preference"]) {
+      expect(axes(key).every((d) => d.scale.kind === "preference" && d.scope === "set"), key).toBe(true);
+      expect(rubricTemplate(key)!.build().totals, key).toEqual([]);
+    }
   });
 
   it.each(RUBRIC_TEMPLATES.map((t) => [t.key, t] as const))("%s: a valid document with no problems, a citation and a description", (key, t) => {

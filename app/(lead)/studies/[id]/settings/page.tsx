@@ -15,7 +15,7 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
   const { study } = await loadStudyForPage(id);
   const detail = await studyDetail(study.id);
   if (!detail) notFound();
-  const { name, graderTitle, description, rubrics, rubricDocuments, repetitions, gradersPerSet, thresholds, escalationRules, showReferenceAnswer, askContradictions, matchSpecialty, safeLlmScoring } = detail;
+  const { name, graderTitle, description, rubrics, rubricDocuments, repetitions, gradersPerSet, thresholds, escalationRules, showReferenceAnswer, askContradictions, matchSpecialty, safeLlmScoring, tieDisagrees } = detail;
   const triggerRates = detail.gradingStarted ? await pilotTriggerRates(detail.id) : {};
   const [protocol, canFreeze] = await Promise.all([protocolState(detail.id), protocolCanBeFrozen(detail.id)]);
   return (
@@ -24,7 +24,7 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
       <StudySettingsForm
         mode="edit"
         studyId={detail.id}
-        initial={{ name, graderTitle, description, rubrics, rubricDocuments, repetitions, gradersPerSet, thresholds, escalationRules, showReferenceAnswer, askContradictions, matchSpecialty, safeLlmScoring }}
+        initial={{ name, graderTitle, description, rubrics, rubricDocuments, repetitions, gradersPerSet, thresholds, escalationRules, showReferenceAnswer, askContradictions, matchSpecialty, safeLlmScoring, tieDisagrees }}
         locks={settingsLockedFor(detail.gradingStarted)}
         frozen={detail.status === "CLOSED" ? "The study is closed, so its results are frozen: escalation can no longer change (reopen the study to change it)." : null}
         triggerRates={triggerRates}
