@@ -293,7 +293,7 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/v1/studies/[id]/reference-metrics": { as: "lead", params: study },
       "GET /api/v1/studies/[id]/protocol": { as: "lead", params: study, query: { download: "0" } },
       "GET /api/v1/studies/[id]/report": { as: "lead", params: study, query: { format: "html" }, runs: 8 },
-      "POST /api/v1/studies/[id]/protocol": { as: "lead", params: study, body: { assignmentSeed: "fuzz", plannedAnalyses: { primaryOutcome: "Mean total", statistics: ["Cliff delta"], multiplicity: "holm" } } },
+      "POST /api/v1/studies/[id]/protocol": { as: "lead", params: { id: importStudy.id }, body: { assignmentSeed: "fuzz", plannedAnalyses: { primaryOutcome: "Mean total", statistics: ["Cliff delta"], multiplicity: "holm" } } },
       "GET /api/v1/studies/[id]/reference-metrics/comparison": { as: "lead", params: study, query: { measure: "SCORE:dimension:safety" } },
       "GET /api/v1/studies/[id]/embedding-runs": { as: "lead", params: study },
       "POST /api/v1/studies/[id]/embedding-runs": { as: "lead", bearer: tri.lead.token, params: { id: tri.study.id }, body: { endpointId: runs.embedding.endpointId, model: "text-embedding-3-small" } },

@@ -328,7 +328,14 @@ describe("property: a random valid rubric -> the grader's form -> grades -> fina
     );
   }, 240_000);
 
-  it.each(RUBRIC_TEMPLATES.map((t) => [t.key]))("template %s: every value graded through the form comes back from the grades export, CSV and JSON", async (key) => {
+X
+  // trip through the comparisons export is tests/integration/pairwise-exports.test.ts.
+  const SCORING_TEMPLATES = RUBRIC_TEMPLATES.filter((t) => !t.build().dimensions.some((d) => d.scale.kind === "preference"));
+  it("leaves out only the three preference templates", () => {
+    expect(SCORING_TEMPLATES.length).toBeGreaterThanOrEqual(8);
+    expect(RUBRIC_TEMPLATES.length - SCORING_TEMPLATES.length).toBe(3);
+  });
+  it.each(SCORING_TEMPLATES.map((t) => [t.key]))("template %s: every value graded through the form comes back from the grades export, CSV and JSON", async (key) => {
     const f = await makeGradableStudy({ rubrics: [key], items: 2, models: 1, n: 2, graders: 2, criteria: () => CRITERIA });
     expect((await call(assign, `/api/v1/studies/${f.study.id}/assignments`, json(f.lead.token, "POST", { seed: "t" }), { id: f.study.id })).status).toBe(200);
     const { cells, rubrics } = await gradeThroughForm(f, lcg(key.length * 7919), CRITERIA);
