@@ -29,7 +29,8 @@ test("a lead plans a study's size and reads a D-study of the pilot", async ({ pa
   // A refused value is named at its field.
   await page.getByLabel("Graders per set").fill("1");
   await page.getByRole("button", { name: "Plan" }).click();
-  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page.locator("#planner-error")).toContainText("Some fields need attention");
+  await expect(page.locator("#planner-graders-error")).toBeVisible();
 
   await page.getByLabel("What do you want to estimate or detect?").selectOption("dstudy");
   await page.getByLabel("Pilot study").selectOption({ label: "Pilot (closed): the same 15 questions, graded" });
