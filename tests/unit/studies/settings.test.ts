@@ -14,6 +14,7 @@ describe("createStudySchema", () => {
     const r = createStudySchema.parse({ name: "  Ophthalmology  ", rubrics: ["SCORE"] });
     expect(r).toEqual({
       name: "Ophthalmology",
+      design: "scoring",
       graderTitle: "",
       description: "",
       rubrics: ["SCORE"],
@@ -23,6 +24,7 @@ describe("createStudySchema", () => {
       askContradictions: true,
       matchSpecialty: false,
       safeLlmScoring: "PER_ANSWER",
+      tieDisagrees: false,
     });
     expect(DEFAULT_SETTINGS).toMatchObject({ repetitions: 3, gradersPerSet: 2, rubrics: ["score", "safe_llm"] });
     expect(defaultThresholds(both)).toEqual(DEFAULT_THRESHOLDS);
