@@ -328,8 +328,8 @@ describe("property: a random valid rubric -> the grader's form -> grades -> fina
     );
   }, 240_000);
 
-X
-  // trip through the comparisons export is tests/integration/pairwise-exports.test.ts.
+  // Scoring templates only: a preference template grades comparisons, not sets; preferences'
+  // round trip through the comparisons export is tests/integration/pairwise-exports.test.ts.
   const SCORING_TEMPLATES = RUBRIC_TEMPLATES.filter((t) => !t.build().dimensions.some((d) => d.scale.kind === "preference"));
   it("leaves out only the three preference templates", () => {
     expect(SCORING_TEMPLATES.length).toBeGreaterThanOrEqual(8);
