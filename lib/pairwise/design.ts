@@ -10,6 +10,7 @@
  *   appears equally often and on each side equally often (within one), never the same pair twice
  *   on one question; ties broken by the seed.
  */
+import { seedToUint32 } from "@/lib/random/seeded";
 import { mulberry32 } from "@/lib/stats/bootstrap";
 
 export type PairDesign =
@@ -33,18 +34,8 @@ export interface PlannedComparison {
 
 export type DesignResult = { comparisons: PlannedComparison[] } | { problem: string; path: string };
 
-/** A 32-bit seed from a text seed (FNV-1a), so seeds can be words as elsewhere in the app. */
-export function seedNumber(seed: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) {
-    h ^= seed.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 export function planComparisons(questions: ReadonlyArray<DesignQuestion>, design: PairDesign, seed: string): DesignResult {
-  const rng = mulberry32(seedNumber(seed));
+  const rng = mulberry32(seedToUint32(seed));
   const pick = <T>(list: ReadonlyArray<T>): T => list[Math.floor(rng() * list.length)];
   const out: PlannedComparison[] = [];
   const planned: { questionId: string; a: string; b: string; reps: Map<string, ReadonlyArray<number>> }[] = [];

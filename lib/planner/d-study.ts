@@ -76,7 +76,7 @@ export async function dStudyPlan(request: DStudyRequest, study: { id: string; ru
       "new graders and questions behave like the study's (random facets)",
       ...(g.negative.length ? [`negative estimates set to 0: ${g.negative.join(", ")}`] : []),
     ],
-    details: { singleGraderDependability: single ?? Number.NaN, ciWidth },
+    details: { ...(single === null ? {} : { singleGraderDependability: single }), ciWidth },
     gStudy: { design, questions: g.questions, answersPerQuestion: g.answersPerQuestion, gradersPerAnswer: g.gradersPerAnswer, dropped: { answers: droppedAnswers, questions: droppedQuestions }, components: g.components, negative: g.negative },
     dStudy: table,
   };

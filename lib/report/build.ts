@@ -9,8 +9,9 @@ import type { ReportModel } from "./types";
  * results, limitations and the reproducibility appendix. Tables and figures are numbered here,
  * in the order they appear, so every format numbers them the same.
  */
-export async function buildReport(studyId: string, now = new Date()): Promise<ReportModel | null> {
-  const data = await loadReportData(studyId);
+export async function buildReport(studyId: string, options: { now?: Date; checksums?: boolean } = {}): Promise<ReportModel | null> {
+  const now = options.now ?? new Date();
+  const data = await loadReportData(studyId, { checksums: options.checksums });
   if (!data) return null;
   const sections = [methodsSection(data), flowSection(data), resultsSection(data), limitationsSection(data)];
   let t = 0;

@@ -30,7 +30,8 @@ export interface ReportData {
   flow: { questions: number; answers: number; sets: number; assignedSets: number; gradedSets: number; escalated: number; adjudicated: number; finalSets: number; screenedOut: number; rejected: number; missingAssignments: number };
   graders: { total: number; bySpecialty: { specialty: string; graders: number }[] };
   harm: { flags: number; open: number; acknowledged: number; resolved: number };
-  checksums: { dataset: string; format: string; sha256: string; bytes: number; call: string }[];
+  /** null when the caller did not ask for them (the page's preview: they cost a full read of each export). */
+  checksums: { dataset: string; format: string; sha256: string; bytes: number; call: string }[] | null;
 }
 
 /** Datasets the tables can be recomputed from: their SHA-256 goes in the appendix. */
@@ -50,7 +51,7 @@ async function sha256OfExport(study: ExportStudy, dataset: Dataset): Promise<{ s
   return { sha256: hash.digest("hex"), bytes };
 }
 
-export async function loadReportData(studyId: string): Promise<ReportData | null> {
+export async function loadReportData(studyId: string, options: { checksums?: boolean } = {}): Promise<ReportData | null> {
   const db = getDb();
   const study = await db.study.findUnique({ where: { id: studyId } });
   if (!study) return null;
@@ -98,11 +99,12 @@ export async function loadReportData(studyId: string): Promise<ReportData | null
   if (!stats) return null;
   const f = flowRow.rows[0];
   const n = (k: string) => Number(f[k] ?? 0);
-  const checksums = [];
-  for (const dataset of CHECKSUM_DATASETS) {
-    const { sha256, bytes } = await sha256OfExport(study, dataset);
-    checksums.push({ dataset, format: "csv", sha256, bytes, call: `export?dataset=${dataset}&format=csv` });
-  }
+  const checksums =
+    options.checksums === false
+      ? null
+      : await Promise.all(
+          CHECKSUM_DATASETS.map(async (dataset) => ({ dataset, format: "csv", ...(await sha256OfExport(study, dataset)), call: `export?dataset=${dataset}&format=csv` })),
+        );
   const h = harmRow.rows[0];
   return {
     study: {

@@ -1,7 +1,7 @@
 import { appVersion } from "@/lib/build/version";
 import { JOURNAL_BOOTSTRAP } from "@/lib/analytics/journal";
-import { ci, count, num } from "./format";
-import type { ReportData } from "./load";
+import { ci, count, DASH, num } from "./format";
+import { CHECKSUM_DATASETS, type ReportData } from "./load";
 import type { ReportSection } from "./types";
 
 /** Limitations read from the data: small cells, wide intervals, missing grades, deviations from the protocol. */
@@ -41,7 +41,7 @@ export function appendixSection(data: ReportData, figureSources: { caption: stri
         id: "checksums",
         caption: "Exports the tables can be recomputed from",
         columns: ["Dataset", "Bytes", "SHA-256"],
-        rows: data.checksums.map((c) => [c.dataset, count(c.bytes), c.sha256]),
+        rows: data.checksums ? data.checksums.map((c) => [c.dataset, count(c.bytes), c.sha256]) : CHECKSUM_DATASETS.map((d) => [d, DASH, "in the downloaded report"]),
         note: `Each is GET /api/v1/studies/${data.study.id}/export?dataset=<dataset>&format=csv with a lead's token.`,
       },
       { id: "sources", caption: "Where each figure's numbers come from", columns: ["Figure", "API call"], rows: figureSources.map((f) => [f.caption, f.source]), note: `Calls are relative to GET /api/v1/studies/${data.study.id}/.` },

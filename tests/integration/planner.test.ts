@@ -63,7 +63,7 @@ describe("POST /api/v1/planner", () => {
       [{ target: "difference", sd: 2 }, "cliffsDelta"],
       [{ target: "difference", cliffsDelta: 0.3, meanDifference: 1, sd: 2 }, "meanDifference"],
       [{ target: "pairwise", winProbability: 0.4 }, "winProbability"],
-      [{ target: "icc", expected: 0.7, graders: 3, ciWidth: 0.2, extra: 1 }, ""],
+      [{ target: "icc", expected: 0.7, graders: 3, ciWidth: 0.2, extra: 1 }, "extra"],
       [{ target: "nonsense" }, "target"],
     ];
     for (const [body, path] of cases) {

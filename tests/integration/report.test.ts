@@ -99,9 +99,14 @@ describe("the study report", () => {
   }, 240_000);
 
   it("gives a closed study's tables the same text twice", async () => {
-    const a = await buildReport(studyId, new Date("2026-01-01T00:00:00Z"));
-    const b = await buildReport(studyId, new Date("2026-06-01T00:00:00Z"));
+    const a = await buildReport(studyId, { now: new Date("2026-01-01T00:00:00Z") });
+    const b = await buildReport(studyId, { now: new Date("2026-06-01T00:00:00Z") });
     expect(a!.sections.map((s) => s.tables)).toEqual(b!.sections.map((s) => s.tables));
+    // The page's preview skips the exports' checksums, and says where they are.
+    const preview = await buildReport(studyId, { checksums: false });
+    const sums = (m: typeof a) => m!.sections.flatMap((s) => s.tables).find((t) => t.caption.includes("Exports the tables"))!.rows;
+    expect(sums(preview).map((r) => r[2])).toEqual(["in the downloaded report", "in the downloaded report"]);
+    expect(sums(a).every((r) => /^[0-9a-f]{64}$/.test(r[2]))).toBe(true);
   }, 240_000);
 
   it("is for the study's leads: others get 404, graders 403, a bad format 422", async () => {
