@@ -94,7 +94,7 @@ export async function generate(c: pg.Client, variant: Case): Promise<{ studyId: 
      FROM bench_set s JOIN bench_grader g ON g.gi = (s.idx + 5) % ${GRADERS}
      WHERE s.idx % 25 <> 7 AND s.idx % 100 < 15`,
   );
-  // Grades of every submitted assignment: S.C.O.R.E. 1-5 on answer 1 (reproducibility on the set), SAFE-LLM per answer;
+  // Grades of every submitted assignment: the first template 1-5 on answer 1 (its across-answers dimension on the set), the second per answer;
   // or the custom rubric's d1-d5 on answer 1 and d6-d10 on each answer, 1-5.
   const dims =
     variant === "custom"

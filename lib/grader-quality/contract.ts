@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorResponses, registry } from "@/lib/api/registry";
+import { ErrorBody, errorResponses, registry } from "@/lib/api/registry";
 import { multilineText } from "@/lib/validation/text";
 
 /**
@@ -131,7 +131,15 @@ registry.registerPath({
     "The dashboard's headline figures (final means per model, Cronbach's alpha, Gwet's AC2 per dimension, Cliff's delta between models, all specialties) as shown, with every grader, and recomputed without each analysed grader in turn; the largest change per figure is named.",
   tags: ["Results"],
   request: { params },
-  responses: { 200: { description: "The figures", content: { "application/json": { schema: SensitivitySchema } } }, ...errorResponses(401, 403, 404) },
+  responses: {
+    200: { description: "The figures", content: { "application/json": { schema: SensitivitySchema } } },
+    ...errorResponses(401, 403, 404, 413),
+    429: {
+      description: "The analysis runs in a worker thread in one of the server's IMPORT_MAX_CONCURRENT slots, all busy: try again after Retry-After",
+      headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+      content: { "application/json": { schema: ErrorBody } },
+    },
+  },
 });
 
 registry.registerPath({

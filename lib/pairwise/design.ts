@@ -58,14 +58,15 @@ export function planComparisons(questions: ReadonlyArray<DesignQuestion>, design
   for (const q of questions) {
     const reps = new Map(q.models.map((m) => [m.model, m.repetitions]));
     const models = q.models.map((m) => m.model).filter((m) => (reps.get(m)?.length ?? 0) > 0).sort();
+    const allPairs: [string, string][] = [];
+    for (let a = 0; a < models.length; a++) for (let b = a + 1; b < models.length; b++) allPairs.push([models[a], models[b]]);
     let pairs: [string, string][] = [];
     if (design.kind === "all_pairs") {
-      for (let a = 0; a < models.length; a++) for (let b = a + 1; b < models.length; b++) pairs.push([models[a], models[b]]);
+      pairs = allPairs;
     } else if (design.kind === "against_reference") {
-      if (models.includes(design.reference)) pairs = models.filter((m) => m !== design.reference).map((m) => [design.reference, m]);
+      if (models.includes(design.reference)) pairs = allPairs.filter(([a, b]) => a === design.reference || b === design.reference);
     } else {
-      const candidates: [string, string][] = [];
-      for (let a = 0; a < models.length; a++) for (let b = a + 1; b < models.length; b++) candidates.push([models[a], models[b]]);
+      const candidates = allPairs;
       if (candidates.length > 0 && design.perQuestion > candidates.length) {
         return { problem: `question ${q.id} has ${models.length} models, so at most ${candidates.length} different pairs, not ${design.perQuestion}`, path: "design.perQuestion" };
       }
@@ -88,10 +89,7 @@ export function planComparisons(questions: ReadonlyArray<DesignQuestion>, design
         tallyPair(chosen[0], chosen[1]);
       }
     }
-    for (const [a, b] of pairs) {
-      if (design.kind !== "balanced") tallyPair(a, b);
-      planned.push({ questionId: q.id, a, b, reps });
-    }
+    for (const [a, b] of pairs) planned.push({ questionId: q.id, a, b, reps });
   }
   // Sides: a coin per comparison, or, for the balanced design, an orientation in which every
   // model is left and right equally often within one (an Euler circuit of the comparison graph).

@@ -26,6 +26,7 @@ export const WORKER_ENTRIES = {
   "archive-import": "lib/exports/archive-worker.ts",
   screen: "lib/screening/worker.ts",
   planner: "lib/planner/worker.ts",
+  "grader-sensitivity": "lib/grader-quality/sensitivity-worker.ts",
 } as const;
 
 export type WorkerJob = keyof typeof WORKER_ENTRIES;
@@ -127,8 +128,15 @@ export function startJobWorker(filename: string | URL, heapMb = workerHeapMb()):
  * with the signal's reason: a job busy in one long computation (a screen's
  * regex) cannot stop itself.
  */
-export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: Transferable[] = [], signal?: AbortSignal): Promise<O> {
-  const heapMb = workerHeapMb();
+export async function runInWorker<O>(
+  job: WorkerJob,
+  input: unknown,
+  transfer: Transferable[] = [],
+  signal?: AbortSignal,
+  // An analysis (not an upload) sets its own ceiling and says what ran out.
+  limits: { heapMb?: number; outOfMemory?: (heapMb: number) => Error } = {},
+): Promise<O> {
+  const heapMb = limits.heapMb ?? workerHeapMb();
   const start = async () => startJobWorker(await entryOf(job), heapMb);
   // A thread started ahead (./spare.ts) when there is one; it has run nothing yet.
   const worker = takeSpare(job, heapMb) ?? (await start());
@@ -143,7 +151,7 @@ export async function runInWorker<O>(job: WorkerJob, input: unknown, transfer: T
       void worker.terminate().then(() => refillSpare(job, heapMb, start));
     };
     worker.on("message", (reply: WorkerReply<O>) => settle(() => (reply.ok ? resolve(reply.value) : reject(errorFromWorker(reply.error)))));
-    worker.on("error", (e: Error & { code?: string }) => settle(() => reject(e.code === "ERR_WORKER_OUT_OF_MEMORY" ? outOfMemory(heapMb) : e)));
+    worker.on("error", (e: Error & { code?: string }) => settle(() => reject(e.code === "ERR_WORKER_OUT_OF_MEMORY" ? (limits.outOfMemory ?? outOfMemory)(heapMb) : e)));
     worker.on("exit", (code) => settle(() => reject(new Error(`the ${job} worker stopped (exit code ${code}) before it answered`))));
     if (signal?.aborted) settle(() => reject(signal.reason));
     signal?.addEventListener("abort", () => settle(() => reject(signal.reason)), { once: true });

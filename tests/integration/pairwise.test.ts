@@ -105,7 +105,10 @@ describe("planning comparisons", () => {
     const ref = await plan(f, { design: { kind: "against_reference", reference: MODEL_NAMES[1] } });
     expect(ref.status).toBe(200);
     expect(ref.body.comparisons).toBe(6);
-    expect((ref.body.models as { model: string; left: number; right: number }[]).find((m) => m.model === MODEL_NAMES[1])).toMatchObject({});
+    // Every comparison holds the reference: it sits in all 6, each other model in 3.
+    const sides = ref.body.models as { model: string; left: number; right: number }[];
+    expect(sides).toHaveLength(3);
+    for (const m of sides) expect(m.left + m.right, m.model).toBe(m.model === MODEL_NAMES[1] ? 6 : 3);
     const unknown = await plan(f, { design: { kind: "against_reference", reference: "Nobody" } });
     expect(unknown.status).toBe(422);
     expect(unknown.body.details).toEqual([expect.objectContaining({ path: "design.reference" })]);
@@ -282,6 +285,7 @@ describe("escalation and the final preference", () => {
     expect((await getDb().comparison.findUniqueOrThrow({ where: { id: c2.id } })).status).toBe("AGREED");
     expect(await getDb().comparisonEscalation.count({ where: { comparisonId: c2.id } })).toBe(0);
     const agreed = (await comparisonFinals(getDb(), f.study.id)).filter((x) => x.comparisonId === c2.id);
+    expect(agreed).toHaveLength(3);
     expect(agreed.every((x) => x.choice === "TIE")).toBe(true);
 
     // A revision that removes the disagreement withdraws the open adjudication.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analysePreferences, preferencesFromScores, type PreferenceObservation } from "@/lib/stats/pairwise";
-import { bradleyTerry, fleissKappa, gwetAC1, mulberry32 } from "@/lib/stats";
+import { bradleyTerryFromCounts, fleissKappa, gwetAC1, mulberry32 } from "@/lib/stats";
 
 const obs = (comparison: string, question: string, axis: string, grader: string, leftModel: string, rightModel: string, choice: PreferenceObservation["choice"], lengths: [number, number] = [100, 100]): PreferenceObservation => ({
   comparison, question, axis, grader, leftModel, rightModel, choice, leftLength: lengths[0], rightLength: lengths[1],
@@ -53,15 +53,22 @@ describe("pairwise analysis", () => {
     let c = 0;
     for (let q = 0; q < 30; q++) {
       for (const axis of ["factuality", "conciseness"]) {
-        rows.push(obs(`c${c}`, `q${q}`, axis, "g1", "alpha", "bravo", q % 3 === 0 ? "right" : "left"));
-        rows.push(obs(`c${c}`, `q${q}`, axis, "g2", "alpha", "bravo", q % 5 === 0 ? "tie" : "left"));
+        // Alpha sits left on even questions and right on odd ones: the choice follows the side.
+        const [l, r] = q % 2 === 0 ? ["alpha", "bravo"] : ["bravo", "alpha"];
+        const alphaWins = q % 2 === 0 ? "left" : "right";
+        const bravoWins = q % 2 === 0 ? "right" : "left";
+        rows.push(obs(`c${c}`, `q${q}`, axis, "g1", l, r, q % 3 === 0 ? bravoWins : alphaWins));
+        rows.push(obs(`c${c}`, `q${q}`, axis, "g2", l, r, q % 5 === 0 ? "tie" : alphaWins));
         c++;
       }
     }
     const a = analysePreferences(rows, { replicates: 100, seed: 4 });
     expect(a.axes.map((x) => x.axis)).toEqual(["factuality", "conciseness", null]);
-    const direct = bradleyTerry(2, rows.filter((r) => r.axis === "factuality").map((r) => ({ i: 0, j: 1, outcome: r.choice === "left" ? "i" : r.choice === "right" ? "j" : "tie" })));
-    expect(a.axes[0].strengths.logStrength).toEqual(direct.logStrength);
+    // Per axis, from the questions' design by hand: alpha wins 20 + 24 = 44 of 60, bravo 10, ties 6.
+    const direct = bradleyTerryFromCounts({ wins: [[0, 44], [10, 0]], ties: [[0, 6], [6, 0]] });
+    a.axes[0].strengths.logStrength!.forEach((v, i) => expect(v).toBeCloseTo(direct.logStrength![i], 12));
+    const pair = a.axes[0].pairs[0];
+    expect([pair.a, pair.b, pair.summary.wins, pair.summary.ties, pair.summary.losses]).toEqual(["alpha", "bravo", 44, 6, 10]);
     expect(a.axes[2].n).toBe(120);
     expect(a.axes[2].strengths.logStrength![0]).toBeGreaterThan(0);
     // Agreement pools per (comparison, axis): 60 units.

@@ -51,10 +51,13 @@ describe("Bradley-Terry against R BradleyTerry2 and an independent Davidson fit"
       if (c.model === "davidson") {
         expect(fit.nu!).toBeCloseTo(c.expected.nu!, 7);
         expect(fit.nuSE!).toBeCloseTo(c.expected.nuSE!, 4);
-        // Predicted win + tie + loss = 1 for every pair.
+        // The predicted matrices from the reference's strengths and nu (Davidson's formulas).
         const k = c.wins.length;
+        const pi = c.expected.logStrength.map(Math.exp);
         for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) if (i !== j) {
-          expect(fit.winProbability![i][j]! + fit.winProbability![j][i]! + fit.tieProbability![i][j]!).toBeCloseTo(1, 12);
+          const tie = c.expected.nu! * Math.sqrt(pi[i] * pi[j]);
+          expect(fit.winProbability![i][j]!).toBeCloseTo(pi[i] / (pi[i] + pi[j] + tie), 6);
+          expect(fit.tieProbability![i][j]!).toBeCloseTo(tie / (pi[i] + pi[j] + tie), 6);
         }
       } else {
         expect(fit.nu).toBeNull();

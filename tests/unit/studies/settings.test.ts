@@ -10,7 +10,7 @@ const issues = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; 
   (r.error?.issues ?? []).map((i) => [i.path.join("."), i.message]);
 
 describe("createStudySchema", () => {
-  it("fills in the papers' defaults: N = 3, k = 2, reference answer shown, graders asked about contradictions, per-answer SAFE-LLM scoring", () => {
+  it("fills in the papers' defaults: N = 3, k = 2, reference answer shown, graders asked about contradictions, per-answer headline scoring", () => {
     const r = createStudySchema.parse({ name: "  Ophthalmology  ", rubrics: ["SCORE"] });
     expect(r).toEqual({
       name: "Ophthalmology",

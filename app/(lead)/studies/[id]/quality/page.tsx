@@ -6,7 +6,7 @@ import { QualityTable } from "@/components/grader-quality/quality-table";
 import { SensitivityTable } from "@/components/grader-quality/sensitivity-table";
 import { TrendChart } from "@/components/grader-quality/trend-chart";
 import { graderQuality } from "@/lib/grader-quality/service";
-import { graderSensitivity } from "@/lib/grader-quality/sensitivity";
+import { graderSensitivityOffThread } from "@/lib/grader-quality/sensitivity-run";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 
 export const metadata: Metadata = { title: "Graders' quality" };
@@ -17,7 +17,7 @@ export const metadata: Metadata = { title: "Graders' quality" };
  * (?sensitivity=1), streamed after the table.
  */
 async function Sensitivity({ studyId }: { studyId: string }) {
-  const data = await graderSensitivity(studyId);
+  const data = await graderSensitivityOffThread(studyId);
   return data ? <SensitivityTable data={data} /> : null;
 }
 
