@@ -20,7 +20,7 @@ test("a lead reads the graders' quality, excludes a grader and sees the figures 
     const alphaBefore = await alphaTable.textContent();
 
     await page.goto(`/studies/${pilot}`);
-    await page.getByRole("navigation", { name: "Study sections" }).getByRole("link", { name: "Graders' quality" }).click();
+    await page.getByRole("navigation", { name: "Study sections" }).getByRole("link", { name: "Grader quality" }).click();
     await expect(page).toHaveURL(new RegExp(`/studies/${pilot}/quality`));
     const table = page.getByRole("table", { name: "Graders' quality signals" });
     await expect(table.getByRole("row")).toHaveCount(5); // four pilot graders and the header

@@ -10,7 +10,7 @@ import { adminCli, demo, e2eDatabaseUrl, signIn } from "./fixtures";
  * study, the demo study's lead and an admin. A page not listed in AUDIENCE fails
  * the suite, so a new page needs a decision (and a guard).
  */
-type Audience = "public" | "grader" | "lead" | "study" | "admin" | "home";
+type Audience = "public" | "grader" | "lead" | "study" | "admin" | "home" | "grader-pairwise";
 const AUDIENCE: Record<string, Audience> = {
   "/": "home",
   "/login": "public",
@@ -20,6 +20,12 @@ const AUDIENCE: Record<string, Audience> = {
   "/studies/new": "lead",
   "/api-docs": "lead",
   "/admin/users": "admin",
+  "/admin/mail": "admin",
+  "/planner": "lead",
+  "/invitation": "public",
+  "/unsubscribe": "public",
+  // The demo has no pairwise study: the grader's scoring assignment is not a comparison (404).
+  "/grade/comparisons/[assignmentId]": "grader-pairwise",
 };
 const isStudyPage = (route: string) => route.startsWith("/studies/[id]");
 
@@ -85,7 +91,11 @@ test.describe("page access by role", () => {
       expect([307, 303, 302], `${route} anonymous is sent to sign in`).toContain(anon.status);
       expect(anon.location, route).toContain("/login");
       if (audience === "home") continue;
-      if (audience === "grader") {
+      if (audience === "grader-pairwise") {
+        expect((await status("grader", url)).status, `${route} grader, not a comparison`).toBe(404);
+        expect((await status("lead", url)).status, `${route} lead`).toBe(403);
+        expect((await status("admin", url)).status, `${route} admin`).toBe(403);
+      } else if (audience === "grader") {
         expect((await status("grader", url)).status, `${route} grader`).toBe(200);
         expect((await status("lead", url)).status, `${route} lead`).toBe(403);
         expect((await status("admin", url)).status, `${route} admin`).toBe(403);

@@ -71,6 +71,10 @@ async function main() {
     if (err instanceof MailConfigError) throw new StartupError(err.message);
     throw err;
   }
+  const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
+  const db = await prepareDatabase({ log: say });
+  say(db.mode === "embedded" ? `Using the embedded PostgreSQL (data in ${dataDir()}).` : "Using the PostgreSQL in DATABASE_URL.");
+  // Said after the secret and the database: a refusal to start is then the first line printed.
   // The demo without SMTP settings catches its own mail, so invitations can be followed on the admin's mail page.
   let demoSmtp: { close: () => Promise<void> } | null = null;
   if (!mailConfig && demoMail) {
@@ -87,9 +91,6 @@ async function main() {
       say(`E-mail: a catch-all SMTP server for the demo on 127.0.0.1:${smtpPort}; sent messages are listed on the admin's mail page (Mail).`);
     }
   } else say(mailConfig ? "E-mail is on." : "E-mail is off (no SMTP settings): new graders get a first password shown once to the lead.");
-  const authSecret = await resolveAuthSecret({ allowGenerated: mode === "dev" || seedDemo, dataDir: dataDir(), warn: (m) => say(`warning: ${m}`) });
-  const db = await prepareDatabase({ log: say });
-  say(db.mode === "embedded" ? `Using the embedded PostgreSQL (data in ${dataDir()}).` : "Using the PostgreSQL in DATABASE_URL.");
 
   let stopping = false;
   const stopDatabase = async () => {

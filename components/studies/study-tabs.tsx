@@ -25,7 +25,7 @@ export function StudyTabs({ studyId }: { studyId: string }) {
     { href: `${base}/governance`, label: "Governance" },
     { href: `${base}/dashboard`, label: "Dashboard" },
     { href: `${base}/reference-metrics`, label: "Reference metrics" },
-    { href: `${base}/quality`, label: "Graders' quality" },
+    { href: `${base}/quality`, label: "Grader quality" },
     { href: `${base}/exports`, label: "Exports" },
     { href: `${base}/report`, label: "Report" },
     { href: `${base}/audit`, label: "Audit" },

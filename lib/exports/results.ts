@@ -1,3 +1,4 @@
+import { excludedWorkSql } from "@/lib/results/exclusion";
 import type { SafeLlmScoring } from "@/lib/generated/prisma/enums";
 import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
@@ -108,31 +109,24 @@ async function studyHasMetrics(session: ExportSession, studyId: string): Promise
 /** The final value as a cell: a number (a mean: to EXPORT_DECIMALS), a nominal value, or "NA" for not applicable. */
 const longValue = (v: unknown) => (v === "N/A" ? "NA" : typeof v === "number" ? roundForExport(v) : typeof v === "string" ? v : null);
 
-export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[], withMetrics = false, withEmbedding = false): ScoreLongRow[] {
+export function scoreLongRows(sets: SetResult[], rubrics: readonly RubricDocument[], withMetrics = false, withEmbedding = false, withContradictions = false): ScoreLongRow[] {
   const columns = longColumns(rubrics);
   return sets
     .filter((s) => s.finalScores)
     .map((s) => {
       const row: ScoreLongRow = { domain: s.specialty, model: s.model.name, response_id: scoreLongResponseId(s) };
       for (const c of columns) row[c.column] = longValue(s.finalScores![c.rubric]?.[c.dimension]);
-      return { ...row, ...(withMetrics ? setMetricMeans(s) : {}), ...(withEmbedding ? setEmbeddingMean(s) : {}) };
+      return { ...row, ...(withMetrics ? setMetricMeans(s) : {}), ...(withEmbedding ? setEmbeddingMean(s) : {}), ...(withContradictions ? { contradiction: s.contradictions ?? 0 } : {}) };
     });
 }
 
-/** True when some grader of the study flagged a set's answers as contradicting each other. */
+/** True when some analysed grader of the study (submitted, not excluded) flagged a set's answers as contradicting each other. */
 async function studyHasContradictions(session: ExportSession, studyId: string): Promise<boolean> {
-  const [row] = await session.query<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM "Assignment" WHERE "studyId" = $1::uuid AND "contradictionFlag" AND status = 'SUBMITTED') AS has`, [studyId]);
-  return row?.has ?? false;
-}
-
-/** Per set of a batch: how many graders (submitted work) flagged its answers as contradicting each other. */
-async function contradictionsOf(session: ExportSession, setIds: string[]): Promise<Map<string, number>> {
-  const rows = await session.query<{ set: string; n: number }>(
-    `SELECT "responseSetId"::text AS set, (count(*) FILTER (WHERE "contradictionFlag"))::int AS n FROM "Assignment"
-      WHERE "responseSetId" = ANY($1::uuid[]) AND status = 'SUBMITTED' GROUP BY "responseSetId"`,
-    [setIds],
+  const [row] = await session.query<{ has: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."studyId" = $1::uuid AND a."contradictionFlag" AND a.status = 'SUBMITTED' AND NOT ${excludedWorkSql("a")}) AS has`,
+    [studyId],
   );
-  return new Map(rows.map((r) => [r.set, r.n]));
+  return row?.has ?? false;
 }
 
 export async function* scoreLongChunks(session: ExportSession, study: ResultsStudy, format: "csv" | "json"): AsyncGenerator<string> {
@@ -141,13 +135,7 @@ export async function* scoreLongChunks(session: ExportSession, study: ResultsStu
   const withContradictions = await studyHasContradictions(session, study.id);
   async function* rows() {
     for await (const b of resultBatches(session, study)) {
-      const out = scoreLongRows(b, study.rubrics, has.metrics, has.embedding);
-      if (withContradictions) {
-        const flags = await contradictionsOf(session, b.map((s) => s.id));
-        const ids = new Map(b.map((s) => [scoreLongResponseId(s), s.id]));
-        for (const r of out) r.contradiction = flags.get(ids.get(String(r.response_id))!) ?? 0;
-      }
-      yield out;
+      yield scoreLongRows(b, study.rubrics, has.metrics, has.embedding, withContradictions);
     }
   }
   if (format === "json") return yield* jsonArray(rows());

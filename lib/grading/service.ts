@@ -314,7 +314,8 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       const [a] = await tx.rows<SavedStateRow>(Prisma.sql`
         WITH mine AS (${mineSql(graderId)})
         SELECT EXISTS (SELECT 1 FROM mine WHERE mine.id = a.id) AS "isMine", a.status::text AS status,
-          ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)} AS "excludedByScreen", a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."responseSetId",
+          -- Only a withdrawn assignment needs to know why: saves of live work skip the screen.
+          CASE WHEN a.status = 'CANCELLED' THEN ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)} ELSE false END AS "excludedByScreen", a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
           st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
           st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed", st."askContradictions",

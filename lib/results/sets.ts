@@ -28,6 +28,8 @@ export interface SetResult {
   finalBy?: "panel" | "judge" | null;
   /** Each answer's reference-based metrics (lib/reference-metrics), by repetition. */
   answers?: AnswerReferenceMetrics[];
+  /** Analysed graders (submitted, not excluded) who flagged the set's answers as contradicting each other. */
+  contradictions?: number;
 }
 
 export type { ScoringStudy };
@@ -49,6 +51,7 @@ type SetResultRow = {
   judge: CellTuple[] | null;
   /** [repetition, bleu, rouge1, rougeL, embeddingSimilarity] per answer. */
   answers: [number, number | null, number | null, number | null, number | null][] | null;
+  contradictions: number;
 };
 
 /** How a set's row gives its submitted graders (their cells) to finalScoresOf: values are computed only for a final set. */
@@ -70,7 +73,7 @@ function setResultsOfRows(study: ScoringStudy, rows: SetResultRow[]): SetResult[
       : finalScoresOf(study, s.status, graders, ROW_GRADERS(study, s.criteria));
     const finalBy = finalScores === null ? null : s.judge ? "judge" : "panel";
     const answers = (s.answers ?? []).map(([repetition, bleu, rouge1, rougeL, embeddingSimilarity]) => ({ repetition, bleu, rouge1, rougeL, embeddingSimilarity }));
-    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals, bands, finalBy, answers };
+    return { id: s.id, itemId: s.itemId, externalId: s.externalId, specialty: s.specialty, model, status: s.status, graders: graders.length, finalScores, totals, bands, finalBy, answers, contradictions: s.contradictions };
   });
 }
 
@@ -90,6 +93,7 @@ const GRADERS_OF_SET = `
 (SELECT coalesce(json_agg((SELECT json_agg(json_build_array(g.rubric, g.dimension, g.repetition, g.score, g.category, g.na, g.criterion))
                            FROM "Grade" g WHERE g."assignmentId" = a.id)), '[]'::json)
  FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED' AND NOT ${excludedWorkSql("a")}) AS graders,
+(SELECT count(*)::int FROM "Assignment" a WHERE a."responseSetId" = s.id AND a.status = 'SUBMITTED' AND a."contradictionFlag" AND NOT ${excludedWorkSql("a")}) AS contradictions,
 (SELECT json_agg(json_build_array(j.rubric, j.dimension, j.repetition, j.score, j.category, j.na, ''))
  FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = s."finalJudgeId") AS judge,
 (SELECT json_agg(json_build_array(r.repetition, r.bleu, r.rouge1, r."rougeL", r."embeddingSimilarity") ORDER BY r.repetition)

@@ -20,13 +20,22 @@ export function screenedAnswersOfRunSql(runId: Prisma.Sql): Prisma.Sql {
     UNION SELECT v."responseId" FROM "ScreenVerdict" v WHERE v."runId" = ${runId} AND v.flagged)`;
 }
 
+/**
+ * True when the run screened out the answer. Two primary-key probes rather than `IN (a UNION)`,
+ * which the planner cannot key on the outer answer and rebuilds per row.
+ */
+function screenedByRunSql(responseId: Prisma.Sql, runId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(EXISTS (SELECT 1 FROM "ScreenHit" h WHERE h."runId" = ${runId} AND h."responseId" = ${responseId})
+    OR EXISTS (SELECT 1 FROM "ScreenVerdict" v WHERE v."runId" = ${runId} AND v."responseId" = ${responseId} AND v.flagged))`;
+}
+
 /** True when the study's latest screen excludes the set: one of its answers was screened out by a run in exclude mode. */
 export function setExcludedByScreenSql(setId: Prisma.Sql, studyId: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`EXISTS (SELECT 1 FROM "Response" hr WHERE hr."responseSetId" = ${setId}
-    AND hr.id IN ${screenedAnswersOfRunSql(latestScreenRunSql(studyId, "EXCLUDE"))})`;
+    AND ${screenedByRunSql(Prisma.sql`hr.id`, latestScreenRunSql(studyId, "EXCLUDE"))})`;
 }
 
 /** True when the study's latest screen screened out the answer (either mode). */
 export function answerScreenedSql(responseId: Prisma.Sql, studyId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(${responseId} IN ${screenedAnswersOfRunSql(latestScreenRunSql(studyId))})`;
+  return screenedByRunSql(responseId, latestScreenRunSql(studyId));
 }
