@@ -1689,6 +1689,8 @@ export interface components {
                 /** @description Assignments in this study, not counting cancelled ones */
                 assigned: number;
                 submitted: number;
+                /** @description The grader's own deadline in this study (YYYY-MM-DD), null: the study's */
+                deadline: string | null;
             }[];
             total: number;
             page: number;
@@ -4519,8 +4521,8 @@ export interface components {
         };
         /** @description A study's deadline and reminders, and graders' own deadlines */
         SetDeadlines: {
-            /** @description The study's deadline (a UTC day), null: none */
-            deadline: string | null;
+            /** @description The study's deadline (a UTC day), null: none; left out: unchanged */
+            deadline?: string | null;
             /** @description Graders with open work are reminded this many days before their deadline, and on the day (default 3) */
             reminderDaysBefore?: number;
             /** @description Graders' own deadlines in this study (null: the study's) */

@@ -36,7 +36,7 @@ export const SetDeadlinesBody = registry.register(
   z
     .strictObject(
       {
-        deadline: isoDay.nullable().meta({ description: "The study's deadline (a UTC day), null: none" }),
+        deadline: isoDay.nullable().optional().meta({ description: "The study's deadline (a UTC day), null: none; left out: unchanged" }),
         reminderDaysBefore: z.int({ error: "reminderDaysBefore must be a whole number" }).min(0).max(60).optional().meta({ description: "Graders with open work are reminded this many days before their deadline, and on the day (default 3)" }),
         graders: z
           .array(z.strictObject({ userId: z.uuid({ error: "userId must be a grader's id" }), deadline: isoDay.nullable() }, strict), { error: "graders must be a list" })
