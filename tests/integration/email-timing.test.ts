@@ -55,7 +55,7 @@ async function race<T>(withAccount: (i: number) => Promise<T>, without: (i: numb
 
 describe("an e-mail's account is told neither by the answer nor by the time", () => {
   it("sign-in: a wrong password for an account and an address with no account", async () => {
-    const accounts = [];
+    const accounts: Awaited<ReturnType<typeof makeUser>>[] = [];
     for (let i = 0; i < ROUNDS + 3; i++) accounts.push(await makeUser("GRADER", `timed${i}`));
     // Each call from its own address on its own account: no throttle's delay plays a part.
     const r = await race(
@@ -70,7 +70,7 @@ describe("an e-mail's account is told neither by the answer nor by the time", ()
   it("adding a grader: an account that cannot be one and an address with no account (and no name)", async () => {
     const lead = await makeUser("LEAD");
     const study = await makeStudy(lead.id);
-    const others = [];
+    const others: Awaited<ReturnType<typeof makeUser>>[] = [];
     for (let i = 0; i < 5; i++) others.push(await makeUser("LEAD", `other-lead${i}`));
     const add = (email: string) => async () => {
       const res = await call(addGraderRoute, "/x", bearer(lead.token, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) }), { id: study.id });
