@@ -165,7 +165,7 @@ test("the lead previews each message and sets a grader's own deadline", async ({
   await page.getByRole("button", { name: "Preview the messages" }).click();
   const preview = page.getByTestId("mail-preview");
   await expect(preview.getByTestId("mail-preview-text")).toContainText("Hello Dr. Sample Grader");
-  await page.getByLabel("Message").selectOption({ label: "Lead's daily digest" });
+  await page.getByLabel("Message", { exact: true }).selectOption({ label: "Lead's daily digest" });
   await expect(preview.getByTestId("mail-preview-subject")).toHaveText(/^Daily summary: /);
   await expect(preview.getByTestId("mail-preview-text")).toContainText("140 of 200 assignments submitted");
   await preview.getByRole("button", { name: "HTML" }).click();
@@ -174,7 +174,7 @@ test("the lead previews each message and sets a grader's own deadline", async ({
   await axeClean(page);
 
   // The grader's own deadline, set and cleared from the graders' table.
-  await page.getByRole("button", { name: `Set ${grader.name}'s own deadline` }).click();
+  await page.getByRole("button", { name: `Edit ${grader.name}'s own deadline` }).click();
   await page.getByLabel(`${grader.name}'s own deadline`, { exact: true }).fill("2031-05-20");
   await page.getByRole("form", { name: `${grader.name}'s own deadline in this study` }).getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("button", { name: `Clear ${grader.name}'s own deadline` })).toBeVisible();

@@ -33,7 +33,7 @@ export function GraderDeadlineCell({ studyId, userId, name, deadline }: { studyI
     return (
       <div className="flex items-center gap-2 whitespace-nowrap">
         <span>{deadline ?? "the study's"}</span>
-        <Button type="button" variant="ghost" size="sm" aria-label={`Set ${name}'s own deadline`} onClick={() => setEditing(true)}>
+        <Button type="button" variant="ghost" size="sm" aria-label={`Edit ${name}'s own deadline`} onClick={() => setEditing(true)}>
           Edit
         </Button>
         {deadline ? (
