@@ -146,3 +146,43 @@ test("a lead invites two graders; the first accepts from the e-mailed link and g
   await page.screenshot({ path: test.info().outputPath("invitations.png"), fullPage: true });
   await db.end();
 });
+
+test("the lead previews each message and sets a grader's own deadline", async ({ page }) => {
+  test.setTimeout(120_000);
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const study = (await db.query<{ id: string; name: string; graderTitle: string }>(`SELECT id, name, "graderTitle" FROM "Study" WHERE slug = 'demo-clinical-qa'`)).rows[0];
+  const models = (await db.query<{ name: string }>(`SELECT name FROM "LlmModel" WHERE "studyId" = $1`, [study.id])).rows.map((r) => r.name);
+  const grader = (
+    await db.query<{ id: string; name: string }>(
+      `SELECT u.id, u.name FROM "StudyMember" m JOIN "User" u ON u.id = m."userId" WHERE m."studyId" = $1 AND m.role = 'GRADER' AND m.active ORDER BY lower(u.name), u.id LIMIT 1`,
+      [study.id],
+    )
+  ).rows[0];
+
+  await signIn(page, demo.lead);
+  await page.goto(`/studies/${study.id}/graders`);
+  await page.getByRole("button", { name: "Preview the messages" }).click();
+  const preview = page.getByTestId("mail-preview");
+  await expect(preview.getByTestId("mail-preview-text")).toContainText("Hello Dr. Sample Grader");
+  await page.getByLabel("Message", { exact: true }).selectOption({ label: "Lead's daily digest" });
+  await expect(preview.getByTestId("mail-preview-subject")).toHaveText(/^Daily summary: /);
+  await expect(preview.getByTestId("mail-preview-text")).toContainText("140 of 200 assignments submitted");
+  await preview.getByRole("button", { name: "HTML" }).click();
+  await expect(page.frameLocator('iframe[title="Lead\'s daily digest, HTML version"]').getByText("Hello Dr. Sample Lead,")).toBeVisible();
+  for (const secret of [study.name, ...models]) await expect(preview).not.toContainText(secret);
+  await axeClean(page);
+
+  // The grader's own deadline, set and cleared from the graders' table.
+  await page.getByRole("button", { name: `Edit ${grader.name}'s own deadline` }).click();
+  await page.getByLabel(`${grader.name}'s own deadline`, { exact: true }).fill("2031-05-20");
+  await page.getByRole("form", { name: `${grader.name}'s own deadline in this study` }).getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("button", { name: `Clear ${grader.name}'s own deadline` })).toBeVisible();
+  const own = () => db.query<{ day: string | null }>(`SELECT to_char(deadline, 'YYYY-MM-DD') AS day FROM "StudyMember" WHERE "studyId" = $1 AND "userId" = $2`, [study.id, grader.id]);
+  expect((await own()).rows[0].day).toBe("2031-05-20");
+  await axeClean(page);
+  await page.getByRole("button", { name: `Clear ${grader.name}'s own deadline` }).click();
+  await expect(page.getByRole("button", { name: `Clear ${grader.name}'s own deadline` })).toHaveCount(0);
+  expect((await own()).rows[0].day).toBeNull();
+  await db.end();
+});

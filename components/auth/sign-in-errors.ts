@@ -11,6 +11,8 @@ const MESSAGES: Record<string, string> = {
   SsoIssuer: "This sign-in came from an identity provider Clingrade does not trust.",
   SsoConflict: "Your Clingrade account is already linked to another account at your identity provider. Ask an administrator.",
   SsoRole: "Your identity provider does not give you access to Clingrade with this account's role. Ask your administrator.",
+  SsoInvitation:
+    "This invitation link cannot be used: it may have expired, been used already, been replaced by a newer one, or be meant for another address. If you have an account, sign in here; else ask the study's lead to send a new invitation.",
   SsoInvalid: "Your identity provider's answer lacks what Clingrade needs (an account id and an email address).",
   OAuthCallback: "Your identity provider's answer could not be verified (it may have expired, or come from another provider). Try again.",
   OAuthSignin: "The identity provider could not be reached. Try again in a moment.",

@@ -57,6 +57,19 @@ export function InvitationForm() {
     else setError(body?.error ?? "The server could not be reached. Try again.");
   }
 
+  /** The link is checked and held in a cookie for the sign-in, which accepts the invitation when the provider sends the person back. */
+  async function onSso() {
+    if (phase.kind !== "ready") return;
+    setPending(true);
+    setError(null);
+    const res = await fetch("/api/v1/invitations/sso", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: phase.token }) }).catch(() => null);
+    const body = (await res?.json().catch(() => null)) as { error?: string } | null;
+    if (res?.ok) return void signIn("oidc", { callbackUrl: "/" });
+    setPending(false);
+    if (res?.status === 404) setPhase({ kind: "unusable", message: body?.error ?? "This link cannot be used." });
+    else setError(body?.error ?? "The server could not be reached. Try again.");
+  }
+
   if (phase.kind === "checking") return <p role="status">Checking the link…</p>;
   if (phase.kind === "unusable")
     return (
@@ -77,14 +90,14 @@ export function InvitationForm() {
     );
   return (
     <div className="flex flex-col gap-4">
+      <FormMessage error={error} />
       {phase.sso ? (
-        <Button type="button" variant={phase.passwords ? "outline" : "default"} onClick={() => void signIn("oidc", { callbackUrl: "/" })}>
+        <Button type="button" variant={phase.passwords ? "outline" : "default"} disabled={pending} onClick={() => void onSso()}>
           Sign in with {phase.sso} instead
         </Button>
       ) : null}
       {phase.passwords ? (
         <form onSubmit={onSubmit} noValidate aria-label="Choose your password" className="flex flex-col gap-4">
-          <FormMessage error={error} />
           <Field id="invite-password" label="New password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={fieldError}>
             <Input
               id="invite-password"

@@ -8,6 +8,7 @@ import type { Page } from "@/lib/tables/search-params";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { apiRequest } from "./api-client";
+import { GraderDeadlineCell } from "@/components/mail/grader-deadline-cell";
 import { GraderSpecialtiesCell } from "./grader-specialties";
 import { formatDate } from "./labels";
 
@@ -22,6 +23,7 @@ export interface GraderTableRow {
   addedAt: string;
   assigned: number;
   submitted: number;
+  deadline: string | null;
 }
 
 function RemoveButton({ row }: { row: GraderTableRow }) {
@@ -87,6 +89,15 @@ const columns = col.columns([
           {submitted} / {assigned}
         </span>
       );
+    },
+  }),
+  col.accessor("deadline", {
+    header: "Own deadline",
+    enableSorting: false,
+    cell: (c) => {
+      const { studyId, userId, name, active } = c.row.original;
+      if (!active) return <span className="text-xs text-muted-foreground">—</span>;
+      return <GraderDeadlineCell studyId={studyId} userId={userId} name={name} deadline={c.getValue()} />;
     },
   }),
   col.accessor("active", {

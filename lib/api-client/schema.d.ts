@@ -984,6 +984,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invitations/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation by single sign-on (no sign-in)
+         * @description Checks the link and sets a short-lived HttpOnly cookie for /api/auth: the single sign-on that follows (/api/auth/signin/oidc) accepts the invitation, once, for the account it invites. Throttled per address as sign-ins are.
+         */
+        post: operations["acceptInvitationBySso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/unsubscribe": {
         parameters: {
             query?: never;
@@ -1082,6 +1102,26 @@ export interface paths {
         get?: never;
         /** Set the study's deadline, its reminders and graders' own deadlines */
         put: operations["setDeadlines"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/mail-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every e-mail template as this study's graders and leads would get it, with sample data
+         * @description Rendered with the study's grader-facing title and made-up people and counts; never the study's name or a model's. The study's leads only.
+         */
+        get: operations["previewMail"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1689,6 +1729,8 @@ export interface components {
                 /** @description Assignments in this study, not counting cancelled ones */
                 assigned: number;
                 submitted: number;
+                /** @description The grader's own deadline in this study (YYYY-MM-DD), null: the study's */
+                deadline: string | null;
             }[];
             total: number;
             page: number;
@@ -4519,8 +4561,8 @@ export interface components {
         };
         /** @description A study's deadline and reminders, and graders' own deadlines */
         SetDeadlines: {
-            /** @description The study's deadline (a UTC day), null: none */
-            deadline: string | null;
+            /** @description The study's deadline (a UTC day), null: none; left out: unchanged */
+            deadline?: string | null;
             /** @description Graders with open work are reminded this many days before their deadline, and on the day (default 3) */
             reminderDaysBefore?: number;
             /** @description Graders' own deadlines in this study (null: the study's) */
@@ -4546,6 +4588,20 @@ export interface components {
             createdAt: string;
             expiresAt: string;
             sentAt: string | null;
+        };
+        MailPreview: {
+            /** @description Whether e-mail is on (the preview is shown either way) */
+            mail: boolean;
+            templates: {
+                /** @enum {string} */
+                kind: "invitation" | "reminder-before" | "reminder-due" | "digest" | "lead-digest" | "departure";
+                label: string;
+                subject: string;
+                /** @description The plain-text body */
+                text: string;
+                /** @description The HTML body (a whole document) */
+                html: string;
+            }[];
         };
         ComparisonPlanSummary: {
             /** @description The pair design planned (null before planning) */
@@ -9383,6 +9439,88 @@ export interface operations {
             };
         };
     };
+    acceptInvitationBySso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenInvitation"];
+            };
+        };
+        responses: {
+            /** @description The link works: sign in with single sign-on now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        sso: true;
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link cannot be used: unknown, used, expired, revoked or replaced all get this one answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many bad links from this address: try again after Retry-After */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     unsubscribe: {
         parameters: {
             query?: never;
@@ -9774,6 +9912,56 @@ export interface operations {
             };
             /** @description Valid JSON that breaks the rules; details name each problem */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plain-text and HTML bodies of each template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailPreview"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

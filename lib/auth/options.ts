@@ -3,6 +3,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import type { TokenSet } from "openid-client";
 import { z } from "zod";
+import { invitationTokenFrom } from "./invitation-cookie";
 import { authenticate } from "./login";
 import { revokeSession, SESSION_MAX_AGE_S } from "./sessions";
 import { signInWithOidc, type SsoRefusal } from "./sso";
@@ -35,6 +36,7 @@ export const SSO_ERROR_CODES: Record<SsoRefusal, string> = {
   conflict: "SsoConflict",
   role: "SsoRole",
   invalid: "SsoInvalid",
+  invitation: "SsoInvitation",
 };
 
 interface RequestMeta {
@@ -147,7 +149,9 @@ export function authOptionsFor(request?: { headers: Headers }, env: Record<strin
       async signIn({ user, account, profile }) {
         if (account?.provider !== OIDC_PROVIDER_ID) return account?.provider === "credentials" && passwords;
         if (!sso) return false;
-        const result = await signInWithOidc(profile, sso, requestMeta(request?.headers)).catch((err: unknown) => {
+        const invitationToken = invitationTokenFrom(request?.headers);
+        const meta = { ...requestMeta(request?.headers), ...(invitationToken ? { invitationToken } : {}) };
+        const result = await signInWithOidc(profile, sso, meta).catch((err: unknown) => {
           logger.error({ err }, "single sign-on failed");
           return null;
         });

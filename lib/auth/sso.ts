@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { textProblem } from "@/lib/validation/text";
 import { normaliseEmail } from "./login";
+import { acceptLockedInvitation, lockInvitationByLink } from "@/lib/mail/invitations";
 import { createSession } from "./sessions";
 import { trimIssuer, type SsoConfig } from "./sso-config";
 
@@ -23,9 +24,15 @@ import { trimIssuer, type SsoConfig } from "./sso-config";
  * "not_invited" (no active account has this email), "conflict" (the account is
  * linked to another subject of this provider), "role" (OIDC_ROLE_MAP is set and
  * the role claim does not cover the account's role), "invalid" (claims
- * missing or malformed). Each outcome is audited.
+ * missing or malformed), "invitation" (signing in through an invitation link
+ * that cannot be used, or is another account's: nothing is linked then).
+ * Each outcome is audited.
+ *
+ * Through an invitation link (opts.invitationToken, from the invitation
+ * page's cookie: lib/auth/invitation-cookie.ts) the sign-in also accepts the
+ * invitation, in its transaction: once, and only for the account it invites.
  */
-export type SsoRefusal = "issuer" | "unverified" | "domain" | "not_invited" | "conflict" | "role" | "invalid";
+export type SsoRefusal = "issuer" | "unverified" | "domain" | "not_invited" | "conflict" | "role" | "invalid" | "invitation";
 export type SsoResult = { ok: true; userId: string; sessionId: string; linked: boolean } | { ok: false; reason: SsoRefusal };
 
 // Text PostgreSQL can store and a person can read (lib/validation/text.ts); the subject is compared as sent, untrimmed.
@@ -64,6 +71,8 @@ class Refused extends Error {
 interface Meta {
   ip?: string;
   userAgent?: string;
+  /** The invitation link's token, when the sign-in started from the invitation page. */
+  invitationToken?: string;
 }
 
 /** Checks the claims of a verified id token and signs the person into their invited account, or says why not. */
@@ -99,6 +108,8 @@ async function link(
   meta: Meta,
 ): Promise<SsoResult> {
   const issuer = config.issuer;
+  // The invitation first, then the account: the order the password's acceptance locks them in.
+  const invitation = meta.invitationToken === undefined ? undefined : await lockInvitationByLink(tx, meta.invitationToken);
   let identity = await tx.oidcIdentity.findUnique({ where: { issuer_subject: { issuer, subject: who.subject } }, select: { userId: true } });
   // The user's row is locked until the end (as the sign-in's own update of it would lock it), so two sign-ins
   // of one person link one after the other, and a deactivation waits for this one (and then ends its session).
@@ -116,6 +127,11 @@ async function link(
   }
   if (config.roleClaim && !rolesFromClaim(claims[config.roleClaim.name], config.roleClaim.map).has(user.role)) {
     throw new Refused("role", user.id);
+  }
+
+  if (invitation !== undefined) {
+    if (!invitation || invitation.userId !== user.id) throw new Refused("invitation", user.id);
+    await acceptLockedInvitation(tx, invitation, "sso");
   }
 
   const now = new Date();

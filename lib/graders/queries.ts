@@ -18,6 +18,8 @@ export interface GraderRow {
   /** Load: this grader's assignments in this study, not counting cancelled ones, and how many are submitted. */
   assigned: number;
   submitted: number;
+  /** The grader's own deadline in this study (YYYY-MM-DD), null: the study's. */
+  deadline: string | null;
 }
 
 const SORT_SQL = {
@@ -48,7 +50,8 @@ export async function listGraders(studyId: string, query: GraderListQuery): Prom
   const [rows, counted] = await Promise.all([
     db.$queryRaw<Omit<GraderRow, "specialties">[]>`
       SELECT u.id AS "userId", u.name, u.email, m.active, u.active AS "accountActive", m."addedAt",
-             COALESCE(l.assigned, 0)::int AS assigned, COALESCE(l.submitted, 0)::int AS submitted
+             COALESCE(l.assigned, 0)::int AS assigned, COALESCE(l.submitted, 0)::int AS submitted,
+             to_char(m.deadline, 'YYYY-MM-DD') AS deadline
       FROM "StudyMember" m
       JOIN "User" u ON u.id = m."userId"
       LEFT JOIN (

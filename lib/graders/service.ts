@@ -83,18 +83,21 @@ export async function createGraderAccount(
 
 export async function addGrader(actor: Actor, studyId: string, input: AddGraderInput): Promise<AddGraderResult> {
   const existing = await getDb().user.findUnique({ where: { email: input.email }, select: { id: true } });
-  // No account and no name: the same answer as an account that cannot join (see CANNOT_ADD).
-  if (!existing && !input.name?.trim()) throw new ApiError(409, CANNOT_ADD);
+  // No account and no name: the same answer as an account that cannot join (see CANNOT_ADD), after the
+  // same statements (the account's check finds no row), so the time does not tell them apart either.
+  if (!existing && !input.name?.trim()) return addExistingAccount(actor, studyId, null, input);
   return existing ? addExistingAccount(actor, studyId, existing.id, input) : addNewAccount(actor, studyId, input);
 }
 
-async function addExistingAccount(actor: Actor, studyId: string, userId: string, input: AddGraderInput): Promise<AddGraderResult> {
+async function addExistingAccount(actor: Actor, studyId: string, accountId: string | null, input: AddGraderInput): Promise<AddGraderResult> {
+  let userId = "";
   const reactivated = await getDb()
     .$transaction(async (tx) => {
       // The account's row is held until the end, so an administrator cannot deactivate it while it joins.
-      const [account] = await tx.$queryRaw<{ role: string; active: boolean }[]>`SELECT role::text, active FROM "User" WHERE id = ${userId}::uuid FOR SHARE`;
+      const [account] = await tx.$queryRaw<{ role: string; active: boolean }[]>`SELECT role::text, active FROM "User" WHERE id = ${accountId}::uuid FOR SHARE`;
       // Every refusal is one query and one answer, so neither the body, the status nor the time tells them apart.
-      if (!account || account.role !== "GRADER" || !account.active) throw new ApiError(409, CANNOT_ADD);
+      if (!accountId || !account || account.role !== "GRADER" || !account.active) throw new ApiError(409, CANNOT_ADD);
+      userId = accountId;
       if (input.password !== undefined) {
         throw new ApiError(422, "invalid input", [
           { path: "password", message: "this email already has an account; its password is not changed here (leave password empty)" },

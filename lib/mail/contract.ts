@@ -2,6 +2,7 @@ import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password-rule";
 import { lineText, multilineText } from "@/lib/validation/text";
+import { PREVIEW_KINDS } from "./preview";
 
 /** The /api/v1 contract of e-mail: invitations, deadlines, the digest setting and its unsubscribe link. */
 
@@ -36,7 +37,7 @@ export const SetDeadlinesBody = registry.register(
   z
     .strictObject(
       {
-        deadline: isoDay.nullable().meta({ description: "The study's deadline (a UTC day), null: none" }),
+        deadline: isoDay.nullable().optional().meta({ description: "The study's deadline (a UTC day), null: none; left out: unchanged" }),
         reminderDaysBefore: z.int({ error: "reminderDaysBefore must be a whole number" }).min(0).max(60).optional().meta({ description: "Graders with open work are reminded this many days before their deadline, and on the day (default 3)" }),
         graders: z
           .array(z.strictObject({ userId: z.uuid({ error: "userId must be a grader's id" }), deadline: isoDay.nullable() }, strict), { error: "graders must be a list" })
@@ -109,6 +110,23 @@ registry.registerPath({
 
 registry.registerPath({
   method: "post",
+  path: "/api/v1/invitations/sso",
+  summary: "Accept an invitation by single sign-on (no sign-in)",
+  description:
+    "Checks the link and sets a short-lived HttpOnly cookie for /api/auth: the single sign-on that follows (/api/auth/signin/oidc) accepts the invitation, once, for the account it invites. Throttled per address as sign-ins are.",
+  tags: ["Invitations"],
+  security: [],
+  request: { body: { required: true, content: { "application/json": { schema: OpenInvitationBody } } } },
+  responses: {
+    200: json(z.object({ sso: z.literal(true) }), "The link works: sign in with single sign-on now"),
+    404: json(z.object({ error: z.string() }), UNUSABLE),
+    429: THROTTLED,
+    ...errorResponses(400, 409, 413, 422),
+  },
+});
+
+registry.registerPath({
+  method: "post",
   path: "/api/v1/unsubscribe",
   summary: "Stop the weekly digest from its link (no sign-in)",
   description: "Turns off the weekly digest of the account the signed link names, and nothing else.",
@@ -160,4 +178,30 @@ registry.registerPath({
     200: json(z.object({ deadline: z.string().nullable(), reminderDaysBefore: z.int(), graders: z.array(z.object({ userId: z.uuid(), deadline: z.string().nullable() })) }), "Saved"),
     ...errorResponses(400, 401, 403, 404, 413, 422),
   },
+});
+
+export const MailPreviewResponse = registry.register(
+  "MailPreview",
+  z.object({
+    mail: z.boolean().meta({ description: "Whether e-mail is on (the preview is shown either way)" }),
+    templates: z.array(
+      z.object({
+        kind: z.enum(PREVIEW_KINDS),
+        label: z.string(),
+        subject: z.string(),
+        text: z.string().meta({ description: "The plain-text body" }),
+        html: z.string().meta({ description: "The HTML body (a whole document)" }),
+      }),
+    ),
+  }),
+);
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies/{id}/mail-preview",
+  summary: "Every e-mail template as this study's graders and leads would get it, with sample data",
+  description: "Rendered with the study's grader-facing title and made-up people and counts; never the study's name or a model's. The study's leads only.",
+  tags: ["Invitations"],
+  request: { params: StudyParams },
+  responses: { 200: json(MailPreviewResponse, "Plain-text and HTML bodies of each template"), ...errorResponses(401, 403, 404) },
 });

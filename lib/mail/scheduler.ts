@@ -13,6 +13,11 @@ import { graderFacingTitleSql } from "@/lib/blinding/grader-title";
  *   days before their deadline (their own, else the study's), once before and once on the day;
  * - the weekly digest: graders who chose it, with open work, once per ISO week;
  * - the lead's daily digest: each lead of an open study with a deadline, once per day.
+ *
+ * The worker runs this every minute, so each statement first drops what is
+ * already queued (a lookup by the dedupe key's unique index) and aggregates
+ * only what is still due: once the day's messages are queued, a pass reads
+ * the due memberships and no assignment.
  */
 
 const open = Prisma.sql`a.status IN ('PENDING', 'IN_PROGRESS')`;
@@ -34,7 +39,10 @@ export async function scheduleDueMail(today: string = new Date().toISOString().s
              coalesce(m.deadline, s.deadline) AS deadline, s."reminderDaysBefore" AS before,
              (SELECT count(*)::int FROM "Assignment" a WHERE a."studyId" = s.id AND a."graderId" = u.id AND ${open}) AS open
       FROM "StudyMember" m JOIN "Study" s ON s.id = m."studyId" JOIN "User" u ON u.id = m."userId"
-      WHERE m.role = 'GRADER' AND m.active AND u.active AND s.status = 'OPEN' AND coalesce(m.deadline, s.deadline) IS NOT NULL)
+      WHERE m.role = 'GRADER' AND m.active AND u.active AND s.status = 'OPEN'
+        AND ${day} BETWEEN coalesce(m.deadline, s.deadline) - s."reminderDaysBefore" AND coalesce(m.deadline, s.deadline)
+        AND NOT EXISTS (SELECT 1 FROM "MailMessage" q WHERE q."dedupeKey" = 'reminder:' || s.id || ':' || u.id || ':'
+              || to_char(coalesce(m.deadline, s.deadline), 'YYYY-MM-DD') || ':' || CASE WHEN coalesce(m.deadline, s.deadline) = ${day} THEN 'due' ELSE 'before' END))
     INSERT INTO "MailMessage" (id, kind, "toEmail", "toUserId", "studyId", params, "dedupeKey")
     SELECT gen_random_uuid(), 'reminder', email, "userId", "studyId",
            jsonb_build_object('kind', 'reminder', 'name', name, 'title', title, 'deadline', to_char(deadline, 'YYYY-MM-DD'), 'open', open, 'today', deadline = ${day}),
@@ -51,6 +59,7 @@ export async function scheduleDueMail(today: string = new Date().toISOString().s
       JOIN "Study" s ON s.id = m."studyId" AND s.status = 'OPEN'
       JOIN "Assignment" a ON a."studyId" = s.id AND a."graderId" = u.id AND ${open}
       WHERE u."weeklyDigest" AND u.active
+        AND NOT EXISTS (SELECT 1 FROM "MailMessage" q WHERE q."dedupeKey" = 'digest:' || u.id || ':' || to_char(${day}, 'IYYY-IW'))
       GROUP BY u.id, u.email, u.name, s.id, m.deadline)
     INSERT INTO "MailMessage" (id, kind, "toEmail", "toUserId", params, "dedupeKey")
     SELECT gen_random_uuid(), 'digest', email, "userId",
@@ -71,7 +80,10 @@ export async function scheduleDueMail(today: string = new Date().toISOString().s
         (SELECT coalesce(jsonb_agg(DISTINCT u.name), '[]'::jsonb) FROM "StudyMember" m JOIN "User" u ON u.id = m."userId"
           WHERE m."studyId" = s.id AND m.role = 'GRADER' AND m.active AND coalesce(m.deadline, s.deadline) < ${day}
             AND EXISTS (SELECT 1 FROM "Assignment" a WHERE a."studyId" = s.id AND a."graderId" = u.id AND ${open})) AS overdue
-      FROM "Study" s WHERE s.status = 'OPEN' AND s.deadline IS NOT NULL)
+      FROM "Study" s WHERE s.status = 'OPEN' AND s.deadline IS NOT NULL
+        AND EXISTS (SELECT 1 FROM "StudyMember" l JOIN "User" lu ON lu.id = l."userId" AND lu.active
+          WHERE l."studyId" = s.id AND l.role = 'LEAD' AND l.active
+            AND NOT EXISTS (SELECT 1 FROM "MailMessage" q WHERE q."dedupeKey" = 'lead-digest:' || s.id || ':' || l."userId" || ':' || ${today})))
     INSERT INTO "MailMessage" (id, kind, "toEmail", "toUserId", "studyId", params, "dedupeKey")
     SELECT gen_random_uuid(), 'lead-digest', u.email, u.id, st.id,
            jsonb_build_object('kind', 'lead-digest', 'name', u.name, 'title', st.title,

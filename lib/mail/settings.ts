@@ -14,14 +14,27 @@ export async function setDeadlines(actor: { id: string; requestId?: string | nul
     const before = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { deadline: true, reminderDaysBefore: true } });
     const study = await tx.study.update({
       where: { id: studyId },
-      data: { deadline: date(input.deadline), ...(input.reminderDaysBefore !== undefined ? { reminderDaysBefore: input.reminderDaysBefore } : {}) },
+      data: {
+        ...(input.deadline !== undefined ? { deadline: date(input.deadline) } : {}),
+        ...(input.reminderDaysBefore !== undefined ? { reminderDaysBefore: input.reminderDaysBefore } : {}),
+      },
       select: { deadline: true, reminderDaysBefore: true },
     });
-    const graders: { userId: string; deadline: string | null }[] = [];
-    for (const g of input.graders ?? []) {
-      const { count } = await tx.studyMember.updateMany({ where: { studyId, userId: g.userId, role: "GRADER" }, data: { deadline: date(g.deadline) } });
-      if (count === 0) throw new ApiError(422, "invalid input", [{ path: "graders", message: `${g.userId} is not a grader of this study` }]);
-      graders.push(g);
+    const graders = input.graders ?? [];
+    const ids = graders.map((g) => g.userId);
+    const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (twice) throw new ApiError(422, "invalid input", [{ path: "graders", message: `${twice} is listed twice` }]);
+    if (graders.length) {
+      // One statement for the whole list, whatever its length.
+      const updated = await tx.$queryRaw<{ userId: string }[]>`
+        UPDATE "StudyMember" m SET deadline = v.deadline::date
+        FROM unnest(${ids}::uuid[], ${graders.map((g) => g.deadline)}::text[]) AS v("userId", deadline)
+        WHERE m."studyId" = ${studyId}::uuid AND m."userId" = v."userId" AND m.role = 'GRADER'
+        RETURNING m."userId"`;
+      const found = new Set(updated.map((u) => u.userId));
+      const missing = ids.find((id) => !found.has(id));
+      // Thrown inside the transaction: the study's own change is rolled back with it.
+      if (missing) throw new ApiError(422, "invalid input", [{ path: "graders", message: `${missing} is not a grader of this study` }]);
     }
     await recordAudit(tx, {
       actorId: actor.id,

@@ -1,9 +1,4 @@
-/** "33 open assignments (1 an adjudication)", as lib/users/open-work-text.ts says it (mail stays clear of lib/users, which tells leads by mail). */
-function describeOpenWork(open: number, adjudications: number): string {
-  const a = `${open} open assignment${open === 1 ? "" : "s"}`;
-  if (!adjudications) return a;
-  return `${a} (${adjudications} ${adjudications === 1 ? "an adjudication" : "adjudications"})`;
-}
+import { describeOpenWork } from "@/lib/users/open-work-text";
 
 /**
  * Every message's words, plain text and HTML. Pure: the outbox renders a

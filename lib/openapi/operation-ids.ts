@@ -81,10 +81,12 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "get /api/v1/studies/{id}/screening": "getScreening",
   "post /api/v1/invitations/open": "openInvitation",
   "post /api/v1/invitations/accept": "acceptInvitation",
+  "post /api/v1/invitations/sso": "acceptInvitationBySso",
   "post /api/v1/unsubscribe": "unsubscribe",
   "put /api/v1/me/mail-settings": "setMailSettings",
   "get /api/v1/studies/{id}/invitations": "listInvitations",
   "post /api/v1/studies/{id}/invitations/{invitationId}/resend": "resendInvitation",
   "post /api/v1/studies/{id}/invitations/{invitationId}/revoke": "revokeInvitation",
   "put /api/v1/studies/{id}/deadlines": "setDeadlines",
+  "get /api/v1/studies/{id}/mail-preview": "previewMail",
 };

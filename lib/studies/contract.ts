@@ -176,6 +176,7 @@ export const GraderPage = registry.register(
         addedAt: dateTime(),
         assigned: z.int().meta({ description: "Assignments in this study, not counting cancelled ones" }),
         submitted: z.int(),
+        deadline: z.string().nullable().meta({ description: "The grader's own deadline in this study (YYYY-MM-DD), null: the study's" }),
       }),
     ),
     ...pageFields,

@@ -212,7 +212,10 @@ describe("no route answers 5xx to hostile text", () => {
     const expiresAt = new Date(Date.now() + 86_400_000);
     const invitation = await getDb().invitation.create({ data: { userId: spare.id, studyId: f.study.id, createdById: f.lead.id, expiresAt } });
     const invitee = await makeUser("GRADER", "invitee");
-    const [openToken, acceptToken] = [newLinkToken(), newLinkToken()];
+    // Single sign-on on too, so an invitation's link may start one.
+    Object.assign(process.env, { OIDC_ISSUER: "https://idp.test.clingrade.org/realms/fuzz", OIDC_CLIENT_ID: "clingrade", OIDC_CLIENT_SECRET: "fuzz-secret" });
+    const [openToken, acceptToken, ssoToken] = [newLinkToken(), newLinkToken(), newLinkToken()];
+    await getDb().invitation.create({ data: { userId: invitee.id, studyId: f.study.id, createdById: f.lead.id, expiresAt, tokenHash: hashLinkToken(ssoToken) } });
     await getDb().invitation.create({ data: { userId: invitee.id, studyId: f.study.id, createdById: f.lead.id, expiresAt, tokenHash: hashLinkToken(openToken) } });
     await getDb().invitation.create({ data: { userId: invitee.id, studyId: f.study.id, createdById: f.lead.id, expiresAt, tokenHash: hashLinkToken(acceptToken) } });
     const pairwise = await pairwiseRouteFixture(f.lead.id, grader.id);
@@ -349,6 +352,7 @@ describe("no route answers 5xx to hostile text", () => {
       "POST /api/v1/studies/[id]/judges/[judgeId]/runs/[runId]/resume": { as: "lead", params: { id: f.study.id, ...runs.cancelled } },
       "POST /api/v1/invitations/open": { as: "grader", body: { token: openToken } },
       "POST /api/v1/invitations/accept": { as: "grader", body: { token: acceptToken, password: "a-long-test-password" }, runs: 20 },
+      "POST /api/v1/invitations/sso": { as: "grader", body: { token: ssoToken } },
       "POST /api/v1/unsubscribe": { as: "grader", body: { token: signUnsubscribe(invitee.id, "weeklyDigest") } },
       "PUT /api/v1/me/mail-settings": { as: "grader", body: { weeklyDigest: true } },
       "GET /api/v1/studies/[id]/invitations": { as: "lead", params: study },
@@ -360,6 +364,7 @@ describe("no route answers 5xx to hostile text", () => {
         body: { deadline: "2027-01-31", reminderDaysBefore: 2, graders: [{ userId: spare.id, deadline: "2027-02-01" }] },
         extra: { deadline: ["2027-02-30", "0000-00-00", "9999-99-99", "2027-1-1"] },
       },
+      "GET /api/v1/studies/[id]/mail-preview": { as: "lead", params: study },
     };
   });
 

@@ -13,13 +13,15 @@ import { sendDueMail } from "@/lib/mail/sender";
 import { hashLinkToken } from "@/lib/mail/tokens";
 import { bearer, call } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
-import { startSmtpCatcher, tokenIn } from "./helpers/smtp-catcher";
+import { restoreEnv, startSmtpCatcher, tokenIn } from "./helpers/smtp-catcher";
 import { makeGradableStudy } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
 
 let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
 let f: Awaited<ReturnType<typeof makeGradableStudy>>;
+
+const saved = { SMTP_URL: process.env.SMTP_URL, MAIL_FROM: process.env.MAIL_FROM, NEXTAUTH_URL: process.env.NEXTAUTH_URL, CLINGRADE_PEER_HEADER: process.env.CLINGRADE_PEER_HEADER };
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher();
@@ -33,8 +35,7 @@ beforeAll(async () => {
   await getDb().study.update({ where: { id: f.study.id }, data: { name: "Zeta-Model-Alpha vs Omega-LLM-Beta trial", graderTitle: "Chest pain answers" } });
 });
 afterAll(async () => {
-  delete process.env.SMTP_URL;
-  delete process.env.MAIL_FROM;
+  restoreEnv(saved);
   await smtp.close();
 });
 
@@ -191,14 +192,18 @@ describe("an account an administrator creates", () => {
     expect((await accept(tokenIn(mail.text), "lead-chosen-password", "198.51.100.77")).status).toBe(200);
     expect((await authenticate({ email: "new-lead@hospital.example", password: "lead-chosen-password", ip: "198.51.100.9" })).ok).toBe(true);
 
-    const url = process.env.SMTP_URL;
+    // E-mail off is no mail setting at all (MAIL_FROM alone would be a wrong setting, not "off").
+    const on = { SMTP_URL: process.env.SMTP_URL, MAIL_FROM: process.env.MAIL_FROM };
     delete process.env.SMTP_URL;
+    delete process.env.MAIL_FROM;
     try {
+      expect(mailConfigFromEnv()).toBeNull();
       const refused = await call(createUserRoute, "/api/v1/users", body("other-lead@hospital.example"));
       expect(refused.status).toBe(422);
       expect(JSON.stringify(refused.body)).toContain("e-mail is off on this server");
     } finally {
-      process.env.SMTP_URL = url;
+      restoreEnv(on);
     }
+    expect(mailConfigFromEnv()).not.toBeNull();
   });
 });

@@ -109,12 +109,14 @@ const AUDIENCE: Record<string, Audience> = {
   "PUT /api/v1/studies/[id]/hybrid": "study",
   "POST /api/v1/invitations/open": "public",
   "POST /api/v1/invitations/accept": "public",
+  "POST /api/v1/invitations/sso": "public",
   "POST /api/v1/unsubscribe": "public",
   "PUT /api/v1/me/mail-settings": "any",
   "GET /api/v1/studies/[id]/invitations": "study",
   "POST /api/v1/studies/[id]/invitations/[invitationId]/resend": "study",
   "POST /api/v1/studies/[id]/invitations/[invitationId]/revoke": "study",
   "PUT /api/v1/studies/[id]/deadlines": "study",
+  "GET /api/v1/studies/[id]/mail-preview": "study",
 };
 
 

@@ -56,3 +56,11 @@ export function tokenIn(text: string): string {
   if (!m) throw new Error(`no invitation link in: ${text}`);
   return m[1];
 }
+
+/** Puts environment variables back as they were: unset ones are deleted, not set to "undefined". */
+export function restoreEnv(saved: Record<string, string | undefined>) {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}

@@ -12,6 +12,7 @@ import { graderListQuerySchema } from "@/lib/graders/list-params";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { DeadlinesForm } from "@/components/mail/deadlines-form";
 import { InvitationsList } from "@/components/mail/invitations-list";
+import { MailPreview } from "@/components/mail/mail-preview";
 import { getDb } from "@/lib/db/client";
 import { mailEnabled } from "@/lib/mail/config";
 import { listInvitations } from "@/lib/mail/invitations";
@@ -84,6 +85,18 @@ export default async function StudyGradersPage({ params, searchParams }: Props) 
             reminderDaysBefore={schedule.reminderDaysBefore}
             mail={mail}
           />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Messages graders and leads get</CardTitle>
+          <CardDescription>
+            The invitation, the reminders, the digests and the notice of a grader leaving with open work, in plain text and HTML, as this study
+            sends them: under the title graders see, never the study&apos;s name or a model&apos;s.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <MailPreview studyId={study.id} />
         </CardContent>
       </Card>
       <div className="flex flex-col gap-2">
