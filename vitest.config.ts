@@ -7,6 +7,10 @@ import path from "node:path";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
+    // Vitest's default is one worker fewer than the cores: one file at a time on CI's 2-core machine,
+    // where an integration file mostly waits on PostgreSQL and its own worker threads. Two files at once
+    // keep both cores busy (bench/README.md, "CI time"); each file has its own database.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
