@@ -14,7 +14,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+        // Two files share the 2 cores (maxWorkers): the property tests that take 2-4 s alone get room past
+        // Vitest's 5 s default, which is a guard against a hang, not a performance check.
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", testTimeout: 15_000 },
       },
       {
         extends: true,
