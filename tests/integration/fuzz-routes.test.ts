@@ -47,6 +47,12 @@ interface Input {
   runs?: number;
   /** A bearer token other than the user's (the metrics token). */
   bearer?: string;
+  /**
+   * A body of long arrays of like records (a study archive): the strings of each array's first and last
+   * element are targets, not every element's. Every field of every record kind is still fuzzed, each
+   * call at the cost of a whole import.
+   */
+  firstAndLast?: true;
 }
 
 const FILE_HEADER = ["item_id", "specialty", "question", "reference_answer", "model", "repetition", "response"] as const;
@@ -103,10 +109,13 @@ type Target =
   | { kind: "cell"; column: (typeof FILE_HEADER)[number]; format: "csv" | "json" }
   | { kind: "gradeCell"; column: (typeof GRADE_HEADER)[number] };
 
-function stringPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+function stringPaths(value: unknown, firstAndLast = false, at: (string | number)[] = []): (string | number)[][] {
   if (typeof value === "string") return [at];
-  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...at, i]));
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]));
+  if (Array.isArray(value)) {
+    const indices = firstAndLast ? [...new Set([0, value.length - 1])].filter((i) => i >= 0) : value.keys();
+    return [...indices].flatMap((i) => stringPaths(value[i], firstAndLast, [...at, i]));
+  }
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringPaths(v, firstAndLast, [...at, k]));
   return [];
 }
 
@@ -123,7 +132,7 @@ function targetsOf(input: Input): Target[] {
   t.push({ kind: "query", key: "__unknown__" });
   for (const key of Object.keys(input.params ?? {})) t.push({ kind: "param", key });
   if (input.body !== undefined) {
-    for (const p of stringPaths(input.body)) t.push({ kind: "body", path: p });
+    for (const p of stringPaths(input.body, input.firstAndLast)) t.push({ kind: "body", path: p });
     t.push({ kind: "bodyKey" });
   }
   if (input.file === true) for (const format of ["csv", "json"] as const) for (const column of FILE_HEADER) t.push({ kind: "cell", column, format });
@@ -265,7 +274,7 @@ describe("no route answers 5xx to hostile text", () => {
       "PATCH /api/v1/users/[id]": { as: "admin", params: { id: spare.id }, body: { active: true } },
       "GET /api/v1/studies": { as: "lead", query: { page: "1", pageSize: "10", sort: "name", status: "OPEN", q: "study" } },
       "POST /api/v1/studies": { as: "lead", body: { name: "Fuzzed", description: "About it", rubrics: ["SCORE"], safeLlmScoring: "PER_ANSWER" } },
-      "POST /api/v1/study-archives": { as: "lead", body: archive.body, runs: 20 },
+      "POST /api/v1/study-archives": { as: "lead", body: archive.body, runs: 20, firstAndLast: true },
       "GET /api/v1/studies/[id]": { as: "lead", params: study },
       "PATCH /api/v1/studies/[id]": { as: "lead", params: study, body: { name: "Renamed", description: "New text" } },
       "GET /api/v1/studies/[id]/assignments": { as: "lead", params: study },
