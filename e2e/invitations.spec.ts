@@ -165,7 +165,7 @@ test("the lead previews each message and sets a grader's own deadline", async ({
   await page.getByRole("button", { name: "Preview the messages" }).click();
   const preview = page.getByTestId("mail-preview");
   await expect(preview.getByTestId("mail-preview-text")).toContainText("Hello Dr. Sample Grader");
-  await page.getByLabel("Message", { exact: true }).selectOption({ label: "Lead's daily digest" });
+  await preview.getByRole("combobox", { name: /^Message/ }).selectOption({ label: "Lead's daily digest" });
   await expect(preview.getByTestId("mail-preview-subject")).toHaveText(/^Daily summary: /);
   await expect(preview.getByTestId("mail-preview-text")).toContainText("140 of 200 assignments submitted");
   await preview.getByRole("button", { name: "HTML" }).click();

@@ -53,16 +53,18 @@ export function MailPreview({ studyId }: { studyId: string }) {
   return (
     <section aria-label="Message preview" className="flex flex-col gap-3" data-testid="mail-preview">
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          Message
-          <select className="h-9 rounded-md border bg-background px-2 text-sm font-normal" value={shown.kind} onChange={(e) => setKind(e.target.value)}>
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor="mail-preview-kind" className="font-medium">
+            Message
+          </label>
+          <select id="mail-preview-kind" className="h-9 rounded-md border bg-background px-2 text-sm" value={shown.kind} onChange={(e) => setKind(e.target.value)}>
             {templates.map((t) => (
               <option key={t.kind} value={t.kind}>
                 {t.label}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <div role="group" aria-label="Version" className="flex gap-1">
           <Button type="button" size="sm" variant={format === "text" ? "default" : "outline"} aria-pressed={format === "text"} onClick={() => setFormat("text")}>
             Plain text

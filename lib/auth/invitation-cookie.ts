@@ -30,3 +30,11 @@ export function invitationTokenFrom(headers: Headers | undefined): string | unde
   }
   return undefined;
 }
+
+/** The callback's answer without the cookie: it served the one sign-in it was set for, accepted or refused. */
+export function dropInvitationCookieAfterCallback(req: { url: string; headers: Headers }, res: Response): Response {
+  if (!new URL(req.url).pathname.endsWith("/callback/oidc") || !invitationTokenFrom(req.headers)) return res;
+  const headers = new Headers(res.headers);
+  headers.append("set-cookie", clearedInvitationCookie());
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}

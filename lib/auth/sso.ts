@@ -5,7 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { textProblem } from "@/lib/validation/text";
 import { normaliseEmail } from "./login";
-import { acceptLockedInvitation, lockInvitationByLink } from "@/lib/mail/invitations";
+import { acceptLockedInvitation, lockInvitationByLink } from "./invitation-link";
 import { createSession } from "./sessions";
 import { trimIssuer, type SsoConfig } from "./sso-config";
 

@@ -148,7 +148,7 @@ export async function acceptInvitation(token: string, password: string, ip: stri
   });
 }
 
-/** The invitation page's "sign in with single sign-on": the link must work now; the sign-in then accepts it (lockInvitationByLink). */
+/** The invitation page's "sign in with single sign-on": the link must work now; the sign-in then accepts it (lib/auth/invitation-link.ts). */
 export async function checkInvitationForSso(token: string, ip: string): Promise<{ ok: true } | Unusable | Throttled> {
   if (!ssoConfigFromEnv()) throw new ApiError(409, "single sign-on is not on here: choose a password instead");
   return throttled(ip, async () => {
@@ -157,33 +157,6 @@ export async function checkInvitationForSso(token: string, ip: string): Promise<
       WHERE "tokenHash" = ${hash} AND "acceptedAt" IS NULL AND "revokedAt" IS NULL AND "expiresAt" > now()`;
     return n === 1 ? ({ ok: true } as const) : ({ ok: false, reason: "unusable" } as const);
   });
-}
-
-export interface LockedInvitation {
-  id: string;
-  userId: string;
-  studyId: string | null;
-}
-
-/**
- * A usable invitation by its link's token, locked until the caller's
- * transaction ends (a single sign-on through the link, lib/auth/sso.ts), or
- * null. Locked before the account's row, as the password's acceptance does.
- */
-export async function lockInvitationByLink(tx: Tx, token: string): Promise<LockedInvitation | null> {
-  const hash = hashLinkToken(LINK_TOKEN_PATTERN.test(token) ? token : "");
-  const [inv] = await tx.$queryRaw<LockedInvitation[]>`
-    SELECT id, "userId", "studyId" FROM "Invitation"
-    WHERE "tokenHash" = ${hash} AND "acceptedAt" IS NULL AND "revokedAt" IS NULL AND "expiresAt" > now()
-    FOR UPDATE`;
-  return inv ?? null;
-}
-
-/** Spends a locked invitation for the account that signed in through it: as the password's acceptance, earlier sessions end. */
-export async function acceptLockedInvitation(tx: Tx, inv: LockedInvitation, via: "sso"): Promise<void> {
-  await tx.$executeRaw`UPDATE "Invitation" SET "acceptedAt" = now(), "tokenHash" = NULL, "openedAt" = coalesce("openedAt", now()) WHERE id = ${inv.id}::uuid`;
-  await revokeAllSessions(inv.userId, tx);
-  await recordAudit(tx, { actorId: inv.userId, action: "invitation.accept", entityType: "Invitation", entityId: inv.id, studyId: inv.studyId, after: { userId: inv.userId, via } });
 }
 
 async function lockStudyInvitation(tx: Tx, studyId: string, invitationId: string) {

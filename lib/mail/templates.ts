@@ -1,4 +1,4 @@
-import { describeOpenWork } from "@/lib/users/open-work-text";
+import { describeOpenWork } from "./open-work-text";
 
 /**
  * Every message's words, plain text and HTML. Pure: the outbox renders a

@@ -1,4 +1,4 @@
-/** Open work as people read it; no imports, so client components can use it. */
+/** Open work as people read it (the sentence itself is lib/mail/open-work-text.ts); no runtime imports of the server, so client components can use it. */
 /** Unsubmitted work a user holds, per study: what deactivating them leaves for the leads to move. */
 export interface OpenWork {
   studyId: string;
@@ -9,9 +9,4 @@ export interface OpenWork {
   openAdjudications: number;
 }
 
-/** "33 open assignments (1 an adjudication)" */
-export function describeOpenWork(open: number, adjudications: number): string {
-  const a = `${open} open assignment${open === 1 ? "" : "s"}`;
-  if (!adjudications) return a;
-  return `${a} (${adjudications} ${adjudications === 1 ? "an adjudication" : "adjudications"})`;
-}
+export { describeOpenWork } from "@/lib/mail/open-work-text";

@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
-import { clearedInvitationCookie, invitationTokenFrom } from "@/lib/auth/invitation-cookie";
+import { dropInvitationCookieAfterCallback } from "@/lib/auth/invitation-cookie";
 import { authOptionsFor } from "@/lib/auth/options";
 import { withoutBadCallbackParam } from "@/lib/server/request-guard";
 
@@ -12,11 +12,6 @@ import { withoutBadCallbackParam } from "@/lib/server/request-guard";
  */
 async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {
   const clean = await withoutBadCallbackParam(req, req.nextUrl.origin, (url, init) => new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]));
-  const res: Response = await NextAuth(clean, ctx, authOptionsFor(clean));
-  // The invitation's cookie serves one sign-in: its callback's answer drops it, accepted or refused.
-  if (!clean.nextUrl.pathname.endsWith("/callback/oidc") || !invitationTokenFrom(clean.headers)) return res;
-  const headers = new Headers(res.headers);
-  headers.append("set-cookie", clearedInvitationCookie());
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  return dropInvitationCookieAfterCallback(clean, await NextAuth(clean, ctx, authOptionsFor(clean)));
 }
 export { handler as GET, handler as POST };
