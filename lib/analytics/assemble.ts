@@ -61,8 +61,8 @@ export interface StatsQuery {
   specialty?: string | null;
   rubrics?: string[] | null;
   models?: string[] | null;
-  /** Compute the journal block (bootstraps: only on request, ?journal=1). */
-  journal?: boolean;
+  /** Compute the journal block (bootstraps: only on request, ?journal=1); "models": its model comparisons only (the study report). */
+  journal?: boolean | "models";
   /** What models are compared on: "total" (default), "dimensions" or a dimension's key (lib/results/measures.ts). */
   measure?: string | null;
 }
@@ -272,7 +272,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     ? none(JOURNAL_ON_REQUEST)
     : sets.length === 0 || (primarySets.length === 0 && finals.length === 0)
       ? none(noFinal)
-      : ok({ note: JOURNAL_NOTE, design: designOf(primarySets), rubrics: journalRubrics(primarySets, finals, rubrics, n, designOf(primarySets), { ...JOURNAL_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) });
+      : ok({ note: JOURNAL_NOTE, design: designOf(primarySets), rubrics: journalRubrics(primarySets, finals, rubrics, n, designOf(primarySets), { ...JOURNAL_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}) }, query.journal === "models" ? "models" : "all") });
 
   // ranking
   const ranking = finals.length === 0 ? none<{ rows: ReturnType<typeof rankingRows> }>(noFinal) : ok({ rows: rankingRows(summaries, measures) });
