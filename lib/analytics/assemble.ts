@@ -70,6 +70,8 @@ export interface StatsQuery {
 export interface StatsOptions {
   /** Bootstrap resamples of Cliff's delta (default CLIFFS_BOOTSTRAP's, as the summary export). */
   resamples?: number;
+  /** false: leave the heatmap's Cliff's delta cells out (its bootstrap, a worker thread): a caller that does not show them (the study report). */
+  cliffs?: boolean;
   seed?: number;
 }
 
@@ -173,7 +175,8 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
   const seed = options.seed ?? CLIFFS_DEFAULTS.seed;
   const measure = query.measure ?? "total";
   const measures = comparisonMeasures(rubrics, measure);
-  const pending = finalModels.length < 2 ? null : runCliffs(finals, rubrics, { resamples, seed }, measures);
+  const skipCliffs = options.cliffs === false;
+  const pending = finalModels.length < 2 || skipCliffs ? null : runCliffs(finals, rubrics, { resamples, seed }, measures);
   const scopeName = specialty ?? ALL_SPECIALTIES;
   // With one specialty chosen, summary.ts's "All specialties" group repeats it: leave it out.
   const keep = <T extends { specialty: string }>(rows: T[]) => (specialty === null ? rows : rows.filter((r) => r.specialty === specialty));
@@ -206,9 +209,9 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
 
   // Cliff's delta
   const cliffs: Block<CliffsBlock> =
-    finalModels.length < 2
+    finalModels.length < 2 || skipCliffs
       ? none<CliffsBlock>(
-          finals.length === 0 ? noFinal : "Cliff's delta compares models: it needs final response sets of at least two models.",
+          skipCliffs ? "Not computed: the caller left the Cliff's delta heatmap out." : finals.length === 0 ? noFinal : "Cliff's delta compares models: it needs final response sets of at least two models.",
         )
       : ok({
           convention: CLIFFS_CONVENTION,

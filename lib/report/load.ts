@@ -65,7 +65,8 @@ export async function loadReportData(studyId: string, options: { checksums?: boo
   checksumsPending.catch(() => undefined);
   const [stats, protocol, flowRow, graderRows, graderTotal, harmRow] = await Promise.all([
     // The report's tables use the journal block's model comparisons, not its agreement half (the dashboard's agreement block gives reliability).
-    computeStudyStats(studyId, { journal: "models" }),
+    // Nor the heatmap's Cliff's delta cells: its comparisons table has the journal's Cliff's delta with Holm-adjusted p.
+    computeStudyStats(studyId, { journal: "models" }, { cliffs: false }),
     protocolState(studyId),
     pool.query<Record<string, string>>(
       `SELECT
