@@ -51,11 +51,17 @@ const TARGETS: { value: Target; label: string; unit: string; fields: FieldSpec[]
   },
   {
     value: "kappa",
-    label: "Agreement on a yes/no item (kappa)",
+    label: "Agreement on a categorical item (Cohen's or Fleiss' kappa)",
     unit: "sets",
     fields: [
       { name: "expected", label: "Expected kappa", hint: "Between 0 and 1.", initial: "0.6" },
-      { name: "prevalence", label: "Share of 'yes'", hint: "How often the item is expected to apply, between 0 and 1.", initial: "0.3" },
+      { name: "graders", label: "Graders per set", hint: "2 for Cohen's kappa; more for Fleiss' kappa.", initial: "2" },
+      {
+        name: "proportions",
+        label: "Share of each category",
+        hint: "One share per category, separated by commas, adding up to 1: “0.3, 0.7” is a yes/no item that applies 30% of the time; “0.2, 0.5, 0.3” has three categories.",
+        initial: "0.3, 0.7",
+      },
       { name: "ciWidth", label: "Width of the 95% interval", hint: "Full width.", initial: "0.3" },
     ],
   },
@@ -91,6 +97,11 @@ const TARGETS: { value: Target; label: string; unit: string; fields: FieldSpec[]
   },
 ];
 const TEXT_FIELDS = new Set(["dimension"]);
+/** Fields holding a list of numbers, separated by commas (or spaces). */
+const LIST_FIELDS = new Set(["proportions"]);
+
+/** The first error the API named at a field or inside it (`proportions.1`). */
+const errorAt = (errors: Record<string, string>, name: string) => errors[name] ?? Object.entries(errors).find(([path]) => path.startsWith(`${name}.`))?.[1];
 
 /** The study planner: a target in, the number of sets with its method and assumptions out. */
 export function PlannerForm({ studies }: { studies: { id: string; name: string }[] }) {
@@ -111,7 +122,14 @@ export function PlannerForm({ studies }: { studies: { id: string; name: string }
     for (const f of spec.fields) {
       const raw = values[`${target}.${f.name}`]?.trim() ?? "";
       if (raw === "" && f.optional) continue;
-      body[f.name] = TEXT_FIELDS.has(f.name) ? raw : Number(raw);
+      body[f.name] = TEXT_FIELDS.has(f.name)
+        ? raw
+        : LIST_FIELDS.has(f.name)
+          ? raw
+              .split(/[\s,;]+/)
+              .filter(Boolean)
+              .map(Number)
+          : Number(raw);
     }
     if (target === "dstudy") body.studyId = studyId;
     const result = await apiRequest<Answer>("POST", "/api/v1/planner", body);
@@ -161,14 +179,15 @@ export function PlannerForm({ studies }: { studies: { id: string; name: string }
         ) : null}
         {spec.fields.map((f) => {
           const id = `planner-${f.name}`;
+          const fieldError = errorAt(fieldErrors, f.name);
           return (
-            <Field key={`${target}.${f.name}`} id={id} label={f.label} hint={f.hint} error={fieldErrors[f.name]}>
+            <Field key={`${target}.${f.name}`} id={id} label={f.label} hint={f.hint} error={fieldError}>
               <Input
                 id={id}
-                inputMode="decimal"
+                inputMode={LIST_FIELDS.has(f.name) ? "text" : "decimal"}
                 value={values[`${target}.${f.name}`] ?? ""}
-                aria-describedby={describedBy(id, f.hint, fieldErrors[f.name])}
-                aria-invalid={fieldErrors[f.name] ? true : undefined}
+                aria-describedby={describedBy(id, f.hint, fieldError)}
+                aria-invalid={fieldError ? true : undefined}
                 onChange={(e) => setValues((v) => ({ ...v, [`${target}.${f.name}`]: e.target.value }))}
               />
             </Field>

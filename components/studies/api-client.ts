@@ -26,7 +26,10 @@ export async function apiRequest<T>(method: "POST" | "PUT" | "PATCH" | "DELETE",
   if (res.ok) return { ok: true, status: res.status, data: payload as T };
 
   const fieldErrors: Record<string, string> = {};
-  const details = payload?.details;
+  // A 422 names its fields as a list (the schema's) or as `{errors: [...], total}` (a service's own checks: the planner's, the screen's).
+  const raw = payload?.details;
+  const listed = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as { errors?: unknown }).errors : undefined;
+  const details = Array.isArray(listed) ? listed : raw;
   if (Array.isArray(details)) {
     for (const d of details as { path?: string; message?: string }[]) {
       if (d.path && d.message && !fieldErrors[d.path]) fieldErrors[d.path] = d.message;

@@ -61,8 +61,8 @@ export interface StatsQuery {
   specialty?: string | null;
   rubrics?: string[] | null;
   models?: string[] | null;
-  /** Compute the journal block (bootstraps: only on request, ?journal=1). */
-  journal?: boolean;
+  /** Compute the journal block (bootstraps: only on request, ?journal=1); "models": its model comparisons only (the study report). */
+  journal?: boolean | "models";
   /** What models are compared on: "total" (default), "dimensions" or a dimension's key (lib/results/measures.ts). */
   measure?: string | null;
 }
@@ -70,6 +70,8 @@ export interface StatsQuery {
 export interface StatsOptions {
   /** Bootstrap resamples of Cliff's delta (default CLIFFS_BOOTSTRAP's, as the summary export). */
   resamples?: number;
+  /** false: leave the heatmap's Cliff's delta cells out (its bootstrap, a worker thread): a caller that does not show them (the study report). */
+  cliffs?: boolean;
   seed?: number;
 }
 
@@ -173,7 +175,8 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
   const seed = options.seed ?? CLIFFS_DEFAULTS.seed;
   const measure = query.measure ?? "total";
   const measures = comparisonMeasures(rubrics, measure);
-  const pending = finalModels.length < 2 ? null : runCliffs(finals, rubrics, { resamples, seed }, measures);
+  const skipCliffs = options.cliffs === false;
+  const pending = finalModels.length < 2 || skipCliffs ? null : runCliffs(finals, rubrics, { resamples, seed }, measures);
   const scopeName = specialty ?? ALL_SPECIALTIES;
   // With one specialty chosen, summary.ts's "All specialties" group repeats it: leave it out.
   const keep = <T extends { specialty: string }>(rows: T[]) => (specialty === null ? rows : rows.filter((r) => r.specialty === specialty));
@@ -206,9 +209,9 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
 
   // Cliff's delta
   const cliffs: Block<CliffsBlock> =
-    finalModels.length < 2
+    finalModels.length < 2 || skipCliffs
       ? none<CliffsBlock>(
-          finals.length === 0 ? noFinal : "Cliff's delta compares models: it needs final response sets of at least two models.",
+          skipCliffs ? "Not computed: the caller left the Cliff's delta heatmap out." : finals.length === 0 ? noFinal : "Cliff's delta compares models: it needs final response sets of at least two models.",
         )
       : ok({
           convention: CLIFFS_CONVENTION,
@@ -272,7 +275,7 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     ? none(JOURNAL_ON_REQUEST)
     : sets.length === 0 || (primarySets.length === 0 && finals.length === 0)
       ? none(noFinal)
-      : ok({ note: JOURNAL_NOTE, design: designOf(primarySets), rubrics: journalRubrics(primarySets, finals, rubrics, n, designOf(primarySets), { ...JOURNAL_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) });
+      : ok({ note: JOURNAL_NOTE, design: designOf(primarySets), rubrics: journalRubrics(primarySets, finals, rubrics, n, designOf(primarySets), { ...JOURNAL_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}) }, query.journal === "models" ? "models" : "all") });
 
   // ranking
   const ranking = finals.length === 0 ? none<{ rows: ReturnType<typeof rankingRows> }>(noFinal) : ok({ rows: rankingRows(summaries, measures) });

@@ -165,6 +165,7 @@ const JournalComparison = z.object({
   key: z.string(),
   label: z.string(),
   descriptives: z.array(Descriptives),
+  bySpecialty: z.array(z.object({ specialty: z.string(), descriptives: z.array(Descriptives) })).meta({ description: "The descriptives per specialty of the questions" }),
   friedman: z.object({ convention: z.string(), chiSquare: z.number().nullable(), df: z.int(), p: z.number().nullable(), kendallW: z.number().nullable(), n: z.int(), reason }),
   posthoc: z.object({
     convention: z.string(),

@@ -22,7 +22,7 @@ import {
   type KappaWeights,
 } from "@/lib/stats";
 import { dimensionMatrix, iccTypesFor, nominalMatrix, type PrimarySet } from "./agreement";
-import type { JournalAgreement, JournalComparison, JournalKappaMatrix, JournalKendallW, JournalRubric } from "./types";
+import type { JournalAgreement, JournalComparison, JournalKappaMatrix, JournalKendallW, JournalModelDescriptives, JournalRubric } from "./types";
 
 export const JOURNAL_NOTE =
   "Each figure states its convention and n. Kappa: pairwise between primary graders on the units both rated, quadratic weights on ordinal scales (unweighted on nominal ones), " +
@@ -230,14 +230,30 @@ function comparisonOf(
       pairs: fam.comparisons.map((c, i) => ({ a: models[post.pairs[i].a], b: models[post.pairs[i].b], delta: c.delta, ci: c.ci, n: c.n, m: c.m, reason: c.delta === null ? (c.reason ?? "undefined") : null })),
     };
   }
+  const describeModel = (model: string, values: (number | null)[]): JournalModelDescriptives => {
+    const d = descriptives(values);
+    return { model, n: d.n, mean: d.mean, sd: d.sd, median: d.median, q1: d.q1, q3: d.q3, iqr: d.iqr };
+  };
+  // The same matrix's rows, by the questions' specialty (a question has one).
+  const rowsBySpecialty = new Map<string, number[]>();
+  const seen = new Set<string>();
+  for (const s of finals) {
+    if (seen.has(s.itemId)) continue;
+    seen.add(s.itemId);
+    const rows = rowsBySpecialty.get(s.specialty) ?? rowsBySpecialty.set(s.specialty, []).get(s.specialty)!;
+    rows.push(row.get(s.itemId)!);
+  }
   return {
     target,
     key,
     label,
-    descriptives: models.map((model, j) => {
-      const d = descriptives(column(j));
-      return { model, n: d.n, mean: d.mean, sd: d.sd, median: d.median, q1: d.q1, q3: d.q3, iqr: d.iqr };
-    }),
+    descriptives: models.map((model, j) => describeModel(model, column(j))),
+    bySpecialty: [...rowsBySpecialty.keys()]
+      .sort((a, b) => a.localeCompare(b))
+      .map((specialty) => {
+        const rows = rowsBySpecialty.get(specialty)!;
+        return { specialty, descriptives: models.map((model, j) => describeModel(model, rows.map((i) => matrix[i][j]))) };
+      }),
     friedman: {
       convention: "R friedman.test: items scored for every model, ranks within item, tie-corrected chi-square on k - 1 df; Kendall's W = chi-square / (n (k - 1))",
       chiSquare: f.chiSquare,
@@ -255,7 +271,8 @@ function comparisonOf(
 /**
  * Every rubric's journal figures. Cliff's delta intervals are bootstrapped for the totals only:
  * on every dimension too the cost grows with dimensions x model pairs x resamples, and the
- * totals are what the papers report with intervals.
+ * totals are what the papers report with intervals. `parts: "models"` leaves the agreement half out
+ * (empty `agreement` lists); the comparisons are the same.
  */
 export function journalRubrics(
   sets: PrimarySet[],
@@ -264,10 +281,12 @@ export function journalRubrics(
   n: number,
   design: "pool" | "crossed",
   boot: { resamples: number; seed: number; level: number } = JOURNAL_BOOTSTRAP,
+  parts: "all" | "models" = "all",
 ): JournalRubric[] {
   const models = [...new Set(finals.map((s) => s.model.name))].sort();
   return rubrics.map((r) => {
-    const agreement = targetsOf(sets, r, n).map((t) => agreementOf(t, design, boot));
+    // "models": the model comparison alone (the study report's tables); the agreement half's kappa matrices and bootstraps are most of the block's cost.
+    const agreement = parts === "models" ? [] : targetsOf(sets, r, n).map((t) => agreementOf(t, design, boot));
     const comparisons: JournalComparison[] = [];
     for (const d of r.dimensions) {
       if (d.scale.kind !== "ordinal") continue;

@@ -337,6 +337,8 @@ export interface JournalComparison {
   key: string;
   label: string;
   descriptives: JournalModelDescriptives[];
+  /** The same per specialty of the questions (sorted by name). */
+  bySpecialty: { specialty: string; descriptives: JournalModelDescriptives[] }[];
   friedman: { convention: string; chiSquare: number | null; df: number; p: number | null; kendallW: number | null; n: number; reason: string | null };
   posthoc: { convention: string; pairs: { a: string; b: string; statistic: number | null; p: number | null; pHolm: number | null; method: "exact" | "normal" | null; n: number; zeros: number; reason: string | null }[] };
   cliffs: {

@@ -827,7 +827,7 @@ export interface paths {
         put?: never;
         /**
          * How many sets a study needs (leads)
-         * @description The number of sets for a target: an ICC or Cronbach's alpha with a confidence interval of a given width (Bonett 2002; Bonett & Wright 2015), kappa for two graders on a yes/no item, a difference between two models (Wilcoxon-Mann-Whitney power by seeded simulation, with its Monte Carlo error), or the comparisons needed to separate two Bradley-Terry strengths. Each answer states its method and assumptions in words.
+         * @description The number of sets for a target: an ICC or Cronbach's alpha with a confidence interval of a given width (Bonett 2002; Bonett & Wright 2015), Cohen's or Fleiss' kappa for any number of graders and categories (large-sample variance under the common correlation model; Bloch & Kraemer 1989 for two graders on a yes/no item), a difference between two models (Wilcoxon-Mann-Whitney power by seeded simulation, with its Monte Carlo error), or the comparisons needed to separate two Bradley-Terry strengths. Each answer states its method and assumptions in words.
          */
         post: operations["planStudy"];
         delete?: never;
@@ -3484,6 +3484,21 @@ export interface components {
                                 q3: number | null;
                                 iqr: number | null;
                             }[];
+                            /** @description The descriptives per specialty of the questions */
+                            bySpecialty: {
+                                specialty: string;
+                                descriptives: {
+                                    model: string;
+                                    n: number;
+                                    mean: number | null;
+                                    sd: number | null;
+                                    median: number | null;
+                                    /** @description R quantile type 7 (numpy default) */
+                                    q1: number | null;
+                                    q3: number | null;
+                                    iqr: number | null;
+                                }[];
+                            }[];
                             friedman: {
                                 convention: string;
                                 chiSquare: number | null;
@@ -4234,10 +4249,14 @@ export interface components {
         } | {
             /** @enum {string} */
             target: "kappa";
-            /** @description Expected kappa */
+            /** @description Expected kappa (Cohen's for two graders, Fleiss' for more) */
             expected: number;
-            /** @description Share of 'yes' on the item (two graders, yes/no) */
-            prevalence: number;
+            /** @description A yes/no item: the share of 'yes' (give this or `proportions`) */
+            prevalence?: number;
+            /** @description Each category's expected share of the grades, adding up to 1 (give this or `prevalence`) */
+            proportions?: number[];
+            /** @description Graders per set (default 2) */
+            graders?: number;
             /** @description Full width of the 95% confidence interval wanted */
             ciWidth: number;
             /** @description Confidence level of the interval (default 0.95) */

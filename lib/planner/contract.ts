@@ -13,7 +13,15 @@ export const PlannerRequest = registry.register(
   z.discriminatedUnion("target", [
     z.strictObject({ target: z.literal("icc"), expected: share("Expected ICC"), graders: z.int().min(2).max(100).meta({ description: "Graders per set" }), ciWidth: width, level }),
     z.strictObject({ target: z.literal("alpha"), expected: share("Expected Cronbach's alpha"), items: z.int().min(2).max(200).meta({ description: "Items (rubric dimensions) per answer" }), ciWidth: width, level }),
-    z.strictObject({ target: z.literal("kappa"), expected: share("Expected kappa"), prevalence: share("Share of 'yes' on the item (two graders, yes/no)"), ciWidth: width, level }),
+    z.strictObject({
+      target: z.literal("kappa"),
+      expected: share("Expected kappa (Cohen's for two graders, Fleiss' for more)"),
+      prevalence: share("A yes/no item: the share of 'yes' (give this or `proportions`)").optional(),
+      proportions: z.array(share("A category's share")).min(2).max(10).optional().meta({ description: "Each category's expected share of the grades, adding up to 1 (give this or `prevalence`)" }),
+      graders: z.int().min(2).max(50).optional().meta({ description: "Graders per set (default 2)" }),
+      ciWidth: width,
+      level,
+    }),
     z.strictObject({
       target: z.literal("difference"),
       cliffsDelta: share("Cliff's delta to detect between two models").optional(),
@@ -83,7 +91,7 @@ registry.registerPath({
   path: "/api/v1/planner",
   summary: "How many sets a study needs (leads)",
   description:
-    "The number of sets for a target: an ICC or Cronbach's alpha with a confidence interval of a given width (Bonett 2002; Bonett & Wright 2015), kappa for two graders on a yes/no item, a difference between two models (Wilcoxon-Mann-Whitney power by seeded simulation, with its Monte Carlo error), or the comparisons needed to separate two Bradley-Terry strengths. Each answer states its method and assumptions in words.",
+    "The number of sets for a target: an ICC or Cronbach's alpha with a confidence interval of a given width (Bonett 2002; Bonett & Wright 2015), Cohen's or Fleiss' kappa for any number of graders and categories (large-sample variance under the common correlation model; Bloch & Kraemer 1989 for two graders on a yes/no item), a difference between two models (Wilcoxon-Mann-Whitney power by seeded simulation, with its Monte Carlo error), or the comparisons needed to separate two Bradley-Terry strengths. Each answer states its method and assumptions in words.",
   tags: ["Studies"],
   request: { body: { content: { "application/json": { schema: PlannerRequest } } } },
   responses: {

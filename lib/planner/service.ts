@@ -1,5 +1,6 @@
 import { ApiError } from "@/lib/errors/api-error";
 import { alphaSets, iccSets, kappaSets, pairwiseComparisons, type PlanResult } from "@/lib/stats/planner";
+import { fleissKappaSets } from "@/lib/stats/planner-kappa";
 import { withImportSlot } from "@/lib/uploads/slots";
 import { runInWorker } from "@/lib/workers/run";
 import type { CurrentUser } from "@/lib/server/current-user";
@@ -26,9 +27,18 @@ export async function plan(request: PlannerRequest, user: Pick<CurrentUser, "id"
     case "alpha":
       result = alphaSets(request.expected, request.items, request.ciWidth, request.level);
       break;
-    case "kappa":
-      result = kappaSets(request.expected, request.prevalence, request.ciWidth, request.level);
+    case "kappa": {
+      if ((request.prevalence === undefined) === (request.proportions === undefined)) {
+        const message = request.prevalence === undefined ? "give prevalence (a yes/no item) or proportions (one share per category)" : "give prevalence or proportions, not both";
+        throw new ApiError(422, message, { errors: [{ path: request.prevalence === undefined ? "prevalence" : "proportions", message }], total: 1 });
+      }
+      const shares = request.proportions ?? [request.prevalence!, 1 - request.prevalence!];
+      const graders = request.graders ?? 2;
+      // Two graders on two categories: Bloch & Kraemer's published closed form (the general variance equals it there).
+      const yesNo = graders === 2 && shares.length === 2 && Math.abs(shares[0] + shares[1] - 1) <= 1e-6;
+      result = yesNo ? kappaSets(request.expected, shares[0], request.ciWidth, request.level) : fleissKappaSets(request.expected, shares, graders, request.ciWidth, request.level);
       break;
+    }
     case "pairwise":
       result = pairwiseComparisons(request.winProbability, { power: request.power, alpha: request.alpha, tieShare: request.tieShare });
       break;

@@ -56,8 +56,17 @@ export async function loadReportData(studyId: string, options: { checksums?: boo
   const study = await db.study.findUnique({ where: { id: studyId } });
   if (!study) return null;
   const pool = getPool();
+  // The exports' checksums are PostgreSQL's work mostly (a 10,000-set study's grades CSV is ~140 MB): started first, they run while this thread computes the statistics.
+  const checksumsPending =
+    options.checksums === false
+      ? Promise.resolve(null)
+      : Promise.all(CHECKSUM_DATASETS.map(async (dataset) => ({ dataset, format: "csv", ...(await sha256OfExport(study, dataset)), call: `export?dataset=${dataset}&format=csv` })));
+  // A failure of the statistics must not leave the checksums' rejection unhandled.
+  checksumsPending.catch(() => undefined);
   const [stats, protocol, flowRow, graderRows, graderTotal, harmRow] = await Promise.all([
-    computeStudyStats(studyId, { journal: true }),
+    // The report's tables use the journal block's model comparisons, not its agreement half (the dashboard's agreement block gives reliability).
+    // Nor the heatmap's Cliff's delta cells: its comparisons table has the journal's Cliff's delta with Holm-adjusted p.
+    computeStudyStats(studyId, { journal: "models" }, { cliffs: false }),
     protocolState(studyId),
     pool.query<Record<string, string>>(
       `SELECT
@@ -99,12 +108,7 @@ export async function loadReportData(studyId: string, options: { checksums?: boo
   if (!stats) return null;
   const f = flowRow.rows[0];
   const n = (k: string) => Number(f[k] ?? 0);
-  const checksums =
-    options.checksums === false
-      ? null
-      : await Promise.all(
-          CHECKSUM_DATASETS.map(async (dataset) => ({ dataset, format: "csv", ...(await sha256OfExport(study, dataset)), call: `export?dataset=${dataset}&format=csv` })),
-        );
+  const checksums = await checksumsPending;
   const h = harmRow.rows[0];
   return {
     study: {

@@ -16,6 +16,22 @@ export function resultsSection(data: ReportData): ReportSection {
   if (journal) {
     const rows = journal.rubrics.flatMap((r) => r.models.flatMap((c) => c.descriptives.map((d) => [c.label, d.model, count(d.n), num(d.mean), num(d.sd), num(d.median), `${num(d.q1)} to ${num(d.q3)}`])));
     tables.push({ id: "descriptives", caption: "Final scores per model (all specialties)", columns: ["Item", "Model", "n", "Mean", "SD", "Median", "IQR (Q1 to Q3)"], rows, note: "n: final response sets with a value (not applicable left out). Quantiles: type 7." });
+    // Per specialty: the measures models are compared on (each rubric's total, or its dimensions without one), to keep the table readable.
+    const compared = new Set(stats.measures.map((m) => `${m.rubric}/${m.kind}/${m.key}`));
+    const specialtyRows = journal.rubrics.flatMap((r) =>
+      r.models
+        .filter((c) => compared.has(`${r.rubric}/${c.target}/${c.key}`))
+        .flatMap((c) => c.bySpecialty.flatMap((g) => g.descriptives.filter((d) => d.n > 0).map((d) => [c.label, g.specialty, d.model, count(d.n), num(d.mean), num(d.sd), num(d.median), `${num(d.q1)} to ${num(d.q3)}`]))),
+    );
+    if (stats.options.specialties.length > 1 && specialtyRows.length) {
+      tables.push({
+        id: "descriptives-specialty",
+        caption: "Final scores per model and specialty",
+        columns: ["Item", "Specialty", "Model", "n", "Mean", "SD", "Median", "IQR (Q1 to Q3)"],
+        rows: specialtyRows,
+        note: "Specialty: the question's. n: final response sets with a value in the cell; cells without one are left out. Quantiles: type 7.",
+      });
+    }
     const comparisons = journal.rubrics.flatMap((r) =>
       r.models.flatMap((c) =>
         (c.cliffs?.pairs ?? []).map((p) => {
@@ -79,7 +95,7 @@ export function resultsSection(data: ReportData): ReportSection {
     columns: ["Flags", "Open", "Acknowledged", "Resolved"],
     rows: [[count(data.harm.flags), count(data.harm.open), count(data.harm.acknowledged), count(data.harm.resolved)]],
   });
-  const order = ["descriptives", "reliability", "comparisons", "judges", "harm"];
+  const order = ["descriptives", "descriptives-specialty", "reliability", "comparisons", "judges", "harm"];
   tables.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
   return { heading: "Results", paragraphs, tables, figures };
 }

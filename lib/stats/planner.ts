@@ -9,6 +9,7 @@
  * - Kappa (two raters, two categories): the large-sample variance of the intraclass kappa
  *   (Bloch & Kraemer 1989; Donner & Eliasziw 1992),
  *   Var = (1-k)/n [ (1-k)(1-2k) + k(2-k) / (2 p (1-p)) ], n = 4 z^2 n Var / w^2.
+ *   More graders or categories: Fleiss' kappa, planner-kappa.ts.
  * - A difference between two models: power of the Wilcoxon-Mann-Whitney test by simulation
  *   (normal scores shifted to give the stated Cliff's delta or mean difference / SD), seeded,
  *   with the Monte Carlo standard error of the power reached.
@@ -29,7 +30,7 @@ export interface PlanAnswer {
 
 export type PlanResult = PlanAnswer | { problem: string; path: string };
 
-const z2sided = (level: number) => normalQuantile(1 - (1 - level) / 2, 0, 1);
+export const z2sided = (level: number) => normalQuantile(1 - (1 - level) / 2, 0, 1);
 
 function check(value: number, low: number, high: number, path: string, words: string): { problem: string; path: string } | null {
   return Number.isFinite(value) && value > low && value < high ? null : { problem: `${words} must lie strictly between ${low} and ${high}`, path };
@@ -89,7 +90,7 @@ export function kappaSets(kappa: number, prevalence: number, ciWidth: number, le
     method: "The large-sample variance of kappa for two graders and a yes/no item (Bloch & Kraemer 1989; Donner & Eliasziw 1992): the sets for a confidence interval of the stated full width",
     assumptions: [
       `two graders, a yes/no item with prevalence ${prevalence}, an expected kappa of ${kappa}, a ${Math.round(level * 100)}% interval of full width ${ciWidth}`,
-      "both graders share the prevalence (the intraclass kappa); with more graders or categories this is a conservative guide",
+      "both graders share the prevalence (the intraclass kappa)",
     ],
     details: { unrounded: n },
   };

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { POST as planRoute } from "@/app/api/v1/planner/route";
 import { PlannerAnswer } from "@/lib/planner/contract";
 import { alphaSets, iccSets, kappaSets, pairwiseComparisons } from "@/lib/stats/planner";
+import { fleissKappaSets } from "@/lib/stats/planner-kappa";
 import { PUT as putGrades } from "@/app/api/v1/assignments/[id]/grades/route";
 import { POST as assign } from "@/app/api/v1/studies/[id]/assignments/route";
 import { getDb } from "@/lib/db/client";
@@ -37,6 +38,16 @@ describe("POST /api/v1/planner", () => {
     expect(alpha.body.sets).toBe((alphaSets(0.7, 5, 0.1) as { sets: number }).sets);
     const kappa = await post(lead.token, { target: "kappa", expected: 0.6, prevalence: 0.3, ciWidth: 0.3 });
     expect(kappa.body.sets).toBe((kappaSets(0.6, 0.3, 0.3) as { sets: number }).sets);
+    // More graders and categories: Fleiss' kappa.
+    const fleiss = await post(lead.token, { target: "kappa", expected: 0.5, proportions: [0.2, 0.5, 0.3], graders: 4, ciWidth: 0.2 });
+    expect(fleiss.status, JSON.stringify(fleiss.body)).toBe(200);
+    expect(PlannerAnswer.parse(fleiss.body)).toBeTruthy();
+    expect(fleiss.body.sets).toBe((fleissKappaSets(0.5, [0.2, 0.5, 0.3], 4, 0.2) as { sets: number }).sets);
+    expect(fleiss.body.method).toMatch(/Fleiss' kappa/);
+    expect(fleiss.body.assumptions.join(" ")).toMatch(/4 graders per set, 3 categories/);
+    // A yes/no item with more graders goes the same way; with two, Bloch & Kraemer.
+    const yesNo = await post(lead.token, { target: "kappa", expected: 0.6, prevalence: 0.3, graders: 3, ciWidth: 0.3 });
+    expect(yesNo.body.sets).toBe((fleissKappaSets(0.6, [0.3, 0.7], 3, 0.3) as { sets: number }).sets);
     const pairwise = await post(lead.token, { target: "pairwise", winProbability: 0.6, tieShare: 0.1 });
     expect(pairwise.body.sets).toBe((pairwiseComparisons(0.6, { tieShare: 0.1 }) as { sets: number }).sets);
   });
@@ -63,6 +74,10 @@ describe("POST /api/v1/planner", () => {
       [{ target: "difference", sd: 2 }, "cliffsDelta"],
       [{ target: "difference", cliffsDelta: 0.3, meanDifference: 1, sd: 2 }, "meanDifference"],
       [{ target: "pairwise", winProbability: 0.4 }, "winProbability"],
+      [{ target: "kappa", expected: 0.6, ciWidth: 0.2 }, "prevalence"],
+      [{ target: "kappa", expected: 0.6, prevalence: 0.3, proportions: [0.3, 0.7], ciWidth: 0.2 }, "proportions"],
+      [{ target: "kappa", expected: 0.6, proportions: [0.3, 0.3, 0.3], graders: 3, ciWidth: 0.2 }, "proportions"],
+      [{ target: "kappa", expected: 0.6, prevalence: 0.3, graders: 1, ciWidth: 0.2 }, "graders"],
       [{ target: "icc", expected: 0.7, graders: 3, ciWidth: 0.2, extra: 1 }, "extra"],
       [{ target: "nonsense" }, "target"],
     ];

@@ -1,7 +1,7 @@
 /**
  * The study report (issue #36 item 3) of the demo's closed, graded pilot study, read back with
  * independent readers: pdftotext (poppler) for the PDF, unzip for the DOCX's XML, and the HTML
- * as text. The methods sentence, the flow counts and three table values must match the API
+ * as text. The methods sentence, the flow counts and four table values (one per specialty) must match the API
  * (GET /stats?journal=1 and the study's own counts); a second report of the closed study has the
  * same tables; other leads and graders get nothing.
  */
@@ -71,6 +71,16 @@ describe("the study report", () => {
     const first = comparison.descriptives[0];
     const pair = comparison.cliffs.pairs[0];
     const alpha = stats.alpha.data.bars.find((b: Body) => b.alpha !== null);
+    // A per-specialty cell of the measure models are compared on (the headline total), from the same journal block.
+    const measure = stats.measures[0];
+    const compared = stats.journal.data.rubrics.find((r: Body) => r.rubric === measure.rubric).models.find((c: Body) => c.target === measure.kind && c.key === measure.key);
+    expect(stats.options.specialties.length).toBeGreaterThan(1);
+    const group = compared.bySpecialty.find((g: Body) => !/\s/.test(g.specialty) && g.descriptives.some((d: Body) => d.n > 0));
+    const cell = group.descriptives.find((d: Body) => d.n > 0);
+    // The dashboard's ranking shows the same cell's n and mean (one source of final scores).
+    const ranked = stats.ranking.data.rows.find((r: Body) => r.specialty === group.specialty && r.model === cell.model && r.measure === measure.key);
+    expect(ranked.n).toBe(cell.n);
+    expect(ranked.mean).toBeCloseTo(cell.mean, 9);
     const models = stats.options.models.length;
     const methods = `Each of ${questions} questions was answered 3 times by each of ${models} models`;
 
@@ -93,6 +103,8 @@ describe("the study report", () => {
       expect(text, format).toContain(`${first.model} ${first.n} ${num(first.mean)} ${num(first.sd)}`);
       expect(text, format).toContain(`${pair.a} ${pair.b} ${num(pair.delta)}`);
       expect(text, format).toContain(`${alpha.specialty} ${num(alpha.alpha, 3)}`);
+      expect(text, format).toMatch(/Final scores per model and specialty/);
+      expect(text, format).toContain(`${group.specialty} ${cell.model} ${cell.n} ${num(cell.mean)} ${num(cell.sd)} ${num(cell.median)}`);
       expect(text, format).toMatch(/Reproducibility appendix/);
       expect(text, format).toMatch(/[0-9a-f]{64}/);
     }

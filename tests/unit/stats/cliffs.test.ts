@@ -104,5 +104,13 @@ describe("Cliff's delta interval on a rating scale", () => {
       const r = cliffsDeltaCI(x, y, { resamples: 200, seed: trial, level: 0.9 });
       expect(r.ci).toEqual(byDefinition(x, y, 200, trial, 0.9));
     }
+    // Continuous scores (means over graders: more distinct values than draws), ties across groups included.
+    for (let trial = 0; trial < 10; trial++) {
+      const x = Array.from({ length: 60 + Math.floor(rng() * 60) }, () => Math.round(rng() * 1000) / 7);
+      const y = Array.from({ length: 60 + Math.floor(rng() * 60) }, (_, i) => (i % 5 === 0 ? x[i % x.length] : Math.round(rng() * 1100) / 7));
+      const r = cliffsDeltaCI(x, y, { resamples: 100, seed: 50 + trial, level: 0.95 });
+      expect(new Set([...x, ...y]).size).toBeGreaterThan(64);
+      expect(r.ci).toEqual(byDefinition(x, y, 100, 50 + trial, 0.95));
+    }
   });
 });

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { alphaSets, differenceSets, iccSets, kappaSets, pairwiseComparisons, wmwPower, type PlanAnswer, type PlanResult } from "@/lib/stats/planner";
+import { fleissKappaSets, fleissKappaUnitVariance } from "@/lib/stats/planner-kappa";
 import { cohenKappa, mulberry32 } from "@/lib/stats";
 
 const golden = JSON.parse(fs.readFileSync(path.join(__dirname, "../../fixtures/golden/planner-vectors.json"), "utf8")) as {
@@ -15,6 +16,12 @@ const golden = JSON.parse(fs.readFileSync(path.join(__dirname, "../../fixtures/g
   icc: { rho: number; graders: number; ciWidth: number; unrounded: number; sets: number }[];
   alpha: { rho: number; items: number; ciWidth: number; sets: number }[];
   wmw: { n: number; shift: number; power: number; monteCarloSE: number }[];
+};
+
+/** scripts/golden/fleiss_kappa_vectors.py: moments by enumeration, statsmodels' fleiss_kappa on 4,000 simulated studies. */
+const fleissGolden = JSON.parse(fs.readFileSync(path.join(__dirname, "../../fixtures/golden/planner-kappa-vectors.json"), "utf8")) as {
+  cases: { kappa: number; proportions: number[]; graders: number; ciWidth: number; unitVariance: number; unrounded: number; sets: number; simulated: { sd: number; sdMonteCarloSE: number; width: number } }[];
+  blochKraemer: { kappa: number; prevalence: number; unitVariance: number; blochKraemer: number }[];
 };
 
 function answer(r: PlanResult): PlanAnswer {
@@ -72,6 +79,39 @@ describe("planner: kappa", () => {
     // The full width of a 95% interval is 2 x 1.96 SD: within 10% of the target.
     expect(2 * 1.959964 * sd).toBeGreaterThan(width * 0.9);
     expect(2 * 1.959964 * sd).toBeLessThan(width * 1.1);
+  });
+});
+
+describe("planner: Fleiss' kappa, more graders or categories", () => {
+  for (const c of fleissGolden.cases) {
+    it(`${c.graders} graders, ${c.proportions.length} categories, kappa ${c.kappa}, width ${c.ciWidth}`, () => {
+      const r = answer(fleissKappaSets(c.kappa, c.proportions, c.graders, c.ciWidth));
+      // The variance against moments enumerated over every count vector (numerical gradient: ~1e-9).
+      expect(r.details.unitVariance).toBeCloseTo(c.unitVariance, 7);
+      expect(r.details.unrounded).toBeCloseTo(c.unrounded, 4);
+      expect(r.sets).toBe(c.sets);
+      expect(r.method).toMatch(/Fleiss/);
+      // At the planned size, the interval of statsmodels' Fleiss' kappa on simulated studies has the
+      // width: the simulated SD within 4 Monte Carlo SEs (and 3% for the large-sample approximation).
+      const sd = Math.sqrt(r.details.unitVariance / r.sets);
+      expect(Math.abs(sd - c.simulated.sd)).toBeLessThan(4 * c.simulated.sdMonteCarloSE + 0.03 * c.simulated.sd);
+      expect(c.simulated.width).toBeLessThan(c.ciWidth * 1.05);
+    });
+  }
+  it("reduces to Bloch & Kraemer for two graders on a yes/no item", () => {
+    for (const b of fleissGolden.blochKraemer) {
+      expect(fleissKappaUnitVariance(b.kappa, [b.prevalence, 1 - b.prevalence], 2)).toBeCloseTo(b.blochKraemer, 10);
+      expect(answer(fleissKappaSets(b.kappa, [b.prevalence, 1 - b.prevalence], 2, 0.2)).sets).toBe(answer(kappaSets(b.kappa, b.prevalence, 0.2)).sets);
+    }
+  });
+  it("more graders need fewer sets; names the problem and its path", () => {
+    const two = answer(fleissKappaSets(0.6, [0.2, 0.5, 0.3], 2, 0.2)).sets;
+    const five = answer(fleissKappaSets(0.6, [0.2, 0.5, 0.3], 5, 0.2)).sets;
+    expect(five).toBeLessThan(two);
+    expect(fleissKappaSets(0.6, [0.2, 0.5, 0.4], 3, 0.2)).toMatchObject({ path: "proportions", problem: expect.stringMatching(/add up to 1/) });
+    expect(fleissKappaSets(0.6, [1], 3, 0.2)).toMatchObject({ path: "proportions" });
+    expect(fleissKappaSets(0.6, [0.5, 0.5], 1, 0.2)).toMatchObject({ path: "graders" });
+    expect(fleissKappaSets(1, [0.5, 0.5], 3, 0.2)).toMatchObject({ path: "expected" });
   });
 });
 
