@@ -699,6 +699,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/judges/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pairwise study's judges against the panel: order effects, kappa, AC1 and accuracy per axis, beside the clinicians' ceiling */
+        get: operations["judgePreferenceAgreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/studies/{id}/grade-imports": {
         parameters: {
             query?: never;
@@ -3755,6 +3772,110 @@ export interface components {
                 item: string;
                 attempts: number;
                 error: string;
+            }[];
+        };
+        JudgePreferenceComparisons: {
+            note: string;
+            judges: {
+                judge: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    model: string;
+                    version: string;
+                };
+                preferences: number;
+                axes: {
+                    rubric: string | null;
+                    /** @description null: pooled over every axis */
+                    axis: string | null;
+                    label: string;
+                    /** @description The judge's own order effects over the comparisons it was asked in both orders: consistency (the two replies agree after the swap) and the share of decisive replies choosing the answer shown first */
+                    orders: {
+                        n: number;
+                        consistency: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        positionBias: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                            pValue: number | null;
+                        };
+                    };
+                    /** @description Against the panel's final majority: accuracy, Cohen's kappa and AC1 on left / tie / right */
+                    vsPanel: {
+                        n: number;
+                        accuracy: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        kappa: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        ac1: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                    };
+                    /** @description Agreement among the primary graders of the same comparisons */
+                    ceiling: {
+                        comparisons: number;
+                        percent: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        fleiss: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        ac1: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                    };
+                }[];
             }[];
         };
         /** @description Which columns of the file hold what */
@@ -8038,6 +8159,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JudgeRunProgress"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    judgePreferenceAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per judge and axis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgePreferenceComparisons"];
                 };
             };
             /** @description No valid session or Bearer token */

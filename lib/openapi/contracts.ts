@@ -11,6 +11,7 @@ import "@/lib/rubrics/contract";
 import "@/lib/harm/contract";
 import "@/lib/judges/contract";
 import "@/lib/judges/runner/contract";
+import "@/lib/judges/preferences-contract";
 import "@/lib/grade-import/contract";
 import "@/lib/governance/contract";
 import "@/lib/reference-metrics/contract";

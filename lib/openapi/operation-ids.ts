@@ -65,6 +65,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "get /api/v1/studies/{id}/judges": "listJudges",
   "post /api/v1/studies/{id}/judges/{judgeId}/scores": "importJudgeScores",
   "post /api/v1/studies/{id}/judges/check-scores": "checkJudgeScores",
+  "get /api/v1/studies/{id}/judges/preferences": "judgePreferenceAgreement",
   "put /api/v1/studies/{id}/hybrid": "setHybridJudge",
   "get /api/v1/judge-endpoints": "listJudgeEndpoints",
   "post /api/v1/judge-endpoints": "createJudgeEndpoint",

@@ -255,6 +255,7 @@ describe("no route answers 5xx to hostile text", () => {
         runs: 20,
       },
       "GET /api/v1/studies/[id]/comparisons": { as: "lead", params: { id: pairwise.studyId } },
+      "GET /api/v1/studies/[id]/judges/preferences": { as: "lead", params: { id: pairwise.studyId } },
       "POST /api/v1/studies/[id]/comparisons": { as: "lead", params: { id: unplanned.studyId }, body: { design: { kind: "against_reference", reference: "Zeta-Model-Alpha" }, seed: "fuzz" }, runs: 20 },
       "POST /api/v1/studies/[id]/comparison-assignments": { as: "lead", params: { id: pairwise.studyId }, body: { seed: "fuzz" }, runs: 20 },
       "GET /api/v1/users": { as: "admin" },

@@ -97,6 +97,7 @@ const AUDIENCE: Record<string, Audience> = {
   "GET /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges": "study",
   "POST /api/v1/studies/[id]/judges/check-scores": "study",
+  "GET /api/v1/studies/[id]/judges/preferences": "study",
   "POST /api/v1/studies/[id]/judges/[judgeId]/scores": "study",
   "GET /api/v1/judge-endpoints": "leads",
   "POST /api/v1/judge-endpoints": "admin",
@@ -151,6 +152,7 @@ describe("every API route has a declared audience and enforces it", () => {
       "/api/v1/comparison-assignments/[id]": { id: pairwise.assignmentId },
       // The pairwise study's routes: its own lead (the suite's lead leads it too).
       "/api/v1/studies/[id]/comparison": { id: pairwise.studyId },
+      "/api/v1/studies/[id]/judges/preferences": { id: pairwise.studyId },
       "/api/v1/escalations/[id]": { id: escalation.id },
       "/api/v1/studies/[id]/graders/[userId]": { id: f.study.id, userId: spare.id },
       "/api/v1/studies/[id]/grader-quality/exclusions/[userId]": { id: f.study.id, userId: spare.id },
