@@ -4,6 +4,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
+import { frozenAssignment } from "@/lib/protocol/service";
 import type { ComparisonAssignmentRunBody } from "./contract-schemas";
 import { studyRunLockSql } from "./lock";
 import { requirePairwise } from "./plan-service";
@@ -31,7 +32,11 @@ export async function dealComparisons(studyId: string, opts: ComparisonAssignmen
       const study = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
       requirePairwise(study);
       if (study.status !== "OPEN") throw new ApiError(409, `the study is ${study.status.toLowerCase()}: open it before dealing comparisons`);
-      const seed = opts.seed ?? study.pairSeed ?? randomBytes(6).toString("hex");
+      // A frozen protocol fixes the seed and specialty matching, as for scoring's assignment runs (lib/assignment/service.ts).
+      const frozen = await frozenAssignment(tx, studyId);
+      if (frozen && opts.seed !== undefined && opts.seed !== frozen.seed) throw new ApiError(409, `the frozen protocol fixes the assignment seed to "${frozen.seed}"`, { locked: ["seed"] });
+      if (frozen && opts.matchSpecialty !== undefined && opts.matchSpecialty !== study.matchSpecialty) throw new ApiError(409, "the frozen protocol fixes specialty matching: change it with a reason (an amendment) in the study's settings first", { locked: ["matchSpecialty"] });
+      const seed = opts.seed ?? frozen?.seed ?? study.pairSeed ?? randomBytes(6).toString("hex");
       const matchSpecialty = opts.matchSpecialty ?? study.matchSpecialty;
 
       const comparisons = await tx.$queryRaw<{ id: string; itemId: string; specialtyId: string }[]>`
