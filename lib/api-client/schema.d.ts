@@ -1212,6 +1212,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/comparison-escalations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Comparison escalations of a pairwise study (third-grader queue) */
+        get: operations["listComparisonEscalations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comparison-escalations/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign a comparison's adjudicator by hand */
+        post: operations["assignComparisonEscalation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4712,6 +4746,8 @@ export interface components {
             matchSpecialty: boolean;
             comparisons: number;
             created: number;
+            /** @description Unsubmitted comparisons taken from graders who left the study (or were deactivated), dealt again */
+            reassigned: number;
             /** @description Comparisons with fewer than k eligible graders */
             comparisonsShortOfGraders: number;
             perGrader: {
@@ -4822,6 +4858,41 @@ export interface components {
             complete: boolean;
             /** Format: uuid */
             nextAssignmentId: string | null;
+        };
+        ComparisonEscalationRow: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            comparisonId: string;
+            externalId: string;
+            specialty: string;
+            /** @description The model on the left (leads see models) */
+            left: string;
+            right: string;
+            /** @enum {string} */
+            status: "NEEDS_GRADER" | "ASSIGNED" | "RESOLVED" | "CANCELLED";
+            comparisonStatus: string;
+            axes: {
+                rubric: string;
+                axis: string;
+                name: string;
+                choices: {
+                    /** @description The grader's pseudonym */
+                    grader: string;
+                    /** @enum {string} */
+                    choice: "left" | "right" | "tie";
+                    model: string | null;
+                }[];
+            }[];
+            adjudicator: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                status: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            ageHours: number;
         };
         CreateUser: {
             email: string;
@@ -10470,6 +10541,159 @@ export interface operations {
             };
             /** @description Body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listComparisonEscalations: {
+        parameters: {
+            query?: {
+                status?: "NEEDS_GRADER" | "ASSIGNED" | "RESOLVED" | "CANCELLED";
+                specialty?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Escalations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        escalations: components["schemas"]["ComparisonEscalationRow"][];
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    assignComparisonEscalation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    graderId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Assigned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        escalationId: string;
+                        /** Format: uuid */
+                        assignmentId: string;
+                        /** @enum {string} */
+                        status: "ASSIGNED";
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

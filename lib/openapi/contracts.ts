@@ -24,3 +24,4 @@ import "@/lib/report/contract";
 import "@/lib/grader-quality/contract";
 import "@/lib/mail/contract";
 import "@/lib/pairwise/contract";
+import "@/lib/pairwise/escalation-contract";

@@ -33,6 +33,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "get /api/v1/comparison-assignments/{id}": "getComparison",
   "put /api/v1/comparison-assignments/{id}/preferences": "savePreferences",
   "post /api/v1/comparison-assignments/{id}/submit": "submitPreferences",
+  "get /api/v1/studies/{id}/comparison-escalations": "listComparisonEscalations",
+  "post /api/v1/comparison-escalations/{id}/assign": "assignComparisonEscalation",
   "get /api/v1/assignments/{id}": "getAssignment",
   "put /api/v1/assignments/{id}/grades": "saveGrades",
   "post /api/v1/studies/{id}/assignments": "assignGraders",

@@ -270,6 +270,8 @@ describe("no route answers 5xx to hostile text", () => {
       "POST /api/v1/studies/[id]/assignments": { as: "lead", params: study, body: { seed: "seed-1" } },
       "GET /api/v1/studies/[id]/escalations": { as: "lead", params: study, query: { status: "ASSIGNED", specialty: "Ophthalmology" } },
       "POST /api/v1/escalations/[id]/assign": { as: "lead", params: { id: escalation.id }, body: { graderId: spare.id } },
+      "GET /api/v1/studies/[id]/comparison-escalations": { as: "lead", params: { id: pairwise.studyId }, query: { status: "NEEDS_GRADER" } },
+      "POST /api/v1/comparison-escalations/[id]/assign": { as: "lead", params: { id: pairwise.escalationId }, body: { graderId: grader.id } },
       "GET /api/v1/studies/[id]/export": { as: "lead", params: study, query: { dataset: "grades", format: "csv", bom: "1", identities: "0", audit: "0" } },
       "GET /api/v1/studies/[id]/graders": { as: "lead", params: study, query: { page: "1", pageSize: "10", sort: "email", active: "true", q: "grader" } },
       "POST /api/v1/studies/[id]/graders": { as: "lead", params: study, body: { email: "fuzz-grader@test.clingrade.org", name: "Fuzz Grader", specialties: ["Cardiology"] } },
