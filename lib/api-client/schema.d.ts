@@ -640,7 +640,7 @@ export interface paths {
         /** A judge's runs with their progress, newest first */
         get: operations["listJudgeRuns"];
         put?: never;
-        /** Run the judge on every response set it has not scored (background job) */
+        /** Run the judge on every response set it has not scored (a pairwise study: every comparison it has no preference on, asked in both orders) as a background job */
         post: operations["startJudgeRun"];
         delete?: never;
         options?: never;

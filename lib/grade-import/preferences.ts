@@ -19,6 +19,8 @@ import type { GradeTable } from "./tables";
  * the same comparison (in either order: a choice is stored relative to its sides); otherwise a
  * comparison is made with model_a on the left. All or nothing: any problem, or a dry run, rolls
  * it all back; a preference already stored with another value is a problem, never overwritten.
+ * A rater named as one of the study's automated judges is that judge: its rows become the judge's
+ * preferences (JudgePreference, one order only, so no order effects; a strength is not kept).
  */
 export const PREFERENCE_COLUMNS = ["item_id", "model_a", "model_b", "rater", "axis", "choice"] as const;
 

@@ -105,7 +105,8 @@ export async function studyJudgesWithLatestRun(studyId: string): Promise<{ id: s
     where: { studyId },
     orderBy: { name: "asc" },
     // scores: every judgment stored, imported or run here, so a judge with only imported scores says so.
-    select: { id: true, name: true, _count: { select: { scores: true } }, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+    // A pairwise study's judge stores preferences: they count as its judgments.
+    select: { id: true, name: true, _count: { select: { scores: true, preferences: true } }, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
   });
-  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, scores: j._count.scores, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
+  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, scores: j._count.scores + j._count.preferences, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
 }
