@@ -97,6 +97,9 @@ describe("automated judges in a pairwise study", () => {
     const db = getDb();
     const endpoint = await db.judgeEndpoint.create({ data: { name: "stub", baseUrl: stub.url, model: "stub-judge-1", logprobs: false, createdById: admin.id } });
     const judge = await db.automatedJudge.create({ data: { studyId: f.study.id, name: "Stub judge", model: "stub-judge-1" } });
+    // A comparison imported without its answers' text is not given to the judge.
+    const imported = await call(gradeImport, "/x", bearer(f.lead.token, { method: "POST", body: `item_id,model_a,model_b,rater,axis,choice\nQ9,${MODEL_NAMES[0]},${MODEL_NAMES[1]},R1,factuality,a`, headers: { "content-type": "text/csv" } }), { id: f.study.id });
+    expect(imported.body).toMatchObject({ new: { comparisons: 1 } });
     const run = await startRun(judge.id, { endpointId: endpoint.id, mode: "sampling", samples: 2, temperature: 0.5 }, f.lead.id);
     expect(run.tasks).toBe(4);
     const w = startJudgeWorker({ runId: run.id, pollMs: 50, leaseMs: 3000 });

@@ -27,6 +27,9 @@ export async function startRun(judgeId: string, input: StartRunInput, userId: st
       ? await tx.$queryRaw<{ id: string }[]>`
       SELECT c.id FROM "Comparison" c
       WHERE c."studyId" = ${judge.studyId}::uuid
+        -- Both answers shown must exist (an imported comparison has no text to read).
+        AND EXISTS (SELECT 1 FROM "Response" r WHERE r."responseSetId" = c."leftSetId" AND r.repetition = c."leftRepetition")
+        AND EXISTS (SELECT 1 FROM "Response" r WHERE r."responseSetId" = c."rightSetId" AND r.repetition = c."rightRepetition")
         AND NOT EXISTS (SELECT 1 FROM "JudgePreference" p WHERE p."comparisonId" = c.id AND p."judgeId" = ${judgeId}::uuid)
       ORDER BY c.id`
       : [];
