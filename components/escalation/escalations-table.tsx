@@ -19,7 +19,16 @@ const STATUS: Record<EscalationRow["status"], { label: string; variant: "warning
 
 const fmt = (v: number | string | null) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : String(v ?? "—"));
 
-function AssignCell({ row, graders }: { row: EscalationRow; graders: { id: string; name: string }[] }) {
+/** The adjudicator and the lead's hand assignment; `route` is where the escalation's assign endpoint lives (a comparison's has its own). */
+export function AssignCell({
+  row,
+  graders,
+  route = "escalations",
+}: {
+  row: Pick<EscalationRow, "id" | "status" | "externalId"> & { adjudicator: { name: string } | null };
+  graders: { id: string; name: string }[];
+  route?: "escalations" | "comparison-escalations";
+}) {
   const router = useRouter();
   const [graderId, setGraderId] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -32,7 +41,7 @@ function AssignCell({ row, graders }: { row: EscalationRow; graders: { id: strin
         e.preventDefault();
         if (!graderId) return;
         setBusy(true);
-        const r = await apiRequest("POST", `/api/v1/escalations/${row.id}/assign`, { graderId });
+        const r = await apiRequest("POST", `/api/v1/${route}/${row.id}/assign`, { graderId });
         setBusy(false);
         if (!r.ok) return setError(r.error);
         setError(null);

@@ -640,7 +640,7 @@ export interface paths {
         /** A judge's runs with their progress, newest first */
         get: operations["listJudgeRuns"];
         put?: never;
-        /** Run the judge on every response set it has not scored (background job) */
+        /** Run the judge on every response set it has not scored (a pairwise study: every comparison it has no preference on, asked in both orders) as a background job */
         post: operations["startJudgeRun"];
         delete?: never;
         options?: never;
@@ -693,6 +693,23 @@ export interface paths {
         put?: never;
         /** Resume a run: failed and cancelled response sets are tried again */
         post: operations["resumeJudgeRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/judges/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pairwise study's judges against the panel: order effects, kappa, AC1 and accuracy per axis, beside the clinicians' ceiling */
+        get: operations["judgePreferenceAgreement"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1229,6 +1246,40 @@ export interface paths {
         put?: never;
         /** Submit (or revise) my preferences: every axis answered */
         post: operations["submitPreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/comparison-escalations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Comparison escalations of a pairwise study (third-grader queue) */
+        get: operations["listComparisonEscalations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comparison-escalations/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign a comparison's adjudicator by hand */
+        post: operations["assignComparisonEscalation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3814,6 +3865,110 @@ export interface components {
                 error: string;
             }[];
         };
+        JudgePreferenceComparisons: {
+            note: string;
+            judges: {
+                judge: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    model: string;
+                    version: string;
+                };
+                preferences: number;
+                axes: {
+                    rubric: string | null;
+                    /** @description null: pooled over every axis */
+                    axis: string | null;
+                    label: string;
+                    /** @description The judge's own order effects over the comparisons it was asked in both orders: consistency (the two replies agree after the swap) and the share of decisive replies choosing the answer shown first */
+                    orders: {
+                        n: number;
+                        consistency: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        positionBias: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                            pValue: number | null;
+                        };
+                    };
+                    /** @description Against the panel's final majority: accuracy, Cohen's kappa and AC1 on left / tie / right */
+                    vsPanel: {
+                        n: number;
+                        accuracy: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        kappa: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        ac1: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                    };
+                    /** @description Agreement among the primary graders of the same comparisons */
+                    ceiling: {
+                        comparisons: number;
+                        percent: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        fleiss: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                        ac1: {
+                            value: number | null;
+                            ci: [
+                                number,
+                                number
+                            ] | null;
+                            n: number;
+                            reason: string | null;
+                        };
+                    };
+                }[];
+            }[];
+        };
         /** @description Which columns of the file hold what */
         GradeImportMapping: {
             /** @enum {string} */
@@ -4666,6 +4821,8 @@ export interface components {
             matchSpecialty: boolean;
             comparisons: number;
             created: number;
+            /** @description Unsubmitted comparisons taken from graders who left the study (or were deactivated), dealt again */
+            reassigned: number;
             /** @description Comparisons with fewer than k eligible graders */
             comparisonsShortOfGraders: number;
             perGrader: {
@@ -4776,6 +4933,41 @@ export interface components {
             complete: boolean;
             /** Format: uuid */
             nextAssignmentId: string | null;
+        };
+        ComparisonEscalationRow: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            comparisonId: string;
+            externalId: string;
+            specialty: string;
+            /** @description The model on the left (leads see models) */
+            left: string;
+            right: string;
+            /** @enum {string} */
+            status: "NEEDS_GRADER" | "ASSIGNED" | "RESOLVED" | "CANCELLED";
+            comparisonStatus: string;
+            axes: {
+                rubric: string;
+                axis: string;
+                name: string;
+                choices: {
+                    /** @description The grader's pseudonym */
+                    grader: string;
+                    /** @enum {string} */
+                    choice: "left" | "right" | "tie";
+                    model: string | null;
+                }[];
+            }[];
+            adjudicator: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                status: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            ageHours: number;
         };
         CreateUser: {
             email: string;
@@ -8153,6 +8345,65 @@ export interface operations {
             };
         };
     };
+    judgePreferenceAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per judge and axis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgePreferenceComparisons"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     importGrades: {
         parameters: {
             query?: {
@@ -10497,6 +10748,159 @@ export interface operations {
             };
             /** @description Body larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listComparisonEscalations: {
+        parameters: {
+            query?: {
+                status?: "NEEDS_GRADER" | "ASSIGNED" | "RESOLVED" | "CANCELLED";
+                specialty?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Escalations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        escalations: components["schemas"]["ComparisonEscalationRow"][];
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    assignComparisonEscalation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    graderId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Assigned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        escalationId: string;
+                        /** Format: uuid */
+                        assignmentId: string;
+                        /** @enum {string} */
+                        status: "ASSIGNED";
+                    };
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

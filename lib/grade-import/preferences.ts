@@ -19,6 +19,8 @@ import type { GradeTable } from "./tables";
  * the same comparison (in either order: a choice is stored relative to its sides); otherwise a
  * comparison is made with model_a on the left. All or nothing: any problem, or a dry run, rolls
  * it all back; a preference already stored with another value is a problem, never overwritten.
+ * A rater named as one of the study's automated judges is that judge: its rows become the judge's
+ * preferences (JudgePreference, one order only, so no order effects; a strength is not kept).
  */
 export const PREFERENCE_COLUMNS = ["item_id", "model_a", "model_b", "rater", "axis", "choice"] as const;
 
@@ -179,8 +181,20 @@ export async function importPreferencesLocked(
     );
   }
 
+  // A rater named as one of the study's automated judges is that judge: its rows are the judge's preferences.
+  const judgeNames = [...new Set(rows.map((r) => r.rater))];
+  const judges = new Map((await q<{ id: string; name: string }>(`SELECT id, name FROM "AutomatedJudge" WHERE "studyId" = $1::uuid AND name = ANY($2::text[])`, [study.id, judgeNames])).map((r) => [r.name, r.id]));
+  const sideChoice = (r: Row) => {
+    const c = comparisons.get([setOf(r.item, r.a), setOf(r.item, r.b)].sort().join("|"))!;
+    const aIsLeft = c.left === setOf(r.item, r.a);
+    return { comparison: c.id, choice: r.choice === "tie" ? "TIE" : (r.choice === "a") === aIsLeft ? "LEFT" : "RIGHT" };
+  };
+  const judgeRows = rows.filter((r) => judges.has(r.rater));
+  const judgeCreated = judgeRows.length ? await importJudgePreferences(q, client, judgeRows.map((r) => ({ line: r.line, judge: judges.get(r.rater)!, rubric: r.rubric, axis: r.axis, ...sideChoice(r) })), ts) : 0;
+  const graderRows = rows.filter((r) => !judges.has(r.rater));
+
   // Raters: the study's external graders by name, or new ones (inactive, no credentials), members of the study.
-  const raterNames = [...new Set(rows.map((r) => r.rater))];
+  const raterNames = [...new Set(graderRows.map((r) => r.rater))];
   const raters = new Map((await q<{ id: string; name: string }>(`SELECT id, name FROM "User" WHERE "externalStudyId" = $1::uuid AND name = ANY($2::text[])`, [study.id, raterNames])).map((r) => [r.name, r.id]));
   const newRaters = raterNames.filter((n) => !raters.has(n));
   for (const n of newRaters) raters.set(n, randomUUID());
@@ -194,12 +208,7 @@ export async function importPreferencesLocked(
   await q(`INSERT INTO "StudyMember" ("studyId", "userId", role) SELECT $1::uuid, u, 'GRADER' FROM unnest($2::uuid[]) AS u ON CONFLICT DO NOTHING`, [study.id, [...raters.values()]]);
 
   // Assignments (rater x comparison), then the preferences: compared with those stored, inserted where missing.
-  const cells = rows.map((r) => {
-    const c = comparisons.get([setOf(r.item, r.a), setOf(r.item, r.b)].sort().join("|"))!;
-    const aIsLeft = c.left === setOf(r.item, r.a);
-    const choice = r.choice === "tie" ? "TIE" : (r.choice === "a") === aIsLeft ? "LEFT" : "RIGHT";
-    return { line: r.line, comparison: c.id, grader: raters.get(r.rater)!, rubric: r.rubric, axis: r.axis, choice, strength: r.strength };
-  });
+  const cells = graderRows.map((r) => ({ line: r.line, ...sideChoice(r), grader: raters.get(r.rater)!, rubric: r.rubric, axis: r.axis, strength: r.strength }));
   await q(
     `INSERT INTO "ComparisonAssignment" (id, "comparisonId", "studyId", "graderId", kind, position, status, "submittedAt", "updatedAt")
      SELECT gen_random_uuid(), u.c, $1::uuid, u.g, 'PRIMARY', 0, 'SUBMITTED', $4::timestamptz, $4::timestamptz FROM (SELECT DISTINCT * FROM unnest($2::uuid[], $3::uuid[]) AS x(c, g)) u
@@ -227,15 +236,48 @@ export async function importPreferencesLocked(
      ON CONFLICT ("assignmentId", rubric, axis) DO NOTHING`,
     [...values, ts],
   );
-  const createdPrefs = inserted.rowCount ?? 0;
+  const createdPrefs = (inserted.rowCount ?? 0) + judgeCreated;
   return {
     items: itemNames.length,
     models: modelNames.length,
-    raters: raterNames.length,
+    raters: raterNames.length + new Set(judgeRows.map((r) => r.rater)).size,
     grades: rows.length,
     created: createdPrefs,
     unchanged: rows.length - createdPrefs,
     new: { items: newItems.length, models: newModels.length, raters: newRaters.length, responseSets: setsAfter[0].n - setsBefore[0].n, comparisons: created.length },
     rows: read,
   };
+}
+
+/**
+ * A judge's preferences, as imported: the choice given (one order only, so no order effects),
+ * compared with those stored (a different value is a problem, never overwritten), inserted where missing.
+ */
+async function importJudgePreferences(
+  q: <T extends pg.QueryResultRow>(sql: string, values?: unknown[]) => Promise<T[]>,
+  client: pg.Client,
+  cells: { line: number; judge: string; comparison: string; rubric: string; axis: string; choice: string }[],
+  ts: string,
+): Promise<number> {
+  const staged = `unnest($1::int[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS s(line, j, c, rubric, axis, choice)`;
+  const values = [cells.map((c) => c.line), cells.map((c) => c.judge), cells.map((c) => c.comparison), cells.map((c) => c.rubric), cells.map((c) => c.axis), cells.map((c) => c.choice)];
+  const conflicts = await q<{ line: number; old: string }>(
+    `SELECT s.line, lower(p.choice::text) AS old FROM ${staged}
+     JOIN "JudgePreference" p ON p."judgeId" = s.j AND p."comparisonId" = s.c AND p.rubric = s.rubric AND p.axis = s.axis
+     WHERE p.choice::text <> s.choice ORDER BY s.line LIMIT ${MAX_PROBLEMS}`,
+    values,
+  );
+  if (conflicts.length) {
+    throw rejection(
+      conflicts.map((c) => ({ sheet: null, row: c.line, column: "choice", message: `the judge's preference is already stored as ${c.old} (relative to the comparison's sides): an imported preference is not overwritten` })),
+      conflicts.length,
+    );
+  }
+  const inserted = await client.query(
+    `INSERT INTO "JudgePreference" (id, "judgeId", "comparisonId", rubric, axis, choice, "updatedAt")
+     SELECT gen_random_uuid(), s.j, s.c, s.rubric, s.axis, s.choice::"PreferenceChoice", $7::timestamptz FROM ${staged}
+     ON CONFLICT ("judgeId", "comparisonId", rubric, axis) DO NOTHING`,
+    [...values, ts],
+  );
+  return inserted.rowCount ?? 0;
 }

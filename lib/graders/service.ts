@@ -240,9 +240,11 @@ export async function deactivateGrader(actor: Actor, studyId: string, userId: st
   });
 }
 
+/** Scoring assignments and a pairwise study's comparisons alike. */
 async function openWorkIn(tx: Tx, studyId: string, userId: string): Promise<{ openAssignments: number; openAdjudications: number }> {
   const [row] = await tx.$queryRaw<{ openAssignments: number; openAdjudications: number }[]>`
     SELECT count(*)::int AS "openAssignments", count(*) FILTER (WHERE kind = 'ADJUDICATOR')::int AS "openAdjudications"
-    FROM "Assignment" WHERE "studyId" = ${studyId}::uuid AND "graderId" = ${userId}::uuid AND status IN ('PENDING', 'IN_PROGRESS')`;
+    FROM (SELECT kind, status, "studyId", "graderId" FROM "Assignment" UNION ALL SELECT kind, status, "studyId", "graderId" FROM "ComparisonAssignment") a
+    WHERE "studyId" = ${studyId}::uuid AND "graderId" = ${userId}::uuid AND status IN ('PENDING', 'IN_PROGRESS')`;
   return row;
 }

@@ -2,6 +2,7 @@ import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction } from "@/lib/db/sql";
 import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { graderWorkSql, nextOpenSql } from "./work-sql";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { answerScreenedSql, setExcludedByScreenSql } from "@/lib/screening/sql";
@@ -27,17 +28,7 @@ const asksContradictions = (s: { repetitions: number; askContradictions: boolean
 /** Time on task: one save adds at most this (a longer gap is a grader who walked away). */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
 
-/**
- * The grader's own work, as SQL: non-cancelled assignments in studies that are
- * open or closed and of which the grader is still an active member. Every read
- * below goes through it, so someone else's assignment is simply not there.
- */
-const mineSql = (graderId: string) => Prisma.sql`
-  SELECT x.id, x."studyId", x.kind::text AS kind, x.status::text AS status, x.position, st.status::text AS study_status
-  FROM "Assignment" x
-  JOIN "Study" st ON st.id = x."studyId"
-  WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
-    AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)`;
+const mineSql = (graderId: string) => graderWorkSql(graderId);
 
 export type AssignmentStatusKey = "PENDING" | "IN_PROGRESS" | "SUBMITTED";
 
@@ -117,18 +108,6 @@ export interface BlindedAssignment {
   progress: { done: number; total: number; position: number };
   nextAssignmentId: string | null;
 }
-
-/**
- * The next unfinished assignment of an open study (SQL over `mine`): a
- * third-grader set first (it holds up its set's final scores), then the one
- * after `position` in the grader's order, in the same study before another,
- * wrapping around.
- */
-const nextOpenSql = (assignmentId: string, position: number | Prisma.Sql, studyId: Prisma.Sql) => Prisma.sql`
-  SELECT n.id FROM mine n
-  WHERE n.study_status = 'OPEN' AND n.status IN ('PENDING', 'IN_PROGRESS') AND n.id <> ${assignmentId}::uuid
-  ORDER BY (n.kind = 'ADJUDICATOR') DESC, n."studyId" <> ${studyId}, n.position < ${position}, n.position, n.id
-  LIMIT 1`;
 
 interface AssignmentViewRow {
   id: string;

@@ -4,8 +4,12 @@ import { recordAudit } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/errors/api-error";
+import { frozenAssignment } from "@/lib/protocol/service";
 import type { ComparisonAssignmentRunBody } from "./contract-schemas";
-import { studyRunLockSql } from "./lock";
+import { prismaSql } from "@/lib/db/sql";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { createComparisonAdjudicatorAssignment, pickComparisonAdjudicator } from "./escalation";
+import { lockComparisonsSql, studyRunLockSql } from "./lock";
 import { requirePairwise } from "./plan-service";
 
 export interface ComparisonAssignmentRunSummary {
@@ -13,6 +17,7 @@ export interface ComparisonAssignmentRunSummary {
   matchSpecialty: boolean;
   comparisons: number;
   created: number;
+  reassigned: number;
   comparisonsShortOfGraders: number;
   perGrader: { graderId: string; name: string; created: number }[];
 }
@@ -31,8 +36,25 @@ export async function dealComparisons(studyId: string, opts: ComparisonAssignmen
       const study = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
       requirePairwise(study);
       if (study.status !== "OPEN") throw new ApiError(409, `the study is ${study.status.toLowerCase()}: open it before dealing comparisons`);
-      const seed = opts.seed ?? study.pairSeed ?? randomBytes(6).toString("hex");
+      // A frozen protocol fixes the seed and specialty matching, as for scoring's assignment runs (lib/assignment/service.ts).
+      const frozen = await frozenAssignment(tx, studyId);
+      if (frozen && opts.seed !== undefined && opts.seed !== frozen.seed) throw new ApiError(409, `the frozen protocol fixes the assignment seed to "${frozen.seed}"`, { locked: ["seed"] });
+      if (frozen && opts.matchSpecialty !== undefined && opts.matchSpecialty !== study.matchSpecialty) throw new ApiError(409, "the frozen protocol fixes specialty matching: change it with a reason (an amendment) in the study's settings first", { locked: ["matchSpecialty"] });
+      const seed = opts.seed ?? frozen?.seed ?? study.pairSeed ?? randomBytes(6).toString("hex");
       const matchSpecialty = opts.matchSpecialty ?? study.matchSpecialty;
+
+      // Unsubmitted comparisons of graders who left (membership or account deactivated) are cancelled, then dealt
+      // again, as scoring's assignment run does: their comparisons are locked first (lib/pairwise/lock.ts) and the
+      // work read again under the locks, so a comparison submitted meanwhile stays submitted.
+      const leftWhere = {
+        studyId,
+        status: { in: ["PENDING" as const, "IN_PROGRESS" as const] },
+        grader: { OR: [{ active: false }, { memberships: { some: { studyId, role: "GRADER" as const, active: false } } }, { memberships: { none: { studyId } } }] },
+      };
+      const leftComparisons = await tx.comparisonAssignment.findMany({ where: leftWhere, select: { comparisonId: true }, distinct: ["comparisonId"] });
+      const locked = leftComparisons.length ? (await tx.$queryRaw<{ id: string }[]>(lockComparisonsSql(leftComparisons.map((a) => a.comparisonId)))).map((r) => r.id) : [];
+      const gone = locked.length ? await tx.comparisonAssignment.findMany({ where: { ...leftWhere, comparisonId: { in: locked } }, select: { id: true, kind: true, comparisonId: true } }) : [];
+      if (gone.length) await tx.comparisonAssignment.updateMany({ where: { id: { in: gone.map((g) => g.id) } }, data: { status: "CANCELLED" } });
 
       const comparisons = await tx.$queryRaw<{ id: string; itemId: string; specialtyId: string }[]>`
         SELECT c.id, c."itemId", q."specialtyId" FROM "Comparison" c JOIN "QaItem" q ON q.id = c."itemId"
@@ -78,12 +100,23 @@ export async function dealComparisons(studyId: string, opts: ComparisonAssignmen
         for (const id of ids) rows.push({ comparisonId: id, studyId, graderId, kind: "PRIMARY", position: positions.get(id)! });
       }
       if (rows.length) await tx.comparisonAssignment.createMany({ data: rows });
+
+      // Adjudications taken from a grader who left go to another eligible grader (or wait for the lead).
+      const forEscalation = { id: studyId, rubrics: storedRubrics(study.rubrics), gradersPerSet: study.gradersPerSet, tieDisagrees: study.tieDisagrees, matchSpecialty: study.matchSpecialty, pairSeed: study.pairSeed };
+      for (const g of gone.filter((x) => x.kind === "ADJUDICATOR")) {
+        const esc = await tx.comparisonEscalation.findUnique({ where: { comparisonId: g.comparisonId } });
+        if (!esc || esc.status !== "ASSIGNED" || esc.adjudicatorAssignmentId !== g.id) continue;
+        const next = await pickComparisonAdjudicator(prismaSql(tx), forEscalation, g.comparisonId);
+        const adjudicatorAssignmentId = next ? await createComparisonAdjudicatorAssignment(prismaSql(tx), { id: g.comparisonId, studyId }, next) : null;
+        await tx.comparisonEscalation.update({ where: { id: esc.id }, data: { adjudicatorAssignmentId, status: next ? "ASSIGNED" : "NEEDS_GRADER" } });
+      }
       const names = new Map(members.map((m) => [m.user.id, m.user.name]));
       const summary: ComparisonAssignmentRunSummary = {
         seed,
         matchSpecialty,
         comparisons: comparisons.length,
         created: rows.length,
+        reassigned: gone.length,
         comparisonsShortOfGraders: plan.short.length,
         perGrader: [...byGrader].map(([graderId, ids]) => ({ graderId, name: names.get(graderId) ?? "", created: ids.length })),
       };

@@ -42,6 +42,7 @@ export const ComparisonAssignmentRunSummary = registry.register(
     matchSpecialty: z.boolean(),
     comparisons: z.int(),
     created: z.int(),
+    reassigned: z.int().meta({ description: "Unsubmitted comparisons taken from graders who left the study (or were deactivated), dealt again" }),
     comparisonsShortOfGraders: z.int().meta({ description: "Comparisons with fewer than k eligible graders" }),
     perGrader: z.array(z.object({ graderId: z.uuid(), name: z.string(), created: z.int() })),
   }),

@@ -50,7 +50,7 @@ export function comparisonStateSql(comparisonId: string): Prisma.Sql {
 }
 
 /** The adjudicator: an active grader of the study not on the comparison (of its question's specialty when matching), least open comparisons, ties by the seed. */
-async function pickAdjudicator(tx: Sql, study: StudyForComparison, comparisonId: string): Promise<string | null> {
+export async function pickComparisonAdjudicator(tx: Sql, study: StudyForComparison, comparisonId: string): Promise<string | null> {
   const candidates = await tx.rows<{ id: string; open: number }>(Prisma.sql`
     SELECT m."userId" AS id,
       (SELECT count(*)::int FROM "ComparisonAssignment" a
@@ -74,7 +74,7 @@ async function pickAdjudicator(tx: Sql, study: StudyForComparison, comparisonId:
 }
 
 /** Gives the comparison to its adjudicator at the end of their queue (a cancelled earlier adjudication of theirs comes back, with its draft). */
-async function createAdjudicatorAssignment(tx: Sql, comparison: { id: string; studyId: string }, graderId: string): Promise<string> {
+export async function createComparisonAdjudicatorAssignment(tx: Sql, comparison: { id: string; studyId: string }, graderId: string): Promise<string> {
   const [row] = await tx.rows<{ id: string }>(Prisma.sql`
     INSERT INTO "ComparisonAssignment" (id, "comparisonId", "studyId", "graderId", kind, position, status, "updatedAt")
     VALUES (gen_random_uuid(), ${comparison.id}::uuid, ${comparison.studyId}::uuid, ${graderId}::uuid, 'ADJUDICATOR',
@@ -145,8 +145,8 @@ export async function evaluateComparison(
     await tx.rows(Prisma.sql`UPDATE "ComparisonEscalation" SET axes = ${axesJson}::jsonb, "updatedAt" = now() WHERE id = ${escalation.id}::uuid`);
     return null;
   }
-  const graderId = await pickAdjudicator(tx, study, comparisonId);
-  const adjudicatorAssignmentId = graderId ? await createAdjudicatorAssignment(tx, { id: comparisonId, studyId: study.id }, graderId) : null;
+  const graderId = await pickComparisonAdjudicator(tx, study, comparisonId);
+  const adjudicatorAssignmentId = graderId ? await createComparisonAdjudicatorAssignment(tx, { id: comparisonId, studyId: study.id }, graderId) : null;
   const status = graderId ? "ASSIGNED" : "NEEDS_GRADER";
   const [row] = await tx.rows<{ id: string }>(Prisma.sql`
     INSERT INTO "ComparisonEscalation" (id, "comparisonId", status, axes, "adjudicatorAssignmentId", "updatedAt")

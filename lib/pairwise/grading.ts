@@ -2,6 +2,7 @@ import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction } from "@/lib/db/sql";
 import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { graderWorkSql, nextOpenSql } from "@/lib/grading/work-sql";
 import { ApiError } from "@/lib/errors/api-error";
 import { queueKeySql } from "@/lib/grading/queue-order";
 import type { RubricDocument } from "@/lib/rubrics/document";
@@ -23,19 +24,8 @@ const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
 type Status = "PENDING" | "IN_PROGRESS" | "SUBMITTED";
 const SIDE = { LEFT: "a", RIGHT: "b", TIE: "tie" } as const;
 
-const mineSql = (graderId: string) => Prisma.sql`
-  SELECT x.id, x."studyId", x.kind::text AS kind, x.status::text AS status, x.position, st.status::text AS study_status
-  FROM "ComparisonAssignment" x
-  JOIN "Study" st ON st.id = x."studyId"
-  WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
-    AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)`;
-
-/** The next unfinished comparison of an open study: adjudications first, then the grader's order after this one, wrapping around. */
-const nextOpenSql = (assignmentId: string, position: Prisma.Sql, studyId: Prisma.Sql) => Prisma.sql`
-  SELECT n.id FROM mine n
-  WHERE n.study_status = 'OPEN' AND n.status IN ('PENDING', 'IN_PROGRESS') AND n.id <> ${assignmentId}::uuid
-  ORDER BY (n.kind = 'ADJUDICATOR') DESC, n."studyId" <> ${studyId}, n.position < ${position}, n.position, n.id
-  LIMIT 1`;
+// The grader's own comparisons and the next open one: scoring's queries over the comparison table.
+const mineSql = (graderId: string) => graderWorkSql(graderId, "ComparisonAssignment");
 
 export interface MyComparison {
   id: string;

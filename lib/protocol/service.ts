@@ -30,7 +30,8 @@ export async function freezeProtocol(actor: ProtocolActor, studyId: string, body
     const study = await tx.study.findUniqueOrThrow({ where: { id: studyId } });
     const existing = await tx.studyProtocol.findUnique({ where: { studyId }, select: { frozenAt: true } });
     if (existing) throw new ApiError(409, `the protocol was frozen on ${existing.frozenAt.toISOString()}: change a frozen setting with a reason (an amendment) instead`);
-    const assigned = await tx.assignment.count({ where: { studyId } });
+    // A pairwise study's first assignment is a comparison dealt.
+    const assigned = (await tx.assignment.count({ where: { studyId } })) + (await tx.comparisonAssignment.count({ where: { studyId } }));
     if (assigned > 0) throw new ApiError(409, "graders have been assigned already: a protocol is frozen before the first assignment");
     const frozenAt = new Date();
     const protocol = {
@@ -118,6 +119,6 @@ export async function frozenAssignment(tx: Tx, studyId: string): Promise<{ seed:
 /** Whether the freeze form applies: no protocol yet and no assignment made. */
 export async function protocolCanBeFrozen(studyId: string): Promise<boolean> {
   const db = getDb();
-  const [protocol, assigned] = await Promise.all([db.studyProtocol.count({ where: { studyId } }), db.assignment.count({ where: { studyId } })]);
-  return protocol === 0 && assigned === 0;
+  const [protocol, assigned, dealt] = await Promise.all([db.studyProtocol.count({ where: { studyId } }), db.assignment.count({ where: { studyId } }), db.comparisonAssignment.count({ where: { studyId } })]);
+  return protocol === 0 && assigned === 0 && dealt === 0;
 }

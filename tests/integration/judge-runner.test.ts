@@ -148,8 +148,8 @@ describe("judge runs: a background job kept in PostgreSQL", () => {
     await getDb().$executeRaw`UPDATE "JudgeRunTask" SET "leaseExpiresAt" = now() - interval '1 second' WHERE id = ${first.id}::uuid`;
     const [second] = await claimTasks(1, 60_000, run.id);
     expect(second).toMatchObject({ id: first.id, attempts: 2 });
-    const result = { scores: [{ responseSetId: first.responseSetId, rubric: "SCORE", dimension: "safety", repetition: 1, value: 3, probabilities: { "1": 0, "2": 0, "3": 1, "4": 0, "5": 0 } }], promptTokens: 1, completionTokens: 1, requests: 1 };
-    const write = (t: typeof first) => (tx: Tx) => writeRunScores(tx, { studyId: f.study.id, judgeId: f.judge.id, createdById: f.lead.id }, t.responseSetId, result.scores);
+    const result = { scores: [{ responseSetId: first.responseSetId!, rubric: "SCORE", dimension: "safety", repetition: 1, value: 3, probabilities: { "1": 0, "2": 0, "3": 1, "4": 0, "5": 0 } }], promptTokens: 1, completionTokens: 1, requests: 1 };
+    const write = (t: typeof first) => (tx: Tx) => writeRunScores(tx, { studyId: f.study.id, judgeId: f.judge.id, createdById: f.lead.id }, t.responseSetId!, result.scores);
     expect(await settleDone(first, result, write(first))).toBe(false);
     expect(await scoresOf(f.judge.id)).toHaveLength(0);
     expect(await settleDone(second, result, write(second))).toBe(true);
@@ -161,15 +161,15 @@ describe("judge runs: a background job kept in PostgreSQL", () => {
     const f = await judgeRunFixture(s.url, { items: 1, models: 1 });
     const run = await f.start();
     const [task] = await claimTasks(1, 60_000, run.id);
-    const result = { scores: [{ responseSetId: task.responseSetId, rubric: "SCORE", dimension: "safety", repetition: 1, value: 3, probabilities: { "1": 0, "2": 0, "3": 1, "4": 0, "5": 0 } }], promptTokens: 1, completionTokens: 1, requests: 1 };
+    const result = { scores: [{ responseSetId: task.responseSetId!, rubric: "SCORE", dimension: "safety", repetition: 1, value: 3, probabilities: { "1": 0, "2": 0, "3": 1, "4": 0, "5": 0 } }], promptTokens: 1, completionTokens: 1, requests: 1 };
     expect(await cancelRun(run.id)).toBe(true);
-    expect(await settleDone(task, result, (tx) => writeRunScores(tx, { studyId: f.study.id, judgeId: f.judge.id, createdById: f.lead.id }, task.responseSetId, result.scores))).toBe(false);
+    expect(await settleDone(task, result, (tx) => writeRunScores(tx, { studyId: f.study.id, judgeId: f.judge.id, createdById: f.lead.id }, task.responseSetId!, result.scores))).toBe(false);
     expect(await scoresOf(f.judge.id)).toHaveLength(0);
     // A write that fails inside the settle leaves the task as it was: nothing half-written.
     expect(await resumeRun(run.id)).toBe(1);
     const [again] = await claimTasks(1, 60_000, run.id);
     await expect(settleDone(again, result, async (tx) => {
-      await writeRunScores(tx, { studyId: f.study.id, judgeId: f.judge.id, createdById: f.lead.id }, again.responseSetId, result.scores);
+      await writeRunScores(tx, { studyId: f.study.id, judgeId: f.judge.id, createdById: f.lead.id }, again.responseSetId!, result.scores);
       throw new Error("the connection dropped");
     })).rejects.toThrow("the connection dropped");
     expect(await scoresOf(f.judge.id)).toHaveLength(0);

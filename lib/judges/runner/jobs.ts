@@ -20,12 +20,14 @@ export const RUN_LOCK = 0x72756e73; // "runs"
 export interface ClaimedTask {
   id: string;
   runId: string;
-  responseSetId: string;
+  /** Scoring: the response set; pairwise: null, and the comparison is set. */
+  responseSetId: string | null;
+  comparisonId: string | null;
   leaseToken: string;
   attempts: number;
 }
 
-type Candidate = { id: string; runId: string; responseSetId: string; attempts: number; maxAttempts: number; endpointId: string; room: number; expired: boolean };
+type Candidate = { id: string; runId: string; attempts: number; maxAttempts: number; endpointId: string; room: number; expired: boolean };
 
 /** Leases up to `max` tasks that are due, within each endpoint's concurrency; tasks whose worker died too often fail. */
 export async function claimTasks(max: number, leaseMs: number, onlyRunId?: string): Promise<ClaimedTask[]> {
@@ -34,7 +36,7 @@ export async function claimTasks(max: number, leaseMs: number, onlyRunId?: strin
   const { claimed, exhaustedRuns } = await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${CLAIM_LOCK}::int)`;
     const candidates = await tx.$queryRaw<Candidate[]>`
-      SELECT t.id, t."runId", t."responseSetId", t.attempts, r."maxAttempts", r."endpointId",
+      SELECT t.id, t."runId", t.attempts, r."maxAttempts", r."endpointId",
              (e.concurrency - (SELECT count(*) FROM "JudgeRunTask" t2 JOIN "JudgeRun" r2 ON r2.id = t2."runId"
                                WHERE r2."endpointId" = r."endpointId" AND t2.status = 'RUNNING' AND t2."leaseExpiresAt" > now()))::int AS room,
              (t.status = 'RUNNING') AS expired
@@ -70,7 +72,7 @@ export async function claimTasks(max: number, leaseMs: number, onlyRunId?: strin
       UPDATE "JudgeRunTask" SET status = 'RUNNING', attempts = attempts + 1, "leaseToken" = gen_random_uuid(),
         "leaseExpiresAt" = now() + ${leaseMs} * interval '1 millisecond'
       WHERE id = ANY(${take.map((c) => c.id)}::uuid[])
-      RETURNING id, "runId", "responseSetId", "leaseToken", attempts`;
+      RETURNING id, "runId", "responseSetId", "comparisonId", "leaseToken", attempts`;
     return { claimed, exhaustedRuns: [...new Set(exhausted.map((c) => c.runId))] };
   });
   // Outside the claim: finishing locks the run row, which settles lock first.
@@ -113,7 +115,7 @@ export async function leaseHeld(task: ClaimedTask): Promise<boolean> {
  * done; otherwise nothing is written. A cancel, a lost lease and a write are
  * therefore never half-applied.
  */
-export async function settleDone(task: ClaimedTask, result: JudgedSet, write: (tx: Tx) => Promise<void>): Promise<boolean> {
+export async function settleDone(task: ClaimedTask, result: Pick<JudgedSet, "requests" | "promptTokens" | "completionTokens">, write: (tx: Tx) => Promise<void>): Promise<boolean> {
   return getDb().$transaction(
     async (tx) => {
       const run = await lockRun(tx, task.runId);

@@ -12,7 +12,7 @@ export type LevelValue = number | string;
 export class MalformedReply extends Error {}
 
 /** The first balanced {...} of the reply (models wrap JSON in prose or code fences). */
-function jsonObjectIn(content: string): { text: string; start: number } | null {
+export function jsonObjectIn(content: string): { text: string; start: number } | null {
   const start = content.indexOf("{");
   if (start < 0) return null;
   let depth = 0;

@@ -20,15 +20,28 @@ export async function startRun(judgeId: string, input: StartRunInput, userId: st
     if (mode === "logprobs" && !endpoint.logprobs) throw new ApiError(422, "invalid input", [{ path: "mode", message: `the endpoint "${endpoint.name}" gives no logprobs: use mode "sampling"` }]);
     const active = await tx.judgeRun.findFirst({ where: { judgeId, status: "RUNNING" }, select: { id: true } });
     if (active) throw new ApiError(409, `this judge has a run in progress (${active.id}): cancel it or wait for it to finish`);
-    const judge = await tx.automatedJudge.findUniqueOrThrow({ where: { id: judgeId }, select: { studyId: true, study: { select: { repetitions: true } } } });
+    const judge = await tx.automatedJudge.findUniqueOrThrow({ where: { id: judgeId }, select: { studyId: true, study: { select: { repetitions: true, design: true } } } });
+    // A pairwise study's judge compares: one task per comparison it has no preference on yet.
+    const pairwise = judge.study.design === "PAIRWISE";
+    const comparisons = pairwise
+      ? await tx.$queryRaw<{ id: string }[]>`
+      SELECT c.id FROM "Comparison" c
+      WHERE c."studyId" = ${judge.studyId}::uuid
+        -- Both answers shown must exist (an imported comparison has no text to read).
+        AND EXISTS (SELECT 1 FROM "Response" r WHERE r."responseSetId" = c."leftSetId" AND r.repetition = c."leftRepetition")
+        AND EXISTS (SELECT 1 FROM "Response" r WHERE r."responseSetId" = c."rightSetId" AND r.repetition = c."rightRepetition")
+        AND NOT EXISTS (SELECT 1 FROM "JudgePreference" p WHERE p."comparisonId" = c.id AND p."judgeId" = ${judgeId}::uuid)
+      ORDER BY c.id`
+      : [];
+    if (pairwise && !comparisons.length) throw new ApiError(409, "nothing to run: the judge has a preference on every comparison of the study");
     // Complete sets only (all N answers), as for the clinicians' assignment.
-    const sets = await tx.$queryRaw<{ id: string }[]>`
+    const sets = pairwise ? [] : await tx.$queryRaw<{ id: string }[]>`
       SELECT s.id FROM "ResponseSet" s
       WHERE s."studyId" = ${judge.studyId}::uuid
         AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = s.id) = ${judge.study.repetitions}
         AND NOT EXISTS (SELECT 1 FROM "JudgeScore" j WHERE j."responseSetId" = s.id AND j."judgeId" = ${judgeId}::uuid)
       ORDER BY s.id`;
-    if (!sets.length) throw new ApiError(409, "nothing to run: the judge has scored every complete answer set of the study");
+    if (!pairwise && !sets.length) throw new ApiError(409, "nothing to run: the judge has scored every complete answer set of the study");
     const run = await tx.judgeRun.create({
       data: {
         judgeId,
@@ -43,8 +56,9 @@ export async function startRun(judgeId: string, input: StartRunInput, userId: st
         createdById: userId,
       },
     });
-    await tx.judgeRunTask.createMany({ data: sets.map((s) => ({ runId: run.id, responseSetId: s.id })) });
-    return { id: run.id, tasks: sets.length };
+    const tasks = pairwise ? comparisons.map((c) => ({ runId: run.id, comparisonId: c.id })) : sets.map((s) => ({ runId: run.id, responseSetId: s.id }));
+    await tx.judgeRunTask.createMany({ data: tasks });
+    return { id: run.id, tasks: tasks.length };
   });
 }
 
@@ -57,7 +71,7 @@ export async function runProgress(runId: string): Promise<RunProgress | null> {
   const sum = (k: "promptTokens" | "completionTokens" | "cost" | "requests") => counts.reduce((t, c) => t + (c._sum[k] ?? 0), 0);
   const failed = await db.judgeRunTask.findMany({
     where: { runId, status: "FAILED" },
-    select: { error: true, attempts: true, responseSet: { select: { item: { select: { externalId: true } } } } },
+    select: { error: true, attempts: true, responseSet: { select: { item: { select: { externalId: true } } } }, comparison: { select: { item: { select: { externalId: true } } } } },
     orderBy: { finishedAt: "asc" },
     take: 20,
   });
@@ -78,7 +92,7 @@ export async function runProgress(runId: string): Promise<RunProgress | null> {
     promptTokens: sum("promptTokens"),
     completionTokens: sum("completionTokens"),
     cost: Math.round(sum("cost") * 1e6) / 1e6,
-    errors: failed.map((f) => ({ item: f.responseSet.item.externalId, attempts: f.attempts, error: f.error ?? "" })),
+    errors: failed.map((f) => ({ item: (f.responseSet ?? f.comparison)?.item.externalId ?? "", attempts: f.attempts, error: f.error ?? "" })),
   };
 }
 
@@ -94,7 +108,8 @@ export async function studyJudgesWithLatestRun(studyId: string): Promise<{ id: s
     where: { studyId },
     orderBy: { name: "asc" },
     // scores: every judgment stored, imported or run here, so a judge with only imported scores says so.
-    select: { id: true, name: true, _count: { select: { scores: true } }, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
+    // A pairwise study's judge stores preferences: they count as its judgments.
+    select: { id: true, name: true, _count: { select: { scores: true, preferences: true } }, runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } },
   });
-  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, scores: j._count.scores, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
+  return Promise.all(judges.map(async (j) => ({ id: j.id, name: j.name, scores: j._count.scores + j._count.preferences, latest: j.runs[0] ? await runProgress(j.runs[0].id) : null })));
 }

@@ -6,6 +6,8 @@ import { claimTasks, renewLease, settleDone, settleFailed, type ClaimedTask } fr
 import { ItemError, judgeSet, type ProbabilityMode, type SetToJudge } from "./judge-set";
 import { decryptApiKey } from "./secret";
 import { writeRunScores } from "./write";
+import { judgeComparison, type ComparisonToJudge } from "./judge-comparison";
+import { writeRunPreferences } from "./write-preferences";
 
 /**
  * The loop that runs judge tasks: it leases due tasks (at most `concurrency`
@@ -40,25 +42,55 @@ export interface JudgeWorker {
   inFlight(): number;
 }
 
+type Target = { kind: "set"; set: SetToJudge } | { kind: "comparison"; comparison: ComparisonToJudge };
+
+/** A comparison's two answers, as its grader sees them: the repetition shown of each side, never the models. */
+async function loadComparison(comparisonId: string, showReference: boolean): Promise<ComparisonToJudge> {
+  const c = await getDb().comparison.findUniqueOrThrow({
+    where: { id: comparisonId },
+    select: {
+      leftRepetition: true,
+      rightRepetition: true,
+      item: { select: { question: true, referenceAnswer: true } },
+      leftSet: { select: { responses: { select: { repetition: true, text: true } } } },
+      rightSet: { select: { responses: { select: { repetition: true, text: true } } } },
+    },
+  });
+  const text = (rs: { repetition: number; text: string }[], r: number) => rs.find((x) => x.repetition === r)?.text ?? "";
+  return {
+    comparisonId,
+    question: c.item.question,
+    referenceAnswer: showReference ? c.item.referenceAnswer || undefined : undefined,
+    left: text(c.leftSet.responses, c.leftRepetition),
+    right: text(c.rightSet.responses, c.rightRepetition),
+  };
+}
+
 async function loadTask(task: ClaimedTask) {
   const db = getDb();
   const run = await db.judgeRun.findUniqueOrThrow({ where: { id: task.runId }, include: { endpoint: true, judge: { select: { studyId: true, study: { select: { rubrics: true, showReferenceAnswer: true } } } } } });
-  const set = await db.responseSet.findUniqueOrThrow({
-    where: { id: task.responseSetId },
-    select: { item: { select: { question: true, referenceAnswer: true } }, responses: { select: { repetition: true, text: true } } },
-  });
+  const target = task.comparisonId ? ({ kind: "comparison", comparison: await loadComparison(task.comparisonId, run.judge.study.showReferenceAnswer) } as const) : await loadSet(task.responseSetId!, run.judge.study.showReferenceAnswer);
   const e = run.endpoint;
   const apiKey = e.apiKeyEncrypted ? decryptApiKey(e.apiKeyEncrypted, e.id) : e.apiKeyEnv ? (process.env[e.apiKeyEnv] ?? null) : null;
   const access: EndpointAccess = { baseUrl: e.baseUrl, model: e.model, apiKey, timeoutMs: e.timeoutMs };
   const mode: ProbabilityMode = run.mode === "LOGPROBS" ? { kind: "logprobs", topLogprobs: run.topLogprobs } : { kind: "sampling", samples: run.samples, temperature: run.temperature };
+  return { access, mode, rubrics: storedRubrics(run.judge.study.rubrics), target: target as Target, owner: { studyId: run.judge.studyId, judgeId: run.judgeId, createdById: run.createdById } };
+}
+
+async function loadSet(responseSetId: string, showReference: boolean): Promise<Target> {
+  const db = getDb();
+  const set = await db.responseSet.findUniqueOrThrow({
+    where: { id: responseSetId },
+    select: { item: { select: { question: true, referenceAnswer: true } }, responses: { select: { repetition: true, text: true } } },
+  });
   // What the judge reads is what a grader reads: the question, the answers, the reference if the study shows it; never the model.
   const toJudge: SetToJudge = {
-    responseSetId: task.responseSetId,
+    responseSetId,
     question: set.item.question,
-    referenceAnswer: run.judge.study.showReferenceAnswer ? set.item.referenceAnswer || undefined : undefined,
+    referenceAnswer: showReference ? set.item.referenceAnswer || undefined : undefined,
     answers: new Map(set.responses.map((r) => [r.repetition, r.text])),
   };
-  return { access, mode, rubrics: storedRubrics(run.judge.study.rubrics), set: toJudge, owner: { studyId: run.judge.studyId, judgeId: run.judgeId, createdById: run.createdById } };
+  return { kind: "set", set: toJudge };
 }
 
 export function startJudgeWorker(opts: WorkerOptions = {}): JudgeWorker {
@@ -86,8 +118,14 @@ export function startJudgeWorker(opts: WorkerOptions = {}): JudgeWorker {
       // The lease lost (cancelled, taken over) aborts the requests in flight.
       const guarded: typeof fetch = (input, init) => fetchImpl(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal });
       try {
-        const result = await judgeSet(ctx.access, ctx.mode, ctx.rubrics, ctx.set, guarded);
-        outcome = (await settleDone(task, result, (tx) => writeRunScores(tx, ctx.owner, task.responseSetId, result.scores))) ? "done" : "lost";
+        const t = ctx.target;
+        if (t.kind === "comparison") {
+          const result = await judgeComparison(ctx.access, ctx.mode, ctx.rubrics, t.comparison, guarded);
+          outcome = (await settleDone(task, result, (tx) => writeRunPreferences(tx, ctx.owner, t.comparison.comparisonId, result.preferences))) ? "done" : "lost";
+        } else {
+          const result = await judgeSet(ctx.access, ctx.mode, ctx.rubrics, t.set, guarded);
+          outcome = (await settleDone(task, result, (tx) => writeRunScores(tx, ctx.owner, t.set.responseSetId, result.scores))) ? "done" : "lost";
+        }
       } catch (err) {
         if (abort.signal.aborted) outcome = "lost";
         else if (err instanceof ItemError) outcome = await settleFailed(task, { message: err.message, retryable: err.retryable, usage: err.usage }, backoff);

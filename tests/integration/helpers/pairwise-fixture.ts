@@ -68,8 +68,10 @@ export async function pairwiseRouteFixture(leadId: string, graderId: string, opt
   await db.studyMember.createMany({ data: [{ studyId: p.study.id, userId: leadId, role: "LEAD" }, { studyId: p.study.id, userId: graderId, role: "GRADER" }] });
   const { planStudyComparisons } = await import("@/lib/pairwise/plan-service");
   await planStudyComparisons(p.study.id, { design: { kind: "all_pairs" }, seed: "routes" }, p.lead.id);
-  if (opts.deal === false) return { studyId: p.study.id, assignmentId: "" };
-  const comparison = await db.comparison.findFirstOrThrow({ where: { studyId: p.study.id } });
+  if (opts.deal === false) return { studyId: p.study.id, assignmentId: "", escalationId: "" };
+  const [comparison, other] = await db.comparison.findMany({ where: { studyId: p.study.id }, orderBy: { id: "asc" } });
   const assignment = await db.comparisonAssignment.create({ data: { comparisonId: comparison.id, studyId: p.study.id, graderId, kind: "PRIMARY", position: 0 } });
-  return { studyId: p.study.id, assignmentId: assignment.id };
+  // The other comparison waits for an adjudicator the lead may assign (the grader is not on it).
+  const escalation = await db.comparisonEscalation.create({ data: { comparisonId: other.id, status: "NEEDS_GRADER", axes: [] } });
+  return { studyId: p.study.id, assignmentId: assignment.id, escalationId: escalation.id };
 }

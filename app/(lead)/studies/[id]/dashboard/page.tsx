@@ -19,6 +19,8 @@ import { computeStudyStats } from "@/lib/analytics/study-stats";
 import { measureChoices } from "@/lib/results/measures";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { loadStudyForPage } from "@/lib/studies/page-access";
+import { JudgePreferencesPanel } from "@/components/judges/judge-preferences-panel";
+import { judgePreferenceComparisons } from "@/lib/judges/compare-preferences";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -44,6 +46,8 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
     measure,
   });
   if (!stats) notFound();
+  // A pairwise study's judges give preferences, not scores: their agreement is read apart.
+  const judgePreferences = study.design === "PAIRWISE" ? await judgePreferenceComparisons(study.id) : null;
   const { filters, options, scope } = stats;
   const names = Object.fromEntries(stats.study.rubricDocuments.map((r) => [r.key, r.name]));
   const slug = stats.study.slug;
@@ -92,6 +96,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       />
 
       <JudgesPanel block={stats.judges} />
+      {judgePreferences ? <JudgePreferencesPanel data={judgePreferences} /> : null}
 
       <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
       </RubricNamesProvider>
