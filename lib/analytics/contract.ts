@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
+import { PairwiseBlockSchema } from "./pairwise-contract";
 
 /**
  * GET /api/v1/studies/{id}/stats: every number of the study dashboard (types.ts),
@@ -342,6 +343,12 @@ export const StudyStatsSchema = registry.register(
     judges: block(z.object({ note: z.string(), judges: z.array(JudgeComparison) }))
       .optional()
       .meta({ description: "Automated judges against the clinician panel, per dimension and total, with the clinicians' agreement as the ceiling" }),
+    pairwise: block(PairwiseBlockSchema)
+      .optional()
+      .meta({
+        description:
+          "Pairwise preferences per axis and overall: wins/ties/losses and win rates (Wilson CI) per pair of models, Bradley-Terry (Davidson with ties) strengths with SEs, question-bootstrap CIs and P(best), predicted win matrix, position and length bias, agreement. A scoring study with two or more models: the same table derived from final scores",
+      }),
   }),
 );
 
