@@ -9,13 +9,15 @@ import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
 import { JournalPanel } from "@/components/dashboard/journal-panel";
 import { JudgesPanel } from "@/components/dashboard/judges-panel";
 import { PrintDashboardButton } from "@/components/dashboard/print-button";
+import { PairwiseForestPanel } from "@/components/dashboard/pairwise-forest";
+import { PairwiseBiasPanel, PairwiseMatrixPanel } from "@/components/dashboard/pairwise-matrix";
 import { ProgressPanel } from "@/components/dashboard/progress-panel";
 import { RadarPanel } from "@/components/dashboard/radar-panel";
 import { RubricNamesProvider } from "@/components/dashboard/rubric-names";
 import { RankingPanel } from "@/components/dashboard/ranking-panel";
 import { statsQuerySchema } from "@/lib/analytics/contract";
 import { journalGraderNames } from "@/lib/analytics/journal-graders";
-import { computeStudyStats } from "@/lib/analytics/study-stats";
+import { computeStudyStats, type StudyStats } from "@/lib/analytics/study-stats";
 import { measureChoices } from "@/lib/results/measures";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { loadStudyForPage } from "@/lib/studies/page-access";
@@ -65,6 +67,11 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
         </p>
       </div>
 
+      {study.design === "PAIRWISE" ? (
+        <>
+          <PairwisePanels block={stats.pairwise} slug={slug} filterTag={filterTag} />
+        </>
+      ) : (
       <RubricNamesProvider names={names}>
       <DashboardFilters specialties={options.specialties} rubrics={options.rubrics} models={options.models} measures={choices} selected={filters} />
 
@@ -94,7 +101,22 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       <JudgesPanel block={stats.judges} />
 
       <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
+
+      {stats.pairwise && stats.pairwise.data ? <PairwisePanels block={stats.pairwise} slug={slug} filterTag={filterTag} /> : null}
       </RubricNamesProvider>
+      )}
     </div>
+  );
+}
+
+/** A pairwise study's figures, or a scoring study's preferences derived from its final scores. */
+function PairwisePanels({ block, slug, filterTag }: { block: StudyStats["pairwise"]; slug: string; filterTag: string }) {
+  const b = block ?? { data: null, reason: "no submitted preference yet" };
+  return (
+    <section aria-label="Pairwise preferences" className="flex flex-col gap-6" data-testid="pairwise-dashboard">
+      <PairwiseForestPanel block={b} slug={slug} filterTag={filterTag} />
+      <PairwiseMatrixPanel block={b} slug={slug} filterTag={filterTag} />
+      <PairwiseBiasPanel block={b} slug={slug} filterTag={filterTag} />
+    </section>
   );
 }
