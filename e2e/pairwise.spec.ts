@@ -151,7 +151,7 @@ test("a pairwise study end to end: created from the template, compared on desk a
   const forest = page.getByTestId("panel-pairwise-forest");
   await expect(forest).toBeVisible();
   await expect(forest.locator('svg[data-chart="pairwise-forest"]')).toBeVisible();
-  for (const m of MODELS) await expect(forest.locator("svg")).toContainText(m);
+  for (const m of MODELS) await expect(forest.locator('svg[data-chart="pairwise-forest"]')).toContainText(m);
   await expect(page.getByTestId("panel-pairwise-matrix").locator('svg[data-chart="pairwise-matrix"]')).toBeVisible();
   await expect(page.getByTestId("panel-pairwise-bias")).toContainText("Left preferred");
   // Nothing of a scoring instrument on a pairwise study's dashboard.
