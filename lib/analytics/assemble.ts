@@ -63,6 +63,8 @@ export interface StatsQuery {
   models?: string[] | null;
   /** Compute the journal block (bootstraps: only on request, ?journal=1). */
   journal?: boolean;
+  /** A scoring study: derive the pairwise block from final scores (bootstraps: only on request, ?pairwise=1). */
+  pairwise?: boolean;
   /** What models are compared on: "total" (default), "dimensions" or a dimension's key (lib/results/measures.ts). */
   measure?: string | null;
 }

@@ -43,6 +43,11 @@ export const statsQuerySchema = z.object({
     .optional()
     .transform((v) => v === "1" || v === "true")
     .meta({ description: "1: include the journal block (pairwise kappa, Kendall's W, ICC, alpha with bootstrap, model comparison); it costs bootstraps, so it is computed only on request" }),
+  pairwise: z
+    .enum(["0", "1", "false", "true"], { error: "pairwise is 1 (derive the preference table from final scores) or 0" })
+    .optional()
+    .transform((v) => v === "1" || v === "true")
+    .meta({ description: "A scoring study: 1 derives the pairwise block from final scores (it costs bootstraps, so only on request). A pairwise study always has it" }),
 });
 
 const interval = z.tuple([z.number(), z.number()]).nullable();

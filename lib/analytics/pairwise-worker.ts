@@ -1,5 +1,5 @@
 import { serveJob } from "@/lib/workers/serve";
-import { analysePreferences, type PairwiseAnalysis, type PairwiseOptions, type PreferenceObservation } from "@/lib/stats/pairwise";
+import { analyseAxis, type AxisAnalysis, type PairwiseOptions, type PreferenceObservation } from "@/lib/stats/pairwise";
 
-/** The pairwise statistics' worker thread: the fits and their question bootstrap, off the request's event loop. */
-serveJob<{ rows: PreferenceObservation[]; options: PairwiseOptions }, PairwiseAnalysis>(async ({ rows, options }) => analysePreferences(rows, options));
+/** The pairwise statistics' worker thread: one axis's fits and question bootstrap, off the request's event loop. */
+serveJob<{ rows: PreferenceObservation[]; axis: string | null; models: string[]; options: PairwiseOptions }, AxisAnalysis>(async ({ rows, axis, models, options }) => analyseAxis(axis, rows, models, options));

@@ -28,6 +28,8 @@ export const DERIVED_NOTE =
   "Derived from final scores: for each question and pair of models, the answer with the higher final score is preferred (equal scores: a tie). " +
   "One observation per question and pair, so there is no agreement between graders and no position bias.";
 
+export const DERIVED_ON_REQUEST = "preferences derived from final scores are computed on request (?pairwise=1): they cost a bootstrap per measure";
+
 export interface PairwiseRun {
   models?: string[];
   replicates?: number;
@@ -36,11 +38,24 @@ export interface PairwiseRun {
 
 type RunAnalysis = (rows: PreferenceObservation[], options: { models?: string[]; replicates: number; seed: number; level: number }) => Promise<PairwiseAnalysis>;
 
-/** The analysis, in a worker thread when it is large (lib/workers; the worker runs the same function). */
+/**
+ * The analysis (analysePreferences), each axis and the pooled one in a worker thread of its own
+ * when it is large (lib/workers), so the axes' bootstraps run side by side off the event loop.
+ */
 export const runAnalysis: RunAnalysis = async (rows, options) => {
   if (rows.length * options.replicates < PAIRWISE_WORKER_MIN) return analysePreferences(rows, options);
+  const models = options.models ? [...options.models] : [...new Set(rows.flatMap((r) => [r.leftModel, r.rightModel]))].sort();
+  const byAxis = new Map<string, PreferenceObservation[]>();
+  for (const r of rows) {
+    const list = byAxis.get(r.axis);
+    if (list) list.push(r);
+    else byAxis.set(r.axis, [r]);
+  }
+  const jobs: [string | null, PreferenceObservation[]][] = [...byAxis.entries()];
+  if (byAxis.size > 1) jobs.push([null, rows]);
   const { runInWorker } = await import("@/lib/workers/run");
-  return runInWorker<PairwiseAnalysis>("pairwise-stats", { rows, options }, [], undefined, { heapMb: 512 });
+  const axes = await Promise.all(jobs.map(([axis, list]) => runInWorker<AxisAnalysis>("pairwise-stats", { rows: list, axis, models, options }, [], undefined, { heapMb: 512 })));
+  return { models, axes };
 };
 
 /** The `pairwise` block of a pairwise study. */

@@ -3,7 +3,7 @@ import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { judgesBlock } from "@/lib/analytics/judges";
 import { loadStudy } from "./load";
-import { derivedPairwiseBlock, pairwiseStudyBlock, type PairwiseRun } from "./pairwise";
+import { DERIVED_ON_REQUEST, derivedPairwiseBlock, pairwiseStudyBlock, type PairwiseRun } from "./pairwise";
 import type { StudyStats } from "./types";
 
 export type { StatsQuery, StatsOptions } from "./assemble";
@@ -31,6 +31,6 @@ export async function computeStudyStats(studyId: string, query: StatsQuery = {},
   // Awaited below; this only keeps an early failure from counting as unhandled meanwhile.
   direct?.catch(() => undefined);
   const [assembled, judges] = await Promise.all([assembleWithFinals(loaded, query, options), judgesBlock(studyId, loaded, query)]);
-  const pairwise = direct ? await direct : await derivedPairwiseBlock(assembled.finals, assembled.measures, options.pairwise);
+  const pairwise = direct ? await direct : query.pairwise ? await derivedPairwiseBlock(assembled.finals, assembled.measures, options.pairwise) : { data: null, reason: DERIVED_ON_REQUEST };
   return { ...assembled.stats, judges, pairwise };
 }

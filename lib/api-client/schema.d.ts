@@ -7124,6 +7124,8 @@ export interface operations {
                 measure?: string;
                 /** @description 1: include the journal block (pairwise kappa, Kendall's W, ICC, alpha with bootstrap, model comparison); it costs bootstraps, so it is computed only on request */
                 journal?: "0" | "1" | "false" | "true";
+                /** @description A scoring study: 1 derives the pairwise block from final scores (it costs bootstraps, so only on request). A pairwise study always has it */
+                pairwise?: "0" | "1" | "false" | "true";
             };
             header?: never;
             path: {

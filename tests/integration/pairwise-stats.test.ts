@@ -13,7 +13,8 @@ import type { PairwiseAxisBlock, PairwiseBlock } from "@/lib/analytics/pairwise-
 import { getDb } from "@/lib/db/client";
 import { setGraderExclusion } from "@/lib/grader-quality/service";
 import { mulberry32 } from "@/lib/stats";
-import { bearer, call, makeUser } from "./helpers/fixtures";
+import { DERIVED_ON_REQUEST } from "@/lib/analytics/pairwise";
+import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { makePairwiseStudy } from "./helpers/pairwise-fixture";
 import { MODEL_NAMES } from "./helpers/study-fixture";
@@ -131,6 +132,21 @@ describe("pairwise statistics of a pairwise study", () => {
     const res = await call(stats, "/x", bearer(f.lead.token), { id: f.study.id });
     expect(res.status).toBe(200);
     expect(res.body.pairwise).toEqual({ data: null, reason: "no submitted preference yet" });
+  });
+});
+
+describe("a scoring study's derived preferences", () => {
+  it("are computed only on request (?pairwise=1), and say why when there is nothing to derive", async () => {
+    const lead = await makeUser("LEAD", "scorer");
+    const study = await makeStudy(lead.id);
+    const plain = await call(stats, "/x", bearer(lead.token), { id: study.id });
+    expect(plain.status).toBe(200);
+    expect(plain.body.pairwise).toEqual({ data: null, reason: DERIVED_ON_REQUEST });
+    const asked = await call(stats, "/x?pairwise=1", bearer(lead.token), { id: study.id });
+    expect(asked.status).toBe(200);
+    expect(() => StudyStatsSchema.parse(asked.body)).not.toThrow();
+    expect((asked.body.pairwise as { reason: string }).reason).toBe("preferences are derived from final scores of two or more models");
+    expect((await call(stats, "/x?pairwise=maybe", bearer(lead.token), { id: study.id })).status).toBe(422);
   });
 });
 

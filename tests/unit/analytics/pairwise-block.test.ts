@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PairwiseBlockSchema } from "@/lib/analytics/pairwise-contract";
-import { derivedPairwiseBlock } from "@/lib/analytics/pairwise";
+import { derivedPairwiseBlock, PAIRWISE_WORKER_MIN, runAnalysis } from "@/lib/analytics/pairwise";
+import { analysePreferences, type PreferenceObservation } from "@/lib/stats/pairwise";
 import type { Measure } from "@/lib/results/measures";
 import type { SetResult } from "@/lib/results/sets";
 
@@ -34,4 +35,24 @@ describe("a scoring study's preferences derived from final scores", () => {
     const block = await derivedPairwiseBlock([set(1, "A", 3)], [MEASURE]);
     expect(block).toEqual({ data: null, reason: "preferences are derived from final scores of two or more models" });
   });
+});
+
+describe("the analysis in worker threads", () => {
+  it("gives exactly what analysePreferences gives on the same rows, one thread per axis and one pooled", async () => {
+    const rows: PreferenceObservation[] = [];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let q = 0; q < 220; q++)
+      for (const [l, r] of [["A", "B"], ["B", "C"], ["C", "A"]])
+        for (const axis of ["x", "y"])
+          for (const grader of ["g1", "g2"]) {
+            const u = rnd();
+            rows.push({ comparison: `${q}${l}${r}`, question: `q${q}`, axis, grader, leftModel: l, rightModel: r, leftLength: 10 + (q % 7), rightLength: 12, choice: u < 0.45 ? "left" : u < 0.6 ? "tie" : "right", primary: true });
+          }
+    const options = { replicates: 1000, seed: 3, level: 0.95 };
+    expect(rows.length * options.replicates).toBeGreaterThanOrEqual(PAIRWISE_WORKER_MIN);
+    const threaded = await runAnalysis(rows, options);
+    expect(threaded).toEqual(JSON.parse(JSON.stringify(analysePreferences(rows, options))));
+    expect(threaded.axes.map((a) => a.axis)).toEqual(["x", "y", null]);
+  }, 120_000);
 });

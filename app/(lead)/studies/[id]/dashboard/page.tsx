@@ -43,6 +43,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
     rubrics: (q.rubric ?? []).filter((r) => storedRubricKeys(study.rubrics).includes(r)),
     models: q.models,
     journal: q.journal,
+    pairwise: q.pairwise,
     measure,
   });
   if (!stats) notFound();
@@ -102,7 +103,19 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
 
       <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
 
-      {stats.pairwise && stats.pairwise.data ? <PairwisePanels block={stats.pairwise} slug={slug} filterTag={filterTag} /> : null}
+      {stats.pairwise?.data ? (
+        <PairwisePanels block={stats.pairwise} slug={slug} filterTag={filterTag} />
+      ) : options.models.length >= 2 ? (
+        <p className="text-sm" data-testid="derived-pairwise-link">
+          <a
+            className="underline underline-offset-2"
+            href={`?${new URLSearchParams({ ...(q.specialty ? { specialty: q.specialty } : {}), ...(q.rubric?.length ? { rubric: q.rubric.join(",") } : {}), ...(q.models?.length ? { models: q.models.join(",") } : {}), ...(measure ? { measure } : {}), pairwise: "1" }).toString()}#pairwise`}
+          >
+            Compare with a pairwise design: preferences derived from the final scores
+          </a>{" "}
+          <span className="text-muted-foreground">(Bradley-Terry strengths and win rates; computed on request, it takes a few seconds).</span>
+        </p>
+      ) : null}
       </RubricNamesProvider>
       )}
     </div>
@@ -113,7 +126,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
 function PairwisePanels({ block, slug, filterTag }: { block: StudyStats["pairwise"]; slug: string; filterTag: string }) {
   const b = block ?? { data: null, reason: "no submitted preference yet" };
   return (
-    <section aria-label="Pairwise preferences" className="flex flex-col gap-6" data-testid="pairwise-dashboard">
+    <section id="pairwise" aria-label="Pairwise preferences" className="flex flex-col gap-6" data-testid="pairwise-dashboard">
       <PairwiseForestPanel block={b} slug={slug} filterTag={filterTag} />
       <PairwiseMatrixPanel block={b} slug={slug} filterTag={filterTag} />
       <PairwiseBiasPanel block={b} slug={slug} filterTag={filterTag} />
