@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 
 type Choice = "a" | "tie" | "b";
@@ -40,11 +40,38 @@ export function ComparisonForm(props: {
   const [harm, setHarm] = useState({ a: { flag: props.harm.a.flag, comment: props.harm.a.comment ?? "" }, b: { flag: props.harm.b.flag, comment: props.harm.b.comment ?? "" } });
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // On a phone the answers are stacked behind two tabs; from md up they stand side by side.
+  const [shown, setShown] = useState<"a" | "b">("a");
   const set = (k: string, patch: Answer) => setValues((v) => ({ ...v, [k]: { ...v[k], ...patch } }));
+  // Time on task: milliseconds the page was visible since the last save, sent with each save
+  // (the server adds it, capped by the time since its last write).
+  const clock = useRef({ since: 0, banked: 0 });
+  useEffect(() => {
+    const c = clock.current;
+    c.since = document.visibilityState === "visible" ? Date.now() : 0;
+    const onVisibility = () => {
+      if (document.visibilityState === "visible") c.since = Date.now();
+      else if (c.since) {
+        c.banked += Date.now() - c.since;
+        c.since = 0;
+      }
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => document.removeEventListener("visibilitychange", onVisibility);
+  }, []);
+  const takeElapsed = () => {
+    const c = clock.current;
+    const now = Date.now();
+    const out = c.banked + (c.since ? now - c.since : 0);
+    c.banked = 0;
+    if (c.since) c.since = now;
+    return Math.max(0, Math.round(out));
+  };
 
   async function send(submit: boolean) {
     setBusy(true);
     setMessage(null);
+    const elapsedMs = takeElapsed();
     const body = {
       preferences: props.axes.flatMap((a) => {
         const v = values[keyOf(a.rubric, a.key)];
@@ -52,6 +79,7 @@ export function ComparisonForm(props: {
         return [{ rubric: a.rubric, axis: a.key, choice: v.choice, ...(v.strength && v.choice !== "tie" ? { strength: v.strength } : {}), ...(v.comment ? { comment: v.comment } : {}) }];
       }),
       harm: { a: { flag: harm.a.flag, comment: harm.a.comment || undefined }, b: { flag: harm.b.flag, comment: harm.b.comment || undefined } },
+      elapsedMs: Math.min(elapsedMs, 24 * 3_600_000),
     };
     const res = await fetch(`/api/v1/comparison-assignments/${props.id}/${submit ? "submit" : "preferences"}`, {
       method: submit ? "POST" : "PUT",
@@ -61,6 +89,8 @@ export function ComparisonForm(props: {
     const out = (await res.json().catch(() => ({}))) as { error?: string; details?: { problems?: { message: string }[] }; nextAssignmentId?: string | null };
     setBusy(false);
     if (!res.ok) {
+      // Not saved: the time stays to be sent with the next save.
+      clock.current.banked += elapsedMs;
       setMessage([out.error, ...(out.details?.problems ?? []).map((p) => p.message)].filter(Boolean).join(" · "));
       return;
     }
@@ -70,9 +100,30 @@ export function ComparisonForm(props: {
 
   return (
     <form className="flex flex-col gap-6" onSubmit={(e) => (e.preventDefault(), void send(true))}>
+      <div role="tablist" aria-label="Answers" className="flex gap-2 md:hidden">
+        {(["a", "b"] as const).map((side) => (
+          <button
+            key={side}
+            type="button"
+            role="tab"
+            id={`answer-tab-${side}`}
+            aria-selected={shown === side}
+            aria-controls={`answer-${side}`}
+            className={`flex-1 rounded-md border px-3 py-2 text-sm font-medium ${shown === side ? "border-primary bg-primary text-primary-foreground" : "border-border bg-background"}`}
+            onClick={() => setShown(side)}
+          >
+            Answer {side.toUpperCase()}
+          </button>
+        ))}
+      </div>
       <div className="grid gap-4 md:grid-cols-2">
         {(["a", "b"] as const).map((side) => (
-          <section key={side} aria-label={`Answer ${side.toUpperCase()}`} className="rounded-xl border border-border bg-background p-4 shadow-sm">
+          <section
+            key={side}
+            id={`answer-${side}`}
+            aria-label={`Answer ${side.toUpperCase()}`}
+            className={`rounded-xl border border-border bg-background p-4 shadow-sm md:block ${shown === side ? "block" : "hidden"}`}
+          >
             <h2 className="mb-2 text-base font-semibold">Answer {side.toUpperCase()}</h2>
             <div className="prose prose-sm max-w-none">{props.answers[side]}</div>
             <label className="mt-3 flex items-center gap-2 text-sm">

@@ -59,6 +59,8 @@ export function StudySettingsForm({
   const [description, setDescription] = useState(initial.description);
   const initialChoice: RubricChoiceItem[] = initial.rubricDocuments ?? initial.rubrics;
   const [choice, setChoice] = useState<RubricChoiceItem[]>(initialChoice);
+  // Chosen once, at creation: a pairwise study compares two answers on preference axes.
+  const [design, setDesign] = useState<"scoring" | "pairwise">("scoring");
   const [repetitions, setRepetitions] = useState(String(initial.repetitions));
   const [gradersPerSet, setGradersPerSet] = useState(String(initial.gradersPerSet));
   const [showReferenceAnswer, setShowReferenceAnswer] = useState(initial.showReferenceAnswer);
@@ -98,6 +100,7 @@ export function StudySettingsForm({
       graderTitle,
       description,
       rubrics: choice,
+      ...(mode === "create" && design === "pairwise" ? { design } : {}),
       repetitions: num(repetitions),
       gradersPerSet: num(gradersPerSet),
       showReferenceAnswer,
@@ -213,6 +216,28 @@ export function StudySettingsForm({
           aria-describedby={describedBy("study-description", true, err("description"))}
         />
       </Field>
+
+      {mode === "create" ? (
+        <Field id="study-design" label="Design" hint="Scoring: graders score each answer on the rubrics. Pairwise: graders say which of two blinded answers is better, per axis of a preference rubric. Chosen now, never changed." error={err("design")}>
+          <select
+            id="study-design"
+            name="design"
+            value={design}
+            className="h-9 rounded-md border border-border bg-background px-2 text-sm"
+            aria-describedby={describedBy("study-design", true, err("design"))}
+            onChange={(e) => {
+              const next = e.target.value as "scoring" | "pairwise";
+              setDesign(next);
+              // Keep only the rubrics the new design can grade with: the lead adds the others.
+              const preferenceOnly = (d: RubricDocument | undefined) => Boolean(d && d.dimensions.length && d.dimensions.every((x) => x.scale.kind === "preference"));
+              setChoice((c) => c.filter((_, i) => preferenceOnly(docs[i]) === (next === "pairwise")));
+            }}
+          >
+            <option value="scoring">Scoring</option>
+            <option value="pairwise">Pairwise preference</option>
+          </select>
+        </Field>
+      ) : null}
 
       <RubricChooser
         value={choice}

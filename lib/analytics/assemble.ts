@@ -63,6 +63,8 @@ export interface StatsQuery {
   models?: string[] | null;
   /** Compute the journal block (bootstraps: only on request, ?journal=1); "models": its model comparisons only (the study report). */
   journal?: boolean | "models";
+  /** A scoring study: derive the pairwise block from final scores (bootstraps: only on request, ?pairwise=1). */
+  pairwise?: boolean;
   /** What models are compared on: "total" (default), "dimensions" or a dimension's key (lib/results/measures.ts). */
   measure?: string | null;
 }
@@ -127,9 +129,14 @@ export function assembleStudyStats(loaded: LoadedStudy, query: StatsQuery = {}, 
  * in a worker thread while this thread computes the agreement statistics.
  */
 export async function assembleStudyStatsAsync(loaded: LoadedStudy, query: StatsQuery = {}, options: StatsOptions = {}): Promise<StudyStats> {
+  return (await assembleWithFinals(loaded, query, options)).stats;
+}
+
+/** `assembleStudyStatsAsync`'s numbers with the final sets and measures they came from (the derived pairwise block reads them). */
+export async function assembleWithFinals(loaded: LoadedStudy, query: StatsQuery = {}, options: StatsOptions = {}): Promise<{ stats: StudyStats; finals: SetResult[]; measures: Measure[] }> {
   const core = assembleCore(loaded, query, options, cliffsPairsAsync);
   if (core.pending) core.setCells(await core.pending);
-  return core.stats;
+  return { stats: core.stats, finals: core.finals, measures: core.measures };
 }
 
 type CliffsRunner<P> = (finals: SetResult[], rubrics: readonly RubricDocument[], opts: { resamples: number; seed: number }, measures: readonly Measure[]) => P;
@@ -138,7 +145,12 @@ type CliffsRunner<P> = (finals: SetResult[], rubrics: readonly RubricDocument[],
  * Everything but the Cliff's delta cells, which `runCliffs` starts computing (synchronously, or
  * in a worker) before the agreement statistics; the caller hands its cells to `setCells`.
  */
-function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsOptions, runCliffs: CliffsRunner<P>): { stats: StudyStats; pending: P | null; setCells: (cells: DeltaPairCell[]) => void } {
+function assembleCore<P>(
+  loaded: LoadedStudy,
+  query: StatsQuery,
+  options: StatsOptions,
+  runCliffs: CliffsRunner<P>,
+): { stats: StudyStats; pending: P | null; setCells: (cells: DeltaPairCell[]) => void; finals: SetResult[]; measures: Measure[] } {
   const { study } = loaded;
   const n = study.repetitions;
   const rubrics = query.rubrics?.length ? study.rubrics.filter((r) => query.rubrics!.includes(r.key)) : [...study.rubrics];
@@ -334,5 +346,5 @@ function assembleCore<P>(loaded: LoadedStudy, query: StatsQuery, options: StatsO
     progress,
     journal,
   };
-  return { stats, pending, setCells };
+  return { stats, pending, setCells, finals, measures };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RubricDocumentSchema } from "@/lib/rubrics/document";
 import { errorResponses, registry } from "@/lib/api/registry";
 import { lineText } from "@/lib/validation/text";
+import { PairwiseBlockSchema } from "./pairwise-contract";
 
 /**
  * GET /api/v1/studies/{id}/stats: every number of the study dashboard (types.ts),
@@ -42,6 +43,11 @@ export const statsQuerySchema = z.object({
     .optional()
     .transform((v) => v === "1" || v === "true")
     .meta({ description: "1: include the journal block (pairwise kappa, Kendall's W, ICC, alpha with bootstrap, model comparison); it costs bootstraps, so it is computed only on request" }),
+  pairwise: z
+    .enum(["0", "1", "false", "true"], { error: "pairwise is 1 (derive the preference table from final scores) or 0" })
+    .optional()
+    .transform((v) => v === "1" || v === "true")
+    .meta({ description: "A scoring study: 1 derives the pairwise block from final scores (it costs bootstraps, so only on request). A pairwise study always has it" }),
 });
 
 const interval = z.tuple([z.number(), z.number()]).nullable();
@@ -343,6 +349,12 @@ export const StudyStatsSchema = registry.register(
     judges: block(z.object({ note: z.string(), judges: z.array(JudgeComparison) }))
       .optional()
       .meta({ description: "Automated judges against the clinician panel, per dimension and total, with the clinicians' agreement as the ceiling" }),
+    pairwise: block(PairwiseBlockSchema)
+      .optional()
+      .meta({
+        description:
+          "Pairwise preferences per axis and overall: wins/ties/losses and win rates (Wilson CI) per pair of models, Bradley-Terry (Davidson with ties) strengths with SEs, question-bootstrap CIs and P(best), predicted win matrix, position and length bias, agreement. A scoring study with two or more models: the same table derived from final scores",
+      }),
   }),
 );
 

@@ -1,6 +1,9 @@
-import { assembleStudyStatsAsync, type StatsOptions, type StatsQuery } from "./assemble";
+import { assembleWithFinals, type StatsOptions, type StatsQuery } from "./assemble";
+import { sql } from "@/lib/db/sql";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { judgesBlock } from "@/lib/analytics/judges";
 import { loadStudy } from "./load";
+import { DERIVED_ON_REQUEST, derivedPairwiseBlock, pairwiseStudyBlock, type PairwiseRun } from "./pairwise";
 import type { StudyStats } from "./types";
 
 export type { StatsQuery, StatsOptions } from "./assemble";
@@ -14,11 +17,20 @@ export type { StudyStats } from "./types";
  * models (by name). Each block is `{data, reason}`, data null with the reason
  * when there is not enough data. Null when the study does not exist.
  * One read of five SQL statements (load.ts), then pure code (assemble.ts), with the Cliff's
- * delta bootstrap in a worker thread on large studies.
+ * delta bootstrap in a worker thread on large studies. The `pairwise` block: a pairwise study's
+ * preferences (one more statement, pairwise-load.ts), or a scoring study's final scores read as
+ * preferences (pairwise.ts), its bootstrap in a worker thread too.
  */
-export async function computeStudyStats(studyId: string, query: StatsQuery = {}, options: StatsOptions = {}): Promise<StudyStats | null> {
-  const loaded = await loadStudy(studyId);
+export async function computeStudyStats(studyId: string, query: StatsQuery = {}, options: StatsOptions & { pairwise?: PairwiseRun } = {}): Promise<StudyStats | null> {
+  const [loaded, design] = await Promise.all([loadStudy(studyId), sql.rows<{ design: string }>(Prisma.sql`SELECT design::text AS design FROM "Study" WHERE id = ${studyId}::uuid`)]);
   if (!loaded) return null;
-  const [stats, judges] = await Promise.all([assembleStudyStatsAsync(loaded, query, options), judgesBlock(studyId, loaded, query)]);
-  return { ...stats, judges };
+  const pairwiseDesign = design[0]?.design === "PAIRWISE";
+  const rubrics = query.rubrics?.length ? loaded.study.rubrics.filter((r) => query.rubrics!.includes(r.key)) : loaded.study.rubrics;
+  // A pairwise study's block starts at once (its own read), beside the scoring statistics.
+  const direct = pairwiseDesign ? pairwiseStudyBlock(studyId, rubrics, query, options.pairwise) : null;
+  // Awaited below; this only keeps an early failure from counting as unhandled meanwhile.
+  direct?.catch(() => undefined);
+  const [assembled, judges] = await Promise.all([assembleWithFinals(loaded, query, options), judgesBlock(studyId, loaded, query)]);
+  const pairwise = direct ? await direct : query.pairwise ? await derivedPairwiseBlock(assembled.finals, assembled.measures, options.pairwise) : { data: null, reason: DERIVED_ON_REQUEST };
+  return { ...assembled.stats, judges, pairwise };
 }

@@ -7,6 +7,7 @@
  * Every block is `{data, reason}`: `data` null with a `reason` when the study
  * does not have enough data for it yet ("not enough data"), never a broken chart.
  */
+import type { PairwiseBlock } from "./pairwise-contract";
 import type { JudgesBlock } from "@/lib/judges/types";
 import type { RubricDocument } from "@/lib/rubrics/document";
 
@@ -260,6 +261,8 @@ export interface StudyStats {
   journal: Block<JournalBlock>;
   /** Automated judges against the panel (lib/judges/compare.ts); absent from the pure assembly, added by computeStudyStats. */
   judges?: Block<JudgesBlock>;
+  /** Preferences per pair of models, Bradley-Terry strengths, biases, agreement (lib/analytics/pairwise.ts); added by computeStudyStats. */
+  pairwise?: Block<PairwiseBlock>;
 }
 
 // ─── journal statistics (issue #17) ──────────────────────────────────────────

@@ -2718,6 +2718,141 @@ export interface components {
             id: string;
             slug: string;
         };
+        StatsPairwise: {
+            /**
+             * @description preferences: a pairwise study's graders; scores: a scoring study's final scores, the higher-scored answer of each pair preferred
+             * @enum {string}
+             */
+            source: "preferences" | "scores";
+            note: string;
+            models: string[];
+            replicates: number;
+            seed: number;
+            level: number;
+            axes: {
+                /** @description The axis's key; null: every axis pooled (overall) */
+                axis: string | null;
+                label: string;
+                /** @description Preferences (every grader's own) */
+                n: number;
+                pairs: {
+                    a: string;
+                    /** @description Wins, ties and losses are a's against b */
+                    b: string;
+                    wins: number;
+                    ties: number;
+                    losses: number;
+                    n: number;
+                    /** @description wins / n (ties count against), Wilson interval */
+                    winRate: {
+                        estimate: number | null;
+                        ci: [
+                            number,
+                            number
+                        ] | null;
+                        reason: string | null;
+                    };
+                    /** @description wins / (wins + losses), Wilson interval */
+                    decisiveWinRate: {
+                        estimate: number | null;
+                        ci: [
+                            number,
+                            number
+                        ] | null;
+                        reason: string | null;
+                    };
+                    /** @description wins / losses - 1: a preferred over b this much more often (null without a loss) */
+                    relativePreference: number | null;
+                    /** @description Share of decisive preferences of this pair won by the longer answer */
+                    lengthBias: {
+                        successes: number;
+                        n: number;
+                        share: number | null;
+                        /** @description Wilson interval */
+                        ci: [
+                            number,
+                            number
+                        ] | null;
+                        /** @description Two-sided exact binomial test against one half */
+                        pValue: number | null;
+                        reason: string | null;
+                    };
+                }[];
+                strengths: {
+                    /**
+                     * @description Bradley-Terry, or Davidson's model when any tie was given
+                     * @enum {string}
+                     */
+                    model: "plain" | "davidson";
+                    /** @description Davidson's tie parameter */
+                    nu: number | null;
+                    nuSE: number | null;
+                    rows: {
+                        model: string;
+                        /** @description Centred log-strength (mean 0 over the models) */
+                        logStrength: number | null;
+                        /** @description Standard error from the observed information */
+                        se: number | null;
+                        /** @description Percentile interval of the question bootstrap */
+                        ci: [
+                            number,
+                            number
+                        ] | null;
+                        /** @description Share of bootstrap replicates in which the model was strongest */
+                        probabilityBest: number | null;
+                    }[];
+                    /** @description Predicted P(row model preferred over column model) */
+                    winProbability: (number | null)[][] | null;
+                    tieProbability: (number | null)[][] | null;
+                    replicates: number;
+                    /** @description Bootstrap replicates without a finite fit */
+                    failed: number;
+                    reason: string | null;
+                    bootstrapReason: string | null;
+                };
+                /** @description Share of decisive preferences given to the left answer */
+                positionBias: {
+                    successes: number;
+                    n: number;
+                    share: number | null;
+                    /** @description Wilson interval */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Two-sided exact binomial test against one half */
+                    pValue: number | null;
+                    reason: string | null;
+                };
+                /** @description Share of decisive preferences between answers of different length won by the longer */
+                lengthBias: {
+                    successes: number;
+                    n: number;
+                    share: number | null;
+                    /** @description Wilson interval */
+                    ci: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Two-sided exact binomial test against one half */
+                    pValue: number | null;
+                    reason: string | null;
+                };
+                /** @description Agreement of the primary graders on left / tie / right; null for preferences derived from scores */
+                agreement: {
+                    /** @description Comparisons with two or more primary graders */
+                    comparisons: number;
+                    percent: number | null;
+                    fleiss: number | null;
+                    ac1: number | null;
+                    ac1Ci: [
+                        number,
+                        number
+                    ] | null;
+                    reason: string | null;
+                } | null;
+            }[];
+        };
         StatsRadarChart: {
             rubric: string;
             specialty: string;
@@ -3606,6 +3741,11 @@ export interface components {
                     note: string;
                     judges: components["schemas"]["StatsJudgeComparison"][];
                 } | null;
+                reason: string | null;
+            };
+            /** @description Pairwise preferences per axis and overall: wins/ties/losses and win rates (Wilson CI) per pair of models, Bradley-Terry (Davidson with ties) strengths with SEs, question-bootstrap CIs and P(best), predicted win matrix, position and length bias, agreement. A scoring study with two or more models: the same table derived from final scores */
+            pairwise?: {
+                data: components["schemas"]["StatsPairwise"] & (Record<string, never> | null);
                 reason: string | null;
             };
         };
@@ -7251,6 +7391,8 @@ export interface operations {
                 measure?: string;
                 /** @description 1: include the journal block (pairwise kappa, Kendall's W, ICC, alpha with bootstrap, model comparison); it costs bootstraps, so it is computed only on request */
                 journal?: "0" | "1" | "false" | "true";
+                /** @description A scoring study: 1 derives the pairwise block from final scores (it costs bootstraps, so only on request). A pairwise study always has it */
+                pairwise?: "0" | "1" | "false" | "true";
             };
             header?: never;
             path: {

@@ -187,6 +187,68 @@ function evaluate(counts: PreferenceCounts, x: ReadonlyArray<number>, davidson: 
   return { x: [...x], ll, hessian, gradient };
 }
 
+/** Equal strengths; for Davidson P(tie) = nu / (2 + nu), so nu starts at 2 t / (n - t). */
+function startOf(k: number, davidson: boolean, n: number, ties: number): number[] {
+  const start = new Array<number>(k - 1 + (davidson ? 1 : 0)).fill(0);
+  if (davidson) start[k - 1] = Math.log((2 * ties) / (n - ties));
+  return start;
+}
+
+/** Newton-Raphson with step halving from `start`, to a largest step below `tolerance`. */
+function newton(counts: PreferenceCounts, davidson: boolean, start: number[], tolerance: number, maxIterations: number): { fit: Fit; iterations: number } | "singular" | "diverged" {
+  let fit = evaluate(counts, start, davidson);
+  let iterations = 0;
+  while (iterations < maxIterations) {
+    iterations += 1;
+    const inverse = invert(fit.hessian.map((row) => row.map((v) => -v)));
+    if (!inverse) return "singular";
+    const step = inverse.map((row) => row.reduce((s, v, j) => s + v * fit.gradient[j], 0));
+    let scale = 1;
+    let next = evaluate(counts, fit.x.map((v, i) => v + step[i]), davidson);
+    // Step halving keeps the likelihood from falling far from the optimum.
+    while (next.ll < fit.ll - 1e-12 * Math.max(1, Math.abs(fit.ll)) && scale > 1e-8) {
+      scale /= 2;
+      next = evaluate(counts, fit.x.map((v, i) => v + scale * step[i]), davidson);
+    }
+    const largest = Math.max(...step.map((v) => Math.abs(v * scale)));
+    fit = next;
+    if (largest < tolerance) return { fit, iterations };
+  }
+  return "diverged";
+}
+
+/**
+ * A bootstrap replicate's centred log-strengths only (no standard errors, no predicted matrix),
+ * Newton started from `start` (the full data's estimate, close to every replicate's); null where
+ * bradleyTerryFromCounts would be degenerate.
+ */
+function replicateStrengths(counts: PreferenceCounts, davidson: boolean, start: number[] | null, options: BradleyTerryOptions): number[] | null {
+  const k = counts.wins.length;
+  let n = 0;
+  let ties = 0;
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      n += counts.wins[i][j];
+      if (j > i) ties += counts.ties[i][j];
+    }
+  }
+  n += ties;
+  if (n === 0 || (!davidson && ties > 0) || (davidson && (ties === n || ties === 0)) || connectivityProblem(counts, davidson)) return null;
+  const run = newton(counts, davidson, start ? [...start] : startOf(k, davidson, n, ties), options.tolerance ?? 1e-10, options.maxIterations ?? 200);
+  if (typeof run === "string") return null;
+  const theta = [0, ...run.fit.x.slice(0, k - 1)];
+  const mean = theta.reduce((s, v) => s + v, 0) / k;
+  return theta.map((v) => v - mean);
+}
+
+function addCells(counts: PreferenceCounts, cells: ReadonlyArray<number>): PreferenceCounts {
+  for (let k = 0; k < cells.length; k += 4) {
+    counts.wins[cells[k]][cells[k + 1]] += cells[k + 2];
+    counts.ties[cells[k]][cells[k + 1]] += cells[k + 3];
+  }
+  return counts;
+}
+
 /** Fits pairwise counts (see the module comment). */
 export function bradleyTerryFromCounts(counts: PreferenceCounts, options: BradleyTerryOptions = {}): BradleyTerryResult {
   const k = counts.wins.length;
@@ -210,32 +272,11 @@ export function bradleyTerryFromCounts(counts: PreferenceCounts, options: Bradle
   const problem = connectivityProblem(counts, davidson);
   if (problem) return degenerate(model, n, ties, problem);
 
-  const tolerance = options.tolerance ?? 1e-10;
   const maxIterations = options.maxIterations ?? 200;
-  const dim = k - 1 + (davidson ? 1 : 0);
-  const start = new Array<number>(dim).fill(0);
-  // Equal strengths: P(tie) = nu / (2 + nu), so nu starts at 2 t / (n - t).
-  if (davidson) start[k - 1] = Math.log((2 * ties) / (n - ties));
-  let fit = evaluate(counts, start, davidson);
-  let iterations = 0;
-  let converged = false;
-  while (iterations < maxIterations) {
-    iterations += 1;
-    const inverse = invert(fit.hessian.map((row) => row.map((v) => -v)));
-    if (!inverse) return degenerate(model, n, ties, "the information matrix is singular");
-    const step = inverse.map((row) => row.reduce((s, v, j) => s + v * fit.gradient[j], 0));
-    let scale = 1;
-    let next = evaluate(counts, fit.x.map((v, i) => v + step[i]), davidson);
-    // Step halving keeps the likelihood from falling far from the optimum.
-    while (next.ll < fit.ll - 1e-12 * Math.max(1, Math.abs(fit.ll)) && scale > 1e-8) {
-      scale /= 2;
-      next = evaluate(counts, fit.x.map((v, i) => v + scale * step[i]), davidson);
-    }
-    const largest = Math.max(...step.map((v) => Math.abs(v * scale)));
-    fit = next;
-    if (largest < tolerance) { converged = true; break; }
-  }
-  if (!converged) return degenerate(model, n, ties, `did not converge in ${maxIterations} iterations`);
+  const run = newton(counts, davidson, startOf(k, davidson, n, ties), options.tolerance ?? 1e-10, maxIterations);
+  if (run === "singular") return degenerate(model, n, ties, "the information matrix is singular");
+  if (run === "diverged") return degenerate(model, n, ties, `did not converge in ${maxIterations} iterations`);
+  const { fit, iterations } = run;
   const covariance = invert(fit.hessian.map((row) => row.map((v) => -v)));
   if (!covariance) return degenerate(model, n, ties, "the information matrix is singular");
 
@@ -314,10 +355,20 @@ export function bradleyTerryBootstrap(
     else byCluster.set(p.cluster, [p]);
     if (p.outcome === "tie") anyTie = true;
   }
-  const clusters = [...byCluster.values()].map((list) => countPreferences(nModels, list));
+  // Each question holds a few pairs: its counts as a sparse list of the cells it touches, so a
+  // replicate adds those instead of a full models x models grid (the same integer sums).
+  const clusters = [...byCluster.values()].map((list) => {
+    const c = countPreferences(nModels, list);
+    const cells: number[] = [];
+    for (let i = 0; i < nModels; i++) for (let j = 0; j < nModels; j++) if (c.wins[i][j] || c.ties[i][j]) cells.push(i, j, c.wins[i][j], c.ties[i][j]);
+    return cells;
+  });
   const ties = options.ties === "auto" || options.ties === undefined ? (anyTie ? "davidson" : "plain") : options.ties;
   const empty: BradleyTerryBootstrapResult = { intervals: new Array(nModels).fill(null), probabilityBest: new Array(nModels).fill(0), replicates: 0, failed: 0 };
   if (clusters.length < 2) return { ...empty, reason: "fewer than two questions to resample" };
+  // Every replicate starts from the full data's estimate (uncentred, reference model at 0).
+  const full = replicates > 0 ? bradleyTerryFromCounts(clusters.reduce((acc, cells) => addCells(acc, cells), emptyCounts(nModels)), { ...options, ties }) : null;
+  const start = full?.logStrength ? [...full.logStrength.slice(1).map((v) => v - full.logStrength![0]), ...(full.nu !== null ? [Math.log(full.nu)] : [])] : null;
   const rng = mulberry32(options.seed ?? 20261205);
   const draws: number[][] = Array.from({ length: nModels }, () => []);
   const best = new Array<number>(nModels).fill(0);
@@ -326,19 +377,14 @@ export function bradleyTerryBootstrap(
     const counts = emptyCounts(nModels);
     for (let c = 0; c < clusters.length; c++) {
       const pick = clusters[Math.floor(rng() * clusters.length)];
-      for (let i = 0; i < nModels; i++) {
-        for (let j = 0; j < nModels; j++) {
-          counts.wins[i][j] += pick.wins[i][j];
-          counts.ties[i][j] += pick.ties[i][j];
-        }
-      }
+      addCells(counts, pick);
     }
-    const fit = bradleyTerryFromCounts(counts, { ...options, ties });
-    if (!fit.logStrength) { failed += 1; continue; }
-    const top = Math.max(...fit.logStrength);
-    const leaders = fit.logStrength.flatMap((v, i) => (v === top ? [i] : []));
+    const logStrength = replicateStrengths(counts, ties === "davidson", start, options);
+    if (!logStrength) { failed += 1; continue; }
+    const top = Math.max(...logStrength);
+    const leaders = logStrength.flatMap((v, i) => (v === top ? [i] : []));
     for (const i of leaders) best[i] += 1 / leaders.length;
-    fit.logStrength.forEach((v, i) => draws[i].push(v));
+    logStrength.forEach((v, i) => draws[i].push(v));
   }
   const ok = replicates - failed;
   if (ok < 2) return { ...empty, replicates, failed, reason: "too few resamples had finite strengths" };

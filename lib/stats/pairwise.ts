@@ -79,7 +79,8 @@ export function analysePreferences(rows: ReadonlyArray<PreferenceObservation>, o
   return { models, axes: out };
 }
 
-function analyseAxis(axis: string | null, rows: ReadonlyArray<PreferenceObservation>, models: string[], options: PairwiseOptions): AxisAnalysis {
+/** One axis (`axis` null: every row pooled, "overall"), as analysePreferences computes each; callers may run axes in parallel. */
+export function analyseAxis(axis: string | null, rows: ReadonlyArray<PreferenceObservation>, models: string[], options: PairwiseOptions): AxisAnalysis {
   const index = new Map(models.map((m, i) => [m, i]));
   const level = options.level ?? 0.95;
   const counts = new Map<string, { wins: number; ties: number; losses: number; longer: number; decisiveUnequal: number }>();

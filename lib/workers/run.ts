@@ -27,6 +27,7 @@ export const WORKER_ENTRIES = {
   screen: "lib/screening/worker.ts",
   planner: "lib/planner/worker.ts",
   "grader-sensitivity": "lib/grader-quality/sensitivity-worker.ts",
+  "pairwise-stats": "lib/analytics/pairwise-worker.ts",
 } as const;
 
 export type WorkerJob = keyof typeof WORKER_ENTRIES;

@@ -1,6 +1,9 @@
 import { ProgressBar } from "@/components/grading/progress-bar";
 import type { Metadata } from "next";
 import { AssignPanel } from "@/components/assignment/assign-panel";
+import { ComparisonPanel } from "@/components/assignment/comparison-panel";
+import { getDb } from "@/lib/db/client";
+import { comparisonPlanSummary } from "@/lib/pairwise/plan-service";
 import { LeftWorkNotice } from "@/components/assignment/left-work-notice";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -17,6 +20,14 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ id
   return (
     <div className="flex flex-col gap-6">
       <LeftWorkNotice graders={progress.graders} studyId={study.id} />
+      {study.design === "PAIRWISE" ? (
+        <ComparisonPanel
+          studyId={study.id}
+          open={study.status === "OPEN"}
+          models={(await getDb().llmModel.findMany({ where: { studyId: study.id }, select: { name: true }, orderBy: { name: "asc" } })).map((m) => m.name)}
+          plan={await comparisonPlanSummary(getDb(), study.id)}
+        />
+      ) : (
       <AssignPanel
         studyId={study.id}
         open={study.status === "OPEN"}
@@ -25,6 +36,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ id
         design={progress.design}
         assigned={progress.totals.assigned > 0}
       />
+      )}
       <div className="flex flex-col gap-2">
         <h2 className="font-semibold">Progress per grader</h2>
         <p className="text-sm text-muted-foreground" data-testid="assignment-seed">

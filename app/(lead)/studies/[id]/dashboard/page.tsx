@@ -9,13 +9,15 @@ import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
 import { JournalPanel } from "@/components/dashboard/journal-panel";
 import { JudgesPanel } from "@/components/dashboard/judges-panel";
 import { PrintDashboardButton } from "@/components/dashboard/print-button";
+import { PairwiseForestPanel } from "@/components/dashboard/pairwise-forest";
+import { PairwiseBiasPanel, PairwiseMatrixPanel } from "@/components/dashboard/pairwise-matrix";
 import { ProgressPanel } from "@/components/dashboard/progress-panel";
 import { RadarPanel } from "@/components/dashboard/radar-panel";
 import { RubricNamesProvider } from "@/components/dashboard/rubric-names";
 import { RankingPanel } from "@/components/dashboard/ranking-panel";
 import { statsQuerySchema } from "@/lib/analytics/contract";
 import { journalGraderNames } from "@/lib/analytics/journal-graders";
-import { computeStudyStats } from "@/lib/analytics/study-stats";
+import { computeStudyStats, type StudyStats } from "@/lib/analytics/study-stats";
 import { measureChoices } from "@/lib/results/measures";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { loadStudyForPage } from "@/lib/studies/page-access";
@@ -43,6 +45,7 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
     rubrics: (q.rubric ?? []).filter((r) => storedRubricKeys(study.rubrics).includes(r)),
     models: q.models,
     journal: q.journal,
+    pairwise: q.pairwise,
     measure,
   });
   if (!stats) notFound();
@@ -69,6 +72,11 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
         </p>
       </div>
 
+      {study.design === "PAIRWISE" ? (
+        <>
+          <PairwisePanels block={stats.pairwise} slug={slug} filterTag={filterTag} />
+        </>
+      ) : (
       <RubricNamesProvider names={names}>
       <DashboardFilters specialties={options.specialties} rubrics={options.rubrics} models={options.models} measures={choices} selected={filters} />
 
@@ -99,7 +107,34 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       {judgePreferences ? <JudgePreferencesPanel data={judgePreferences} /> : null}
 
       <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
+
+      {stats.pairwise?.data ? (
+        <PairwisePanels block={stats.pairwise} slug={slug} filterTag={filterTag} />
+      ) : options.models.length >= 2 ? (
+        <p className="text-sm" data-testid="derived-pairwise-link">
+          <a
+            className="underline underline-offset-2"
+            href={`?${new URLSearchParams({ ...(q.specialty ? { specialty: q.specialty } : {}), ...(q.rubric?.length ? { rubric: q.rubric.join(",") } : {}), ...(q.models?.length ? { models: q.models.join(",") } : {}), ...(measure ? { measure } : {}), pairwise: "1" }).toString()}#pairwise`}
+          >
+            Compare with a pairwise design: preferences derived from the final scores
+          </a>{" "}
+          <span className="text-muted-foreground">(Bradley-Terry strengths and win rates; computed on request, it takes a few seconds).</span>
+        </p>
+      ) : null}
       </RubricNamesProvider>
+      )}
     </div>
+  );
+}
+
+/** A pairwise study's figures, or a scoring study's preferences derived from its final scores. */
+function PairwisePanels({ block, slug, filterTag }: { block: StudyStats["pairwise"]; slug: string; filterTag: string }) {
+  const b = block ?? { data: null, reason: "no submitted preference yet" };
+  return (
+    <section id="pairwise" aria-label="Pairwise preferences" className="flex flex-col gap-6" data-testid="pairwise-dashboard">
+      <PairwiseForestPanel block={b} slug={slug} filterTag={filterTag} />
+      <PairwiseMatrixPanel block={b} slug={slug} filterTag={filterTag} />
+      <PairwiseBiasPanel block={b} slug={slug} filterTag={filterTag} />
+    </section>
   );
 }

@@ -19,7 +19,7 @@ export const GET = apiRoute<{ id: string }>(LEAD_ROLES, async ({ req, user, para
     if (!ordinal.includes(q.measure))
       throw new ApiError(422, "invalid query parameters", [{ path: "measure", message: `${q.measure} is not an ordinal dimension of this study's rubrics (choose total, dimensions, or one of ${[...new Set(ordinal)].join(", ")})` }]);
   }
-  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: q.rubric, models: q.models, journal: q.journal, measure: q.measure });
+  const stats = await computeStudyStats(study.id, { specialty: q.specialty, rubrics: q.rubric, models: q.models, journal: q.journal, measure: q.measure, pairwise: q.pairwise });
   if (!stats) throw new ApiError(404, "study not found");
   return Response.json(stats, { headers: { "cache-control": "no-store" } });
 });
