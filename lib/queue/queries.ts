@@ -4,6 +4,7 @@ import { offsetOf, type Page } from "@/lib/tables/search-params";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { setLetter, type QueueQuery, type QueueStatus } from "./params";
 import { queueOrderSql } from "@/lib/grading/queue-order";
+import { graderWorkSql } from "@/lib/grading/mine";
 import { questionPreview } from "./preview";
 
 /**
@@ -16,13 +17,8 @@ import { questionPreview } from "./preview";
  * that set's final scores (lib/grading/queue-order.ts).
  */
 
-/** The grader's own non-cancelled work in open or closed studies they are still an active member of (as in lib/grading/service.ts). */
-const mineSql = (graderId: string) => Prisma.sql`
-  SELECT x.id, x."studyId", x."responseSetId", x.kind::text AS kind, x.status::text AS status, x.position, st.status::text AS study_status
-  FROM "Assignment" x
-  JOIN "Study" st ON st.id = x."studyId"
-  WHERE x."graderId" = ${graderId}::uuid AND x.status <> 'CANCELLED' AND st.status IN ('OPEN', 'CLOSED')
-    AND EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active)`;
+/** The grader's own work, assignments and quality tasks alike (lib/grading/mine.ts, shared with the grading page). */
+const mineSql = graderWorkSql;
 
 export interface QueueStudy {
   id: string;
