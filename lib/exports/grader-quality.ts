@@ -43,7 +43,7 @@ export async function graderQualityRecords(session: ExportSession, studyId: stri
   const db = { rows: <T,>(s: Prisma.Sql) => session.query(s.text, s.values as unknown[]) as Promise<T[]> };
   const loaded = await loadQuality(db, studyId);
   if (!loaded) return [];
-  const report = graderQualityReport(studyId, loaded.layout, loaded.graders, loaded.work);
+  const report = graderQualityReport(studyId, loaded.layout, loaded.graders, loaded.work, loaded.tasks);
   // Gold sets and washout re-grades are not collected yet: their columns say so rather than being absent.
   const pending = "not collected in this study";
   return report.graders.map((g) => ({

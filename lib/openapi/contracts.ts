@@ -21,5 +21,6 @@ import "@/lib/planner/contract";
 import "@/lib/protocol/contract";
 import "@/lib/report/contract";
 import "@/lib/grader-quality/contract";
+import "@/lib/quality-tasks/contract";
 import "@/lib/mail/contract";
 import "@/lib/pairwise/contract";
