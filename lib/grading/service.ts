@@ -229,7 +229,10 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
              (count(*) FILTER (WHERE ${queueKeySql("mine")} < ${queueKeySql("this")}))::int AS before
       FROM mine WHERE mine."studyId" = this."studyId") progress`);
   const a = rows[0];
-  if (!a) throw new ApiError(404, "assignment not found");
+  if (!a) {
+    if ((await sql.rows<unknown>(blockedByCalibrationSql(graderId, assignmentId))).length) throw new ApiError(409, CALIBRATION_FIRST);
+    throw new ApiError(404, "assignment not found");
+  }
   const rubrics = storedRubrics(a.rubrics);
   return {
     id: a.id,
