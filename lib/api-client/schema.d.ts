@@ -984,7 +984,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/me/calibration/{id}": {
+    "/api/v1/me/calibration": {
         parameters: {
             query?: never;
             header?: never;
@@ -992,8 +992,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My calibration feedback in a study
-         * @description Per completed round and set: each dimension's score, the expected one and the lead's rationale, and whether the round passed. The grader's own only.
+         * My calibration feedback
+         * @description Per study that asks for calibration (or dealt the grader some): per completed round and set, each dimension's score, the expected one and the lead's rationale, and whether the round passed. The grader's own only.
          */
         get: operations["getMyCalibration"];
         put?: never;
@@ -4720,6 +4720,10 @@ export interface components {
             };
         };
         CalibrationFeedback: {
+            /** Format: uuid */
+            studyId: string;
+            /** @description The study's grader-facing title */
+            title: string;
             required: boolean;
             passed: boolean;
             passShare: number;
@@ -9646,10 +9650,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description Study id */
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -9660,7 +9661,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CalibrationFeedback"];
+                    "application/json": {
+                        studies: components["schemas"]["CalibrationFeedback"][];
+                    };
                 };
             };
             /** @description No valid session or Bearer token */
@@ -9672,8 +9675,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not yours */
-            404: {
+            /** @description Your role may not do this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

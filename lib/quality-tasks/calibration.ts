@@ -3,7 +3,7 @@ import { sql, type Sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { seededShuffle } from "@/lib/random/seeded";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { ApiError } from "@/lib/errors/api-error";
+import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { compareToExpected, storedExpected } from "./expected";
 
 /**
@@ -102,6 +102,9 @@ export async function afterCalibrationSubmit(tx: Sql, graderId: string, studyId:
 }
 
 export interface CalibrationFeedback {
+  studyId: string;
+  /** The grader-facing title, never the study's name. */
+  title: string;
   required: boolean;
   passed: boolean;
   passShare: number;
@@ -115,19 +118,27 @@ export interface CalibrationFeedback {
 }
 
 /**
- * What a grader sees of their own calibration: per completed round and set, each dimension's
+ * What a grader sees of their own calibration, per study that asks for it or dealt them some: per completed round and set, each dimension's
  * score, the expected one and the lead's rationale. Sets are numbered, never named; nothing of
  * another grader's is read.
  */
-export async function myCalibration(graderId: string, studyId: string): Promise<CalibrationFeedback> {
-  const [st] = await sql.rows<{ required: boolean; passShare: number; passed: boolean; rubrics: unknown; rounds: number }>(Prisma.sql`
-    SELECT st."calibrationRequired" AS required, st."calibrationPassShare" AS "passShare", m."calibrationPassedAt" IS NOT NULL AS passed, st.rubrics,
-           (SELECT coalesce(max(t.round), 0) FROM "QualityTask" t WHERE t."studyId" = st.id AND t."graderId" = ${graderId}::uuid AND t.purpose = 'CALIBRATION') AS rounds
+export async function myCalibrations(graderId: string): Promise<CalibrationFeedback[]> {
+  const studies = await sql.rows<{ id: string; title: string; required: boolean; passShare: number; passed: boolean; rubrics: unknown; rounds: number }>(Prisma.sql`
+    SELECT st.id, ${graderFacingTitleSql("st")} AS title, st."calibrationRequired" AS required, st."calibrationPassShare" AS "passShare", m."calibrationPassedAt" IS NOT NULL AS passed, st.rubrics,
+           (SELECT coalesce(max(t.round), 0)::int FROM "QualityTask" t WHERE t."studyId" = st.id AND t."graderId" = ${graderId}::uuid AND t.purpose = 'CALIBRATION') AS rounds
     FROM "Study" st JOIN "StudyMember" m ON m."studyId" = st.id AND m."userId" = ${graderId}::uuid AND m.active AND m.role = 'GRADER'
-    WHERE st.id = ${studyId}::uuid AND st.status IN ('OPEN', 'CLOSED')`);
-  if (!st) throw new ApiError(404, "study not found");
+    WHERE st.status IN ('OPEN', 'CLOSED')
+      AND (st."calibrationRequired" OR EXISTS (SELECT 1 FROM "QualityTask" t WHERE t."studyId" = st.id AND t."graderId" = ${graderId}::uuid AND t.purpose = 'CALIBRATION'))
+    ORDER BY st."openedAt" NULLS LAST, st.id`);
+  const out: CalibrationFeedback[] = [];
+  for (const st of studies) out.push(await feedbackOf(graderId, st));
+  return out;
+}
+
+async function feedbackOf(graderId: string, st: { id: string; title: string; required: boolean; passShare: number; passed: boolean; rubrics: unknown; rounds: number }): Promise<CalibrationFeedback> {
+  const studyId = st.id;
   const names = new Map(storedRubrics(st.rubrics).flatMap((r) => r.dimensions.map((d) => [`${r.key}/${d.key}`, d.name] as const)));
-  const out: CalibrationFeedback = { required: st.required, passed: st.passed, passShare: st.passShare, rounds: [] };
+  const out: CalibrationFeedback = { studyId, title: st.title, required: st.required, passed: st.passed, passShare: st.passShare, rounds: [] };
   for (let round = 1; round <= st.rounds; round++) {
     const rows = await sql.rows<RoundCellRow>(roundCellsSql(studyId, graderId, round));
     const [open] = await sql.rows<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM "QualityTask" WHERE "studyId" = ${studyId}::uuid AND "graderId" = ${graderId}::uuid

@@ -68,6 +68,8 @@ const QualitySettingsSchema = registry.register(
 const CalibrationFeedbackSchema = registry.register(
   "CalibrationFeedback",
   z.object({
+    studyId: z.uuid(),
+    title: z.string().meta({ description: "The study's grader-facing title" }),
     required: z.boolean(),
     passed: z.boolean(),
     passShare: z.number(),
@@ -126,10 +128,10 @@ registry.registerPath({
 
 registry.registerPath({
   method: "get",
-  path: "/api/v1/me/calibration/{id}",
-  summary: "My calibration feedback in a study",
-  description: "Per completed round and set: each dimension's score, the expected one and the lead's rationale, and whether the round passed. The grader's own only.",
+  path: "/api/v1/me/calibration",
+  summary: "My calibration feedback",
+  description:
+    "Per study that asks for calibration (or dealt the grader some): per completed round and set, each dimension's score, the expected one and the lead's rationale, and whether the round passed. The grader's own only.",
   tags: ["Assignment"],
-  request: { params: study },
-  responses: { 200: { description: "Feedback", content: { "application/json": { schema: CalibrationFeedbackSchema } } }, ...errorResponses(401, 404) },
+  responses: { 200: { description: "Feedback", content: { "application/json": { schema: z.object({ studies: z.array(CalibrationFeedbackSchema) }) } } }, ...errorResponses(401, 403) },
 });

@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as myAssignments } from "@/app/api/v1/me/assignments/route";
-import { GET as myCalibration } from "@/app/api/v1/me/calibration/[id]/route";
+import { GET as myCalibration } from "@/app/api/v1/me/calibration/route";
 import { GET as getAssignment } from "@/app/api/v1/assignments/[id]/route";
 import { PUT as putGrades } from "@/app/api/v1/assignments/[id]/grades/route";
 import { PUT as markSet } from "@/app/api/v1/studies/[id]/quality-sets/[setId]/route";
@@ -272,7 +272,11 @@ describe("calibration before real work", () => {
     const wrong = formOf((d, rep) => (truth(set1, d, rep) === 5 ? 4 : truth(set1, d, rep) + 1));
     expect((await call(putGrades, "/x", json(grader.token, "PUT", { scores: wrong, submit: true }), { id: round1 })).status).toBe(200);
     expect(await getDb().auditEvent.count({ where: { studyId: f.study.id, action: "quality.calibration.fail", actorId: grader.id } })).toBe(1);
-    const fb = await call(myCalibration, "/x", bearer(grader.token), { id: f.study.id });
+    const fbs = await call(myCalibration, "/x", bearer(grader.token));
+    expect(fbs.body.studies).toHaveLength(1);
+    const fb = { body: fbs.body.studies[0] };
+    expect(fb.body.studyId).toBe(f.study.id);
+    expect(fb.body.title).not.toContain(f.study.name);
     expect(fb.body.passed).toBe(false);
     expect(fb.body.rounds[0]).toMatchObject({ round: 1, complete: true, passed: false, share: 0 });
     expect(fb.body.rounds[0].sets[0].rationale).toBe(`Why ${set1.slice(0, 4)}`);
