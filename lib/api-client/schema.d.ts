@@ -7068,7 +7068,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Which dataset */
-                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "grader-quality" | "comparisons";
+                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "grader-quality" | "comparisons" | "quality-grades";
                 /** @description csv (default) or json; the study dataset is JSON only */
                 format?: "csv" | "json";
                 /** @description 1: start a CSV with a UTF-8 byte-order mark (Excel then opens accents correctly) */

@@ -17,6 +17,7 @@ import { PUT as putSettings } from "@/app/api/v1/studies/[id]/quality-settings/r
 import { GET as quality } from "@/app/api/v1/studies/[id]/grader-quality/route";
 import { GET as stats } from "@/app/api/v1/studies/[id]/stats/route";
 import { GET as listSets } from "@/app/api/v1/studies/[id]/sets/route";
+import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
 import type { RubricDocument } from "@/lib/rubrics/document";
@@ -205,6 +206,27 @@ describe("gold sets and washout re-grades", () => {
     }
     const pooled = report.intraRaterPooled.find((x: Body) => x.dimension === "accuracy");
     expect(pooled.n).toBe(Object.values(pairs).reduce((s, p) => s + p[0].length, 0));
+  });
+
+  it("exports the quality grades as their own dataset, with expected and first scores, and none in the grades dataset", async () => {
+    const r = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=quality-grades&format=json`, bearer(f.lead.token), { id: f.study.id });
+    expect(r.status).toBe(200);
+    const rows = r.body as Body[];
+    expect(rows.length).toBe(await getDb().qualityGrade.count({ where: { task: { studyId: f.study.id } } }));
+    const regrade = rows.filter((x) => x.purpose === "REGRADE" && x.dimension === "accuracy");
+    expect(regrade.length).toBeGreaterThan(0);
+    for (const x of regrade) {
+      const t = await getDb().qualityTask.findUniqueOrThrow({ where: { id: x.task_id } });
+      const first = await getDb().grade.findFirstOrThrow({ where: { assignmentId: t.sourceAssignmentId!, dimension: "accuracy", repetition: x.repetition } });
+      expect(x.first_score).toBe(first.score);
+      expect(x.expected_score).toBeNull();
+    }
+    for (const x of rows.filter((y) => y.purpose === "GOLD" && y.dimension !== "kind")) {
+      const t = await getDb().qualityTask.findUniqueOrThrow({ where: { id: x.task_id } });
+      expect(x.expected_score).toBe(truth(t.responseSetId, x.dimension, x.repetition));
+    }
+    const grades = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=grades&format=json`, bearer(f.lead.token), { id: f.study.id });
+    expect((grades.body as Body[]).length).toBe(await getDb().grade.count({ where: { assignment: { studyId: f.study.id } } }));
   });
 
   it("leaves the dashboard and the set list exactly as they are without any quality grade", async () => {
