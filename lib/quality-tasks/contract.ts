@@ -123,7 +123,7 @@ registry.registerPath({
     "Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Calling again tops up.",
   tags: ["Results"],
   request: { params: study, body: { required: true, content: { "application/json": { schema: QualitySettingsBody } } } },
-  responses: { 200: { description: "Stored", content: { "application/json": { schema: QualitySettingsSchema } } }, ...errorResponses(400, 401, 403, 404, 413, 422) },
+  responses: { 200: { description: "Stored", content: { "application/json": { schema: QualitySettingsSchema } } }, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
 });
 
 registry.registerPath({

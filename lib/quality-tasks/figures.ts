@@ -7,7 +7,7 @@
  * grader answered N/A are skipped, as everywhere in the quality report). Intra-rater: each
  * submitted re-grade against the grader's own first grading of the same cells (same answer, its
  * own repetition, whatever its place on the page); the study's pooled figure puts every grader's
- * pairs of a dimension together, as CLEVER reports its re-grading.
+ * pairs of a dimension together, as published re-grading studies report a single figure.
  */
 import type { Sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";

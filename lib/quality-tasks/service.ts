@@ -114,6 +114,11 @@ export async function updateQualitySettings(actor: Actor, studyId: string, input
     await tx.rows(Prisma.sql`UPDATE "Study" SET "goldRate" = ${s.goldRate}, "goldSeed" = ${s.goldSeed}, "washoutShare" = ${s.washoutShare}, "washoutDays" = ${s.washoutDays},
       "washoutSeed" = ${s.washoutSeed}, "calibrationRequired" = ${s.calibrationRequired}, "calibrationPassShare" = ${s.calibrationPassShare},
       "calibrationRoundSize" = ${s.calibrationRoundSize}, "updatedAt" = now() WHERE id = ${studyId}::uuid`);
+    if (s.calibrationRequired && !was.calibrationRequired) {
+      // Requiring calibration without a calibration set would block every grader's real work.
+      const [c] = await tx.rows<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM "QualitySet" WHERE "studyId" = ${studyId}::uuid AND purpose = 'CALIBRATION'`);
+      if (c.n === 0) throw new ApiError(409, "mark at least one calibration set (PUT /api/v1/studies/{id}/quality-sets/{setId}) before requiring calibration");
+    }
     const gold = status === "OPEN" && s.goldRate ? await placeGold(tx, studyId, s.goldRate, s.goldSeed ?? "") : [];
     let calibration = 0;
     if (status === "OPEN" && s.calibrationRequired) {

@@ -269,6 +269,8 @@ describe("a gold task in the grader's queue and page", () => {
 describe("calibration before real work", () => {
   it("blocks real work until a round is passed, tells the lead of a failed round, and deals new sets", async () => {
     const f = await makeGradableStudy({ rubrics: [CHECK], items: 6, models: 2, n: N, graders: 2, k: 1 });
+    // Without a calibration set, requiring calibration would block everyone: refused.
+    expect((await call(putSettings, `/x`, json(f.lead.token, "PUT", { calibrationRequired: true }), { id: f.study.id })).status).toBe(409);
     const cal = f.sets.slice(0, 2).map((s) => s.id);
     for (const id of cal) {
       const r = await call(markSet, `/x`, json(f.lead.token, "PUT", { purpose: "CALIBRATION", expected: expectedFor(id), tolerance: 0, rationale: `Why ${id.slice(0, 4)}` }), { id: f.study.id, setId: id });
