@@ -225,6 +225,10 @@ describe("gold sets and washout re-grades", () => {
       const t = await getDb().qualityTask.findUniqueOrThrow({ where: { id: x.task_id } });
       expect(x.expected_score).toBe(truth(t.responseSetId, x.dimension, x.repetition));
     }
+    const table = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=grader-quality&format=json`, bearer(f.lead.token), { id: f.study.id });
+    const report = (await call(quality, "/x", bearer(f.lead.token), { id: f.study.id })).body;
+    for (const row of table.body as Body[]) expect(typeof row.gold_accuracy).toBe("number");
+    expect((table.body as Body[]).map((x) => x.gold_accuracy).sort()).toEqual(report.graders.map((g: Body) => g.gold.accuracy).sort());
     const grades = await call(exportRoute, `/api/v1/studies/${f.study.id}/export?dataset=grades&format=json`, bearer(f.lead.token), { id: f.study.id });
     expect((grades.body as Body[]).length).toBe(await getDb().grade.count({ where: { assignment: { studyId: f.study.id } } }));
   });
