@@ -19,7 +19,7 @@ export function QualityTasksTable({ report }: { report: GraderQualityReport }) {
           {first.gold.note} {first.intraRater.note} {first.calibration.note}
         </p>
       ) : null}
-      <div className="overflow-x-auto">
+      <div tabIndex={0} role="region" aria-label="Gold, re-grade and calibration table" className="overflow-auto rounded-md border border-border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
         <table className="w-full text-sm">
           <caption className="sr-only">Gold accuracy, intra-rater reliability and calibration per grader</caption>
           <thead>
