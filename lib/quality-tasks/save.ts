@@ -46,6 +46,10 @@ export async function saveQualityTask(
   body: GradeSubmission,
   requestId?: string,
 ): Promise<{ status: "PENDING" | "IN_PROGRESS" | "SUBMITTED"; complete: boolean; changed: number } | null> {
+  // The grader's membership first, then the task: two sets of one calibration round submitted at
+  // once are judged in turn, so the last one sees the round complete (and the round is judged once).
+  await tx.rows(Prisma.sql`SELECT 1 FROM "StudyMember" m WHERE m."userId" = ${graderId}::uuid
+    AND m."studyId" = (SELECT "studyId" FROM "QualityTask" WHERE id = ${taskId}::uuid AND "graderId" = ${graderId}::uuid) FOR UPDATE`);
   const locked = await tx.rows<{ id: string }>(Prisma.sql`SELECT id FROM "QualityTask" WHERE id = ${taskId}::uuid AND "graderId" = ${graderId}::uuid FOR UPDATE`);
   if (!locked.length) return null;
   const [t] = await tx.rows<TaskRow>(Prisma.sql`

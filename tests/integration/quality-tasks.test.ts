@@ -332,3 +332,24 @@ describe("calibration before real work", () => {
     expect((await call(getAssignment, "/x", bearer(f.graders[1].token), { id: other.id })).status).toBe(409);
   }, 60_000);
 });
+
+describe("a calibration round submitted all at once", () => {
+  it("is judged exactly once, whichever save commits last", async () => {
+    const f = await makeGradableStudy({ rubrics: [CHECK], items: 4, models: 2, n: N, graders: 1, k: 1 });
+    const cal = f.sets.slice(0, 2).map((s) => s.id);
+    for (const id of cal) {
+      expect((await call(markSet, `/x`, json(f.lead.token, "PUT", { purpose: "CALIBRATION", expected: expectedFor(id), tolerance: 0 }), { id: f.study.id, setId: id })).status).toBe(200);
+    }
+    await assignGraders(f.study.id, { seed: "race" }, f.lead.id);
+    expect((await call(putSettings, `/x`, json(f.lead.token, "PUT", { calibrationRequired: true, calibrationRoundSize: 2 }), { id: f.study.id })).status).toBe(200);
+    const grader = f.graders[0];
+    const tasks = await getDb().qualityTask.findMany({ where: { graderId: grader.id, purpose: "CALIBRATION" } });
+    expect(tasks).toHaveLength(2);
+    const saves = await Promise.all(
+      tasks.map((t) => call(putGrades, "/x", json(grader.token, "PUT", { scores: formOf((d, rep) => truth(t.responseSetId, d, rep)), submit: true }), { id: t.id })),
+    );
+    expect(saves.map((s) => s.status)).toEqual([200, 200]);
+    expect(await getDb().auditEvent.count({ where: { studyId: f.study.id, action: { startsWith: "quality.calibration." } } })).toBe(1);
+    expect((await getDb().studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: f.study.id, userId: grader.id } } })).calibrationPassedAt).not.toBeNull();
+  });
+});
