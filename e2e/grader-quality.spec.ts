@@ -25,6 +25,8 @@ test("a lead reads the graders' quality, excludes a grader and sees the figures 
     const table = page.getByRole("table", { name: "Graders' quality signals" });
     await expect(table.getByRole("row")).toHaveCount(5); // four pilot graders and the header
     await expect(page.getByText("not collected in this study.").first()).toBeVisible();
+    // Gold, re-grade and calibration figures per grader (none collected in the pilot: dashes, each grader listed).
+    await expect(page.getByRole("table", { name: "Gold accuracy, intra-rater reliability and calibration per grader" }).getByRole("row")).toHaveCount(5);
     // Sortable: bias, highest first.
     await table.getByRole("button", { name: "Bias (points, 95% CI)" }).click();
     await expect(table.getByRole("columnheader", { name: /Bias/ })).toHaveAttribute("aria-sort", /descending|ascending/);

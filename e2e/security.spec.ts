@@ -15,6 +15,7 @@ const AUDIENCE: Record<string, Audience> = {
   "/": "home",
   "/login": "public",
   "/queue": "grader",
+  "/calibration": "grader",
   "/grade/[assignmentId]": "grader",
   "/studies": "lead",
   "/studies/new": "lead",

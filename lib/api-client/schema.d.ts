@@ -961,6 +961,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/quality-sets/{setId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark a set as a calibration or gold set
+         * @description Stores the expected scores, tolerance and rationale of a set nobody was assigned (409 otherwise); such a set is never dealt as primary work and its grades never count in results. Audited (quality.set.mark).
+         */
+        put: operations["markQualitySet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/studies/{id}/quality-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set gold, washout and calibration rates
+         * @description Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Calling again tops up.
+         */
+        put: operations["updateQualitySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/calibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My calibration feedback
+         * @description Per study that asks for calibration (or dealt the grader some): per completed round and set, each dimension's score, the expected one and the lead's rationale, and whether the round passed. The grader's own only.
+         */
+        get: operations["getMyCalibration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invitations/open": {
         parameters: {
             query?: never;
@@ -4801,6 +4861,99 @@ export interface components {
                     straightLining: number | null;
                     straightLiningSets: number;
                 }[];
+                gold: {
+                    /** @description Share (0-1) of gold cells within tolerance */
+                    accuracy: number | null;
+                    /** @description 95% Wilson interval */
+                    accuracyCi: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Mean signed error (score - expected), scale points */
+                    bias: number | null;
+                    /** @description 95% interval, cluster-robust over gold sets */
+                    biasCi: [
+                        number,
+                        number
+                    ] | null;
+                    /** @description Gold cells */
+                    n: number;
+                    sets: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                    byDimension: {
+                        /** @description Share (0-1) of gold cells within tolerance */
+                        accuracy: number | null;
+                        /** @description 95% Wilson interval */
+                        accuracyCi: [
+                            number,
+                            number
+                        ] | null;
+                        /** @description Mean signed error (score - expected), scale points */
+                        bias: number | null;
+                        /** @description 95% interval, cluster-robust over gold sets */
+                        biasCi: [
+                            number,
+                            number
+                        ] | null;
+                        /** @description Gold cells */
+                        n: number;
+                        sets: number;
+                        dimension: string;
+                    }[];
+                };
+                intraRater: {
+                    /** @description Cells graded twice */
+                    n: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                    byDimension: {
+                        /** @description Quadratic-weighted kappa on the declared levels */
+                        kappa: number | null;
+                        /** @description 95% interval, null with fewer than two sets */
+                        kappaCi: [
+                            number,
+                            number
+                        ] | null;
+                        /** @description ICC(3,1) */
+                        icc: number | null;
+                        /** @description 95% interval, null with fewer than two sets */
+                        iccCi: [
+                            number,
+                            number
+                        ] | null;
+                        n: number;
+                        dimension: string;
+                    }[];
+                };
+                calibration: {
+                    /** Format: date-time */
+                    passedAt: string | null;
+                    /** @description Calibration rounds dealt */
+                    rounds: number;
+                    failedRounds: number;
+                    /** @description What the signal means, in plain language */
+                    note: string;
+                };
+            }[];
+            /** @description Every grader's first and washout gradings of a dimension pooled: the study's intra-rater figure */
+            intraRaterPooled: {
+                /** @description Quadratic-weighted kappa on the declared levels */
+                kappa: number | null;
+                /** @description 95% interval, null with fewer than two sets */
+                kappaCi: [
+                    number,
+                    number
+                ] | null;
+                /** @description ICC(3,1) */
+                icc: number | null;
+                /** @description 95% interval, null with fewer than two sets */
+                iccCi: [
+                    number,
+                    number
+                ] | null;
+                n: number;
+                dimension: string;
             }[];
         };
         /** @description Why the grader is left out of the analysis */
@@ -4855,6 +5008,100 @@ export interface components {
                     graderId: string;
                     change: number;
                 } | null;
+            }[];
+        };
+        QualitySetInput: {
+            /** @enum {string} */
+            purpose: "CALIBRATION" | "GOLD";
+            /** @description Expected score per ordinal dimension (and answer, for a per-answer dimension) */
+            expected: {
+                rubric: string;
+                dimension: string;
+                /** @description The answer (1..N); null for a dimension graded once for the whole set */
+                repetition: number | null;
+                score: number;
+            }[];
+            /** @description A score within this many scale points of the expected one counts as right */
+            tolerance: number;
+            /**
+             * @description Why these scores: shown to graders after a calibration round
+             * @default
+             */
+            rationale: string;
+        };
+        QualitySet: {
+            /** Format: uuid */
+            responseSetId: string;
+            /** @enum {string} */
+            purpose: "CALIBRATION" | "GOLD";
+            expected: {
+                rubric: string;
+                dimension: string;
+                /** @description The answer (1..N); null for a dimension graded once for the whole set */
+                repetition: number | null;
+                score: number;
+            }[];
+            tolerance: number;
+            rationale: string;
+        };
+        QualitySettingsInput: {
+            /** @description One set in goldRate of each grader's queue is a gold set; null: none placed from now on */
+            goldRate?: number | null;
+            goldSeed?: string;
+            /** @description Share (0-1) of each grader's submitted primary sets that comes back to them for a re-grade */
+            washoutShare?: number;
+            /** @description Days before a re-grade shows (0: at once) */
+            washoutDays?: number;
+            washoutSeed?: string;
+            /** @description Graders pass calibration before real work */
+            calibrationRequired?: boolean;
+            /** @description Share (0-1) of a round's cells within tolerance needed to pass */
+            calibrationPassShare?: number;
+            calibrationRoundSize?: number;
+        };
+        QualitySettings: {
+            goldRate: number | null;
+            goldSeed: string | null;
+            washoutShare: number;
+            washoutDays: number;
+            washoutSeed: string | null;
+            calibrationRequired: boolean;
+            calibrationPassShare: number;
+            calibrationRoundSize: number;
+            placed: {
+                /** @description Gold tasks placed by this call */
+                gold: number;
+                /** @description Calibration rounds started by this call */
+                calibration: number;
+            };
+        };
+        CalibrationFeedback: {
+            /** Format: uuid */
+            studyId: string;
+            /** @description The study's grader-facing title */
+            title: string;
+            required: boolean;
+            passed: boolean;
+            passShare: number;
+            rounds: {
+                round: number;
+                complete: boolean;
+                share: number | null;
+                passed: boolean;
+                sets: {
+                    number: number;
+                    rationale: string;
+                    tolerance: number;
+                    cells: {
+                        rubric: string;
+                        dimension: string;
+                        dimensionName: string;
+                        repetition: number | null;
+                        score: number | null;
+                        expected: number;
+                        within: boolean;
+                    }[];
+                }[];
             }[];
         };
         /** @description An invitation link's token */
@@ -7228,7 +7475,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Which dataset */
-                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "grader-quality" | "comparisons";
+                dataset: "grades" | "score-long" | "sets" | "summary" | "triage" | "audit" | "study" | "judge-scores" | "screening" | "grader-quality" | "comparisons" | "quality-grades";
                 /** @description csv (default) or json; the study dataset is JSON only */
                 format?: "csv" | "json";
                 /** @description 1: start a CSV with a UTF-8 byte-order mark (Excel then opens accents correctly) */
@@ -9686,6 +9933,227 @@ export interface operations {
             };
             /** @description Not found, or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markQualitySet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                setId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QualitySetInput"];
+            };
+        };
+        responses: {
+            /** @description Marked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QualitySet"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateQualitySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QualitySettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QualitySettings"];
+                };
+            };
+            /** @description Malformed request (not JSON, wrong content type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyCalibration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Feedback */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        studies: components["schemas"]["CalibrationFeedback"][];
+                    };
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -78,6 +78,8 @@ export async function assignGraders(
         WHERE rs."studyId" = ${studyId}::uuid
           -- Hybrid mode: a set whose final scores are a judge's is never given to clinicians.
           AND rs."finalJudgeId" IS NULL
+          -- A calibration or gold set is never primary work: its grades live apart (lib/quality-tasks).
+          AND NOT EXISTS (SELECT 1 FROM "QualitySet" qs WHERE qs."responseSetId" = rs.id)
           -- The safety screen in exclude mode: its screened sets are not given to graders (lib/screening).
           AND NOT ${setExcludedByScreenSql(Prisma.sql`rs.id`, Prisma.sql`${studyId}::uuid`)}
           AND (SELECT count(*) FROM "Response" r WHERE r."responseSetId" = rs.id AND r.repetition <= ${study.repetitions}) = ${study.repetitions}`;

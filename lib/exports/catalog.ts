@@ -66,7 +66,14 @@ export const DATASET_CATALOG: readonly DatasetInfo[] = [
     title: "Graders' quality",
     formats: ["csv", "json"],
     description:
-      "The Graders' quality table, one row per grader: whether and why the lead excluded them from the analysis; time per set (median, ms) and its ratio to the study's median; straight-lining share; share of the scale used; leave-one-out bias in scale points with its 95% interval (cluster-robust over sets); Gwet's AC2 against peers; each with its n. Shares 0-1. Gold accuracy and intra-rater reliability say 'not collected in this study' until those datasets exist. Exclusions and their reversal are also in the audit trail.",
+      "The Graders' quality table, one row per grader: whether and why the lead excluded them from the analysis; time per set (median, ms) and its ratio to the study's median; straight-lining share; share of the scale used; leave-one-out bias in scale points with its 95% interval (cluster-robust over sets); Gwet's AC2 against peers; each with its n. Shares 0-1. Gold accuracy and intra-rater reliability are in the API and on the page (per dimension); their grades are the calibration, gold and re-grade dataset. Exclusions and their reversal are also in the audit trail.",
+  },
+  {
+    dataset: "quality-grades",
+    title: "Calibration, gold and re-grade grades",
+    formats: ["csv", "json"],
+    description:
+      "Every grade of a calibration, gold or washout re-grade task, one row per cell, apart from the grades export (these grades never count in results): purpose (CALIBRATION, GOLD, REGRADE), task id, calibration round, grader (pseudonym), item, model, status, submission time, time on task, rubric, dimension, repetition (the answer's own, empty for set-level dimensions), criterion, score, category, na; the set's expected score and tolerance (calibration, gold) or the grader's first score of the same cell (re-grade), and the answers' order on the re-grade's page. Filter on purpose for each dataset.",
   },
   {
     dataset: "comparisons",

@@ -16,7 +16,7 @@ import { MAX_RULES, ScreenRuleSchema } from "@/lib/screening/rules";
  * as a new study). The route handlers validate with these very schemas.
  */
 
-export const DATASETS = ["grades", "score-long", "sets", "summary", "triage", "audit", "study", "judge-scores", "screening", "grader-quality", "comparisons"] as const;
+export const DATASETS = ["grades", "score-long", "sets", "summary", "triage", "audit", "study", "judge-scores", "screening", "grader-quality", "comparisons", "quality-grades"] as const;
 export type Dataset = (typeof DATASETS)[number];
 export const FORMATS = ["csv", "json"] as const;
 export type Format = (typeof FORMATS)[number];

@@ -43,9 +43,13 @@ export async function graderQualityRecords(session: ExportSession, studyId: stri
   const db = { rows: <T,>(s: Prisma.Sql) => session.query(s.text, s.values as unknown[]) as Promise<T[]> };
   const loaded = await loadQuality(db, studyId);
   if (!loaded) return [];
-  const report = graderQualityReport(studyId, loaded.layout, loaded.graders, loaded.work);
-  // Gold sets and washout re-grades are not collected yet: their columns say so rather than being absent.
+  const report = graderQualityReport(studyId, loaded.layout, loaded.graders, loaded.work, loaded.tasks);
+  // Where the study has no gold grades or re-grades yet, the columns say so rather than being empty.
   const pending = "not collected in this study";
+  const notCollected = new Set(report.notCollected.map((p) => p.signal));
+  // Intra-rater per dimension in one cell: kappa and ICC(3,1) with the cells graded twice.
+  const intra = (g: (typeof report.graders)[number]) =>
+    g.intraRater.byDimension.map((d) => `${d.dimension}: kappa ${d.kappa ?? "NA"}, ICC ${d.icc ?? "NA"}, n ${d.n}`).join("; ") || null;
   return report.graders.map((g) => ({
     grader: people.get(g.graderId)?.pseudonym ?? g.graderId,
     grader_name: identities ? g.name : null,
@@ -67,8 +71,8 @@ export async function graderQualityRecords(session: ExportSession, studyId: stri
     bias_n_sets: g.bias.sets,
     ac2_vs_peers: g.agreement.ac2,
     ac2_n_pairs: g.agreement.n,
-    gold_accuracy: pending,
-    intra_rater: pending,
+    gold_accuracy: notCollected.has("goldAccuracy") ? pending : g.gold.accuracy,
+    intra_rater: notCollected.has("intraRater") ? pending : intra(g),
   }));
 }
 

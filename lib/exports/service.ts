@@ -4,6 +4,7 @@ import { auditChunks } from "./audit";
 import type { Dataset, Format } from "./contract";
 import { gradesChunks } from "./grades";
 import { graderQualityChunks } from "./grader-quality";
+import { qualityGradesChunks } from "./quality-grades";
 import { judgeScoresChunks } from "./judge-scores";
 import { loadPeople } from "./people";
 import { screeningChunks } from "./screening";
@@ -99,6 +100,11 @@ export function exportSource(study: ExportStudy, o: ExportOptions): ChunkSource 
       return withSession(async function* (session) {
         const people = await loadPeople(session.rawQuery, study.id);
         yield* graderQualityChunks(session, study.id, people, identities, format);
+      });
+    case "quality-grades":
+      return withSession(async function* (session) {
+        const people = await loadPeople(session.rawQuery, study.id);
+        yield* qualityGradesChunks(session, study.id, people, identities, format);
       });
     case "comparisons":
       return withSession(async function* (session) {

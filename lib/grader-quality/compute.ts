@@ -13,6 +13,7 @@ import { scoreAtSlot } from "@/lib/analytics/grader-cells";
 import { blocksOf, leaveOneOutBias, median, peerAgreement, scaleUse, straightLining, type ClusteredMean, type PeerCell } from "@/lib/stats/grader-quality";
 import type { GraderQuality, GraderQualityReport, QualityDimension, TrendBlock } from "./contract";
 import { NOTES, PENDING_SIGNALS, TREND_BLOCK } from "./notes";
+import { qualityTaskFigures, type QualityTaskRows } from "@/lib/quality-tasks/figures";
 
 /** One submitted primary assignment. */
 export interface QualityWork {
@@ -57,8 +58,18 @@ function scoresOf(row: GraderRow, dims: readonly { index: number }[]): [number, 
 const round = (x: number | null, digits = 4) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** digits) / 10 ** digits);
 const interval = (m: ClusteredMean) => (m.ci ? ([round(m.ci[0])!, round(m.ci[1])!] as [number, number]) : null);
 
-export function graderQualityReport(studyId: string, layout: CellLayout, graders: readonly QualityGrader[], work: readonly QualityWork[]): GraderQualityReport {
+export function graderQualityReport(
+  studyId: string,
+  layout: CellLayout,
+  graders: readonly QualityGrader[],
+  work: readonly QualityWork[],
+  taskRows: QualityTaskRows = { gold: [], pairs: [], calibration: [] },
+): GraderQualityReport {
   const dims = ordinalDimensions(layout);
+  const tasks = qualityTaskFigures(
+    taskRows,
+    dims.map((d) => ({ id: `${layout.dims[d.index].rubric}/${layout.dims[d.index].dimension.key}`, key: d.key, levels: d.levels })),
+  );
   const scores = new Map<QualityWork, [number, number, number][]>();
   const bySet = new Map<string, QualityWork[]>();
   for (const w of work) {
@@ -102,6 +113,7 @@ export function graderQualityReport(studyId: string, layout: CellLayout, graders
   }
 
   const rows: GraderQuality[] = graders.map((g) => {
+    const t = tasks.forGrader(g.id);
     const mine = [...(byGrader.get(g.id) ?? [])].sort((a, b) => a.at - b.at || a.set.localeCompare(b.set));
     const cells = peer.get(g.id) ?? [];
     const myTimes = mine.filter((w) => w.timeMs > 0).map((w) => w.timeMs);
@@ -159,6 +171,9 @@ export function graderQualityReport(studyId: string, layout: CellLayout, graders
         byDimension: dims.filter((d) => agreement.byDimension[d.key]).map((d) => ({ dimension: d.key, ac2: round(agreement.byDimension[d.key].ac2), n: agreement.byDimension[d.key].n })),
       },
       trend,
+      gold: { ...t.gold, note: NOTES.gold },
+      intraRater: { ...t.intraRater, note: NOTES.intraRater },
+      calibration: { ...t.calibration, note: NOTES.calibration },
     };
   });
 
@@ -169,7 +184,8 @@ export function graderQualityReport(studyId: string, layout: CellLayout, graders
     trendBlock: TREND_BLOCK,
     dimensions: dims.map(({ key, label, levels }) => ({ key, label, levels })),
     notes: { scope: NOTES.scope, skipped: NOTES.skipped, trend: NOTES.trend },
-    notCollected: PENDING_SIGNALS.map((p) => ({ ...p })),
+    notCollected: PENDING_SIGNALS.filter((p) => !tasks.collected[p.signal === "goldAccuracy" ? "gold" : "intraRater"]).map((p) => ({ ...p })),
+    intraRaterPooled: tasks.pooledIntraRater,
     graders: rows,
   };
 }

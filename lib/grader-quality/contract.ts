@@ -33,6 +33,23 @@ const TrendBlockSchema = z.object({
   straightLiningSets: z.int(),
 });
 
+const GoldSchema = z.object({
+  accuracy: nullableNumber.meta({ description: "Share (0-1) of gold cells within tolerance" }),
+  accuracyCi: ci.meta({ description: "95% Wilson interval" }),
+  bias: nullableNumber.meta({ description: "Mean signed error (score - expected), scale points" }),
+  biasCi: ci.meta({ description: "95% interval, cluster-robust over gold sets" }),
+  n: z.int().meta({ description: "Gold cells" }),
+  sets: z.int(),
+});
+
+const IntraSchema = z.object({
+  kappa: nullableNumber.meta({ description: "Quadratic-weighted kappa on the declared levels" }),
+  kappaCi: ci,
+  icc: nullableNumber.meta({ description: "ICC(3,1)" }),
+  iccCi: ci,
+  n: z.int(),
+});
+
 const GraderQualitySchema = z.object({
   graderId: z.uuid(),
   name: z.string(),
@@ -52,6 +69,14 @@ const GraderQualitySchema = z.object({
   }),
   agreement: z.object({ ac2: nullableNumber, n: z.int(), note, byDimension: z.array(z.object({ dimension: z.string(), ac2: nullableNumber, n: z.int() })) }),
   trend: z.array(TrendBlockSchema),
+  gold: GoldSchema.extend({ note, byDimension: z.array(GoldSchema.extend({ dimension: z.string() })) }),
+  intraRater: z.object({ n: z.int().meta({ description: "Cells graded twice" }), note, byDimension: z.array(IntraSchema.extend({ dimension: z.string() })) }),
+  calibration: z.object({
+    passedAt: z.iso.datetime().nullable(),
+    rounds: z.int().meta({ description: "Calibration rounds dealt" }),
+    failedRounds: z.int(),
+    note,
+  }),
 });
 
 export const GraderQualityReportSchema = registry.register(
@@ -67,6 +92,9 @@ export const GraderQualityReportSchema = registry.register(
       .array(z.object({ signal: z.string(), label: z.string(), status: z.string(), note: z.string() }))
       .meta({ description: "Signals this study has no dataset for yet (gold sets, washout re-grades)" }),
     graders: z.array(GraderQualitySchema),
+    intraRaterPooled: z
+      .array(IntraSchema.extend({ dimension: z.string() }))
+      .meta({ description: "Every grader's first and washout gradings of a dimension pooled: the study's intra-rater figure" }),
   }),
 );
 

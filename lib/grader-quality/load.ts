@@ -4,6 +4,7 @@ import type { Sql } from "@/lib/db/sql";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import type { CellLayout } from "@/lib/analytics/grader-cells";
 import type { QualityGrader, QualityWork } from "./compute";
+import { loadQualityTasks, type QualityTaskRows } from "@/lib/quality-tasks/figures";
 
 /**
  * Reads what the grader-quality signals need in three statements: the study's rubrics (for the
@@ -33,6 +34,8 @@ export interface LoadedQuality {
   layout: CellLayout;
   graders: QualityGrader[];
   work: QualityWork[];
+  /** Gold, re-grade and calibration rows (lib/quality-tasks/figures.ts). */
+  tasks: QualityTaskRows;
 }
 
 /** Null when the study does not exist. `db` runs the statements (one snapshot: a transaction or an export session). */
@@ -58,5 +61,5 @@ export async function loadQuality(db: Sql, studyId: string): Promise<LoadedQuali
     known.add(w.grader);
     graders.push({ id: w.grader, name: "Former grader", active: false, excluded: null });
   }
-  return { layout, graders, work };
+  return { layout, graders, work, tasks: await loadQualityTasks(db, studyId) };
 }

@@ -16,6 +16,10 @@ export const NOTES = {
   agreement:
     "Gwet's AC2 (quadratic weights, each dimension's declared levels) on every (grader, peer) pair of scores of a shared cell; overall: the dimensions' coefficients weighted by their pairs. 1: full agreement with peers; near 0 or below: no better than chance. n: pairs.",
   trend: `Drift: the grader's submitted sets in submission order, ${TREND_BLOCK} at a time; per block the leave-one-out bias (overall) and the straight-lining share.`,
+  gold: "Gold sets: sets with expected scores mixed silently into the work. Accuracy: share (0-1) of gold cells within the set's tolerance, 95% Wilson interval; bias: mean of score minus expected score in scale points, 95% interval over gold sets. N/A answers are skipped. n: gold cells.",
+  intraRater:
+    "Washout re-grades: a share of the grader's submitted sets graded again after the washout, answers in a new order. Per dimension: quadratic-weighted kappa (declared levels) and ICC(3,1) between the first and the second grading of the same cells. Only the first grading counts in results. n: cells graded twice.",
+  calibration: "Calibration: rounds of sets with expected scores before real work, where the study requires it; passed when at least the study's share of a round's cells were within tolerance. Failed rounds are listed for the lead.",
 } as const;
 
 /** Signals of issue #35 that need datasets this study does not collect yet (gold sets, washout re-grades). */

@@ -22,7 +22,7 @@ export async function graderQuality(studyId: string): Promise<GraderQualityRepor
     },
     { snapshot: true },
   );
-  return loaded && graderQualityReport(studyId, loaded.layout, loaded.graders, loaded.work);
+  return loaded && graderQualityReport(studyId, loaded.layout, loaded.graders, loaded.work, loaded.tasks);
 }
 
 const NO_GRADER = "no grader with that id in this study";

@@ -2,7 +2,7 @@ import { auditInsertSql } from "@/lib/audit/record";
 import { sql, sqlTransaction } from "@/lib/db/sql";
 import { isUuid } from "@/lib/db/uuid";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { graderWorkSql, nextOpenSql } from "./work-sql";
+import { nextOpenSql } from "./work-sql";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { answerScreenedSql, setExcludedByScreenSql } from "@/lib/screening/sql";
@@ -11,6 +11,9 @@ import type { RubricDocument } from "@/lib/rubrics/document";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { storedCriteria } from "@/lib/rubrics/criteria";
 import { queueKeySql } from "@/lib/grading/queue-order";
+import { blockedByCalibrationSql, CALIBRATION_FIRST, graderWorkSql } from "@/lib/grading/mine";
+import { saveQualityTask } from "@/lib/quality-tasks/save";
+import { drawnForWashout, washoutAnswerOrder, washoutInsertSql } from "@/lib/quality-tasks/washout";
 import { ApiError } from "@/lib/errors/api-error";
 import { metrics } from "@/lib/server/metrics";
 import type { GradeSubmission } from "./contract-schemas";
@@ -28,7 +31,8 @@ const asksContradictions = (s: { repetitions: number; askContradictions: boolean
 /** Time on task: one save adds at most this (a longer gap is a grader who walked away). */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;
 
-const mineSql = (graderId: string) => graderWorkSql(graderId);
+/** The grader's own work (assignments and quality tasks, lib/grading/mine.ts): every read below goes through it, so someone else's work is simply not there. */
+const mineSql = graderWorkSql;
 
 export type AssignmentStatusKey = "PENDING" | "IN_PROGRESS" | "SUBMITTED";
 
@@ -44,16 +48,21 @@ export interface MyAssignment {
   studyOpen: boolean;
 }
 
+/**
+ * The set id a grader is shown: a quality task's is derived from the task's own id, so a re-grade
+ * does not name the set graded before, nor a gold set the one other graders meet.
+ */
+const publicSetIdSql = Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM "Assignment" pa WHERE pa.id = mine.id) THEN mine."responseSetId" ELSE md5(mine.id::text || ':set')::uuid END`;
+
 /** The grader's queue: their own non-cancelled work, in their own order, in studies that are open or closed (read-only). */
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
   return sql.rows<MyAssignment>(Prisma.sql`
     WITH mine AS (${mineSql(graderId)})
-    SELECT a.id, a."responseSetId", a.kind::text AS kind, mine.status, mine.position, ${graderFacingTitleSql("st")} AS "studyName",
+    SELECT mine.id, ${publicSetIdSql} AS "responseSetId", mine.kind, mine.status, mine.position, ${graderFacingTitleSql("st")} AS "studyName",
            sp.name AS specialty, q.question, mine.study_status = 'OPEN' AS "studyOpen"
     FROM mine
-    JOIN "Assignment" a ON a.id = mine.id
-    JOIN "Study" st ON st.id = a."studyId"
-    JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
+    JOIN "Study" st ON st.id = mine."studyId"
+    JOIN "ResponseSet" rs ON rs.id = mine."responseSetId"
     JOIN "QaItem" q ON q.id = rs."itemId"
     JOIN "Specialty" sp ON sp.id = q."specialtyId"
     ORDER BY mine.position, mine.id`);
@@ -138,11 +147,29 @@ interface AssignmentViewRow {
   nextId: string | null;
 }
 
+/**
+ * One assignment or quality task by id, with the same columns (a quality task reads as PRIMARY).
+ * `answerOrder`: a re-grade's order of the answers on the page; empty: by repetition.
+ */
+const workRowSql = (id: string) => Prisma.sql`
+  SELECT a.id, a."studyId", a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote",
+         a."timeSpentMs", a."submittedAt", a."responseSetId", '{}'::int[] AS "answerOrder"
+  FROM "Assignment" a WHERE a.id = ${id}::uuid
+  UNION ALL
+  SELECT t.id, t."studyId", 'PRIMARY', t.status::text, t.position, t."harmFlag", t."harmComment", t."contradictionFlag", t."contradictionNote",
+         t."timeSpentMs", t."submittedAt", t."responseSetId", t."answerOrder"
+  FROM "QualityTask" t WHERE t.id = ${id}::uuid`;
+
+/** The repetition the page shows for an answer or a grade (alias with `repetition`; 0, the whole set, stays 0). */
+const shownRepetitionSql = (alias: string) =>
+  Prisma.raw(`(CASE WHEN ${alias}.repetition > 0 AND cardinality(this."answerOrder") > 0 THEN array_position(this."answerOrder", ${alias}.repetition) ELSE ${alias}.repetition END)`);
+
 /** 404 unless the assignment is this grader's own (checked before the body is even read). */
 export async function assertOwnAssignment(graderId: string, assignmentId: string): Promise<void> {
   if (!isUuid(assignmentId)) throw new ApiError(404, "assignment not found");
   const rows = await sql.rows<unknown>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) SELECT 1 FROM mine WHERE id = ${assignmentId}::uuid`);
   if (rows.length === 0) {
+    if ((await sql.rows<unknown>(blockedByCalibrationSql(graderId, assignmentId))).length) throw new ApiError(409, CALIBRATION_FIRST);
     // A grader whose open page names work the safety screen withdrew is told so, not "not found".
     const withdrawn = await sql.rows<unknown>(Prisma.sql`SELECT 1 FROM "Assignment" a WHERE a.id = ${assignmentId}::uuid AND a."graderId" = ${graderId}::uuid
       AND a.status = 'CANCELLED' AND ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)}`);
@@ -165,10 +192,10 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
   const rows = await sql.rows<AssignmentViewRow>(Prisma.sql`
     WITH mine AS MATERIALIZED (${mineSql(graderId)}),
     this AS (
-      SELECT a.id, a."studyId", a.kind::text AS kind, a.status::text AS status, a.position, a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
-             a."responseSetId", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics, st.repetitions, st."showReferenceAnswer", st."askContradictions",
+      SELECT a.id, a."studyId", a.kind, a.status, a.position, a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."timeSpentMs"::float8 AS "timeSpentMs", a."submittedAt",
+             a."responseSetId", a."answerOrder", ${graderFacingTitleSql("st")} AS "studyName", st.rubrics, st.repetitions, st."showReferenceAnswer", st."askContradictions",
              st.status::text AS "studyStatus", q.question, q."referenceAnswer", q.criteria, sp.name AS specialty
-      FROM "Assignment" a
+      FROM (${workRowSql(assignmentId)}) a
       JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
       JOIN "Study" st ON st.id = a."studyId"
       JOIN "QaItem" q ON q.id = rs."itemId"
@@ -176,9 +203,12 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
       WHERE a.id = ${assignmentId}::uuid AND a.id IN (SELECT id FROM mine)
     )
     SELECT this.*,
-      (SELECT json_agg(json_build_object('repetition', r.repetition, 'text', r.text, 'screened', ${answerScreenedSql(Prisma.sql`r.id`, Prisma.sql`this."studyId"`)}) ORDER BY r.repetition)
+      (SELECT json_agg(json_build_object('repetition', ${shownRepetitionSql("r")}, 'text', r.text, 'screened', ${answerScreenedSql(Prisma.sql`r.id`, Prisma.sql`this."studyId"`)}) ORDER BY ${shownRepetitionSql("r")})
          FROM "Response" r WHERE r."responseSetId" = this."responseSetId" AND r.repetition <= this.repetitions) AS answers,
-      (SELECT json_agg(${gradeJsonSql}) FROM "Grade" g WHERE g."assignmentId" = this.id) AS grades,
+      (SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', ${shownRepetitionSql("g")}, 'criterion', g.criterion,
+              'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment))
+         FROM (SELECT rubric, dimension, repetition, criterion, score, category, na, comment FROM "Grade" WHERE "assignmentId" = this.id
+               UNION ALL SELECT rubric, dimension, repetition, criterion, score, category, na, comment FROM "QualityGrade" WHERE "taskId" = this.id) g) AS grades,
       progress.total, progress.done, progress.before,
       (${nextOpenSql(assignmentId, Prisma.sql`this.position`, Prisma.sql`this."studyId"`)}) AS "nextId"
     FROM this
@@ -188,7 +218,10 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
              (count(*) FILTER (WHERE ${queueKeySql("mine")} < ${queueKeySql("this")}))::int AS before
       FROM mine WHERE mine."studyId" = this."studyId") progress`);
   const a = rows[0];
-  if (!a) throw new ApiError(404, "assignment not found");
+  if (!a) {
+    if ((await sql.rows<unknown>(blockedByCalibrationSql(graderId, assignmentId))).length) throw new ApiError(409, CALIBRATION_FIRST);
+    throw new ApiError(404, "assignment not found");
+  }
   const rubrics = storedRubrics(a.rubrics);
   return {
     id: a.id,
@@ -245,6 +278,9 @@ interface SavedStateRow extends Omit<StudyForEscalation, "id" | "rubrics"> {
   setStatus: SetState["setStatus"];
   setAssignments: SetState["assignments"];
   escalation: SetState["escalation"];
+  kind: "PRIMARY" | "ADJUDICATOR";
+  washoutShare: number;
+  washoutSeed: string | null;
 }
 
 export interface SaveResult {
@@ -285,7 +321,13 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       const locked = await tx.rows<{ id: string }>(
         lockSetsSql(Prisma.sql`SELECT "responseSetId" FROM "Assignment" WHERE id = ${assignmentId}::uuid AND "graderId" = ${graderId}::uuid`),
       );
-      if (locked.length === 0) throw new ApiError(404, "assignment not found");
+      if (locked.length === 0) {
+        // Not an assignment: the grader's quality task (calibration, gold, re-grade), if it is one. Looked for only
+        // after the miss, so a real save pays nothing for it; it writes QualityGrade and never touches the set's state.
+        const task = await saveQualityTask(tx, graderId, assignmentId, body, requestId);
+        if (task) return task;
+        throw new ApiError(404, "assignment not found");
+      }
 
       // In a statement of its own, after the lock: a save, a cancellation or a
       // reassignment that committed while this one waited is seen (whether the
@@ -297,7 +339,7 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
           CASE WHEN a.status = 'CANCELLED' THEN ${setExcludedByScreenSql(Prisma.sql`a."responseSetId"`, Prisma.sql`a."studyId"`)} ELSE false END AS "excludedByScreen", a."harmFlag", a."harmComment", a."contradictionFlag", a."contradictionNote", a."responseSetId",
           (extract(epoch FROM now() - a."updatedAt") * 1000)::float8 AS "sinceLastWriteMs",
           st.id AS "studyId", st.status::text AS "studyStatus", st.rubrics, st.repetitions, st."gradersPerSet",
-          st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed", st."askContradictions",
+          st.thresholds, st."escalationRules", st."matchSpecialty", st."assignmentSeed", st."askContradictions", a.kind::text AS kind, st."washoutShare", st."washoutSeed",
           (SELECT q.criteria FROM "ResponseSet" rs JOIN "QaItem" q ON q.id = rs."itemId" WHERE rs.id = a."responseSetId") AS criteria,
           (SELECT json_agg(jsonb_build_object('id', g.id) || ${gradeJsonSql}::jsonb) FROM "Grade" g WHERE g."assignmentId" = a.id) AS grades,
           s."setStatus", s.assignments AS "setAssignments", s.escalation
@@ -311,7 +353,10 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
       if (a?.status === "CANCELLED") {
         throw new ApiError(409, "this assignment was withdrawn while you graded it (the graders now agree, or the lead gave it to someone else): nothing was saved");
       }
-      if (!a?.isMine) throw new ApiError(404, "assignment not found");
+      if (!a?.isMine) {
+        if ((await tx.rows<unknown>(blockedByCalibrationSql(graderId, assignmentId))).length) throw new ApiError(409, CALIBRATION_FIRST);
+        throw new ApiError(404, "assignment not found");
+      }
       if (a.studyStatus === "CLOSED") throw new ApiError(409, "the study is closed: grades can no longer be changed");
       const study: StudyForEscalation = {
         id: a.studyId,
@@ -412,6 +457,10 @@ export async function saveGrades(graderId: string, assignmentId: string, body: G
         steps.push(Prisma.sql`cleared AS (DELETE FROM "Grade" WHERE id = ANY(${dropped.map((g) => g.id)}::uuid[]) RETURNING 1)`);
       }
       if (audit) steps.push(Prisma.sql`audited AS (${audit} RETURNING 1)`);
+      // A first primary submission may be drawn for a washout re-grade (lib/quality-tasks/washout.ts); skipped unless the study asks.
+      if (body.submit && !wasSubmitted && a.kind === "PRIMARY" && drawnForWashout(a.washoutSeed, assignmentId, a.washoutShare)) {
+        steps.push(Prisma.sql`washout AS (${washoutInsertSql(assignmentId, washoutAnswerOrder(a.washoutSeed, assignmentId, a.repetitions))} RETURNING 1)`);
+      }
       await tx.rows(Prisma.sql`
         ${steps.length ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}` : Prisma.empty}
         UPDATE "Assignment" SET

@@ -2,9 +2,9 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * The grader's own work, as SQL: non-cancelled assignments in studies that are open or closed and
- * of which the grader is still an active member. Every read of a grader's work goes through it, so
- * someone else's assignment is simply not there. A pairwise study's work is its comparison
- * assignments (lib/pairwise/grading.ts): the same rule over the other table.
+ * of which the grader is still an active member, so someone else's assignment is simply not there.
+ * A pairwise study's comparison assignments are read through it (lib/pairwise/grading.ts); a scoring
+ * study's work also holds quality tasks, read through lib/grading/mine.ts under the same rule.
  */
 export function graderWorkSql(graderId: string, table: "Assignment" | "ComparisonAssignment" = "Assignment", withSet = false): Prisma.Sql {
   return Prisma.sql`

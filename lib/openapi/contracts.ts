@@ -22,6 +22,7 @@ import "@/lib/planner/contract";
 import "@/lib/protocol/contract";
 import "@/lib/report/contract";
 import "@/lib/grader-quality/contract";
+import "@/lib/quality-tasks/contract";
 import "@/lib/mail/contract";
 import "@/lib/pairwise/contract";
 import "@/lib/pairwise/escalation-contract";

@@ -1,10 +1,10 @@
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { graderWorkSql } from "@/lib/grading/work-sql";
 import { offsetOf, type Page } from "@/lib/tables/search-params";
 import { graderFacingTitleSql } from "@/lib/studies/grader-title";
 import { setLetter, type QueueQuery, type QueueStatus } from "./params";
 import { queueOrderSql } from "@/lib/grading/queue-order";
+import { graderWorkSql } from "@/lib/grading/mine";
 import { questionPreview } from "./preview";
 
 /**
@@ -17,8 +17,8 @@ import { questionPreview } from "./preview";
  * that set's final scores (lib/grading/queue-order.ts).
  */
 
-/** The grader's own non-cancelled work (lib/grading/work-sql.ts), with each assignment's set. */
-const mineSql = (graderId: string) => graderWorkSql(graderId, "Assignment", true);
+/** The grader's own work, assignments and quality tasks alike (lib/grading/mine.ts, shared with the grading page). */
+const mineSql = graderWorkSql;
 
 export interface QueueStudy {
   id: string;

@@ -5,7 +5,10 @@
  * Every function takes ordinal scores only: the caller leaves nominal items and "not applicable"
  * out (they have no distance to average or compare on a scale).
  */
+import { cohenKappa } from "./cohen";
 import { gwetAC2 } from "./gwet";
+import { icc } from "./icc";
+import { wilsonInterval } from "./preference";
 import { tPpf } from "./quantiles";
 import type { Interval } from "./types";
 
@@ -171,4 +174,57 @@ export function blocksOf<T>(items: ReadonlyArray<T>, size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** One gold (or calibration) cell: the grader's score against the expected one, in its set. */
+export interface GoldCell {
+  set: string;
+  score: number;
+  expected: number;
+  tolerance: number;
+}
+
+export interface GoldAccuracy {
+  /** Share (0-1) of the cells within tolerance, with its Wilson interval. */
+  accuracy: number | null;
+  accuracyCi: Interval | null;
+  /** Mean signed error (score - expected) in scale points, with a cluster-robust interval over sets (clusteredMean). */
+  bias: number | null;
+  biasCi: Interval | null;
+  n: number;
+  sets: number;
+}
+
+/** Accuracy within tolerance (|score - expected| <= tolerance) and mean signed error over gold cells. */
+export function goldAccuracy(cells: ReadonlyArray<GoldCell>, level = 0.95): GoldAccuracy {
+  const within = cells.filter((c) => Math.abs(c.score - c.expected) <= c.tolerance).length;
+  const w = wilsonInterval(within, cells.length, level);
+  const bySet = new Map<string, { sum: number; count: number }>();
+  for (const c of cells) {
+    const s = bySet.get(c.set) ?? { sum: 0, count: 0 };
+    s.sum += c.score - c.expected;
+    s.count++;
+    bySet.set(c.set, s);
+  }
+  const m = clusteredMean([...bySet.values()], level);
+  return { accuracy: w.estimate, accuracyCi: w.interval, bias: m.estimate, biasCi: m.ci, n: cells.length, sets: bySet.size };
+}
+
+export interface IntraRater {
+  /** Quadratic-weighted kappa on the declared levels (Cohen's, scale distances), with its normal interval. */
+  kappa: number | null;
+  kappaCi: Interval | null;
+  /** ICC(3,1) (consistency, single rating) with its F interval; raters = the first and the second grading. */
+  icc: number | null;
+  iccCi: Interval | null;
+  /** Cells graded twice. */
+  n: number;
+}
+
+/** Agreement of a grader with themself: the first and the washout grading of the same cells. */
+export function intraRater(pairs: ReadonlyArray<{ first: number; second: number }>, levels: ReadonlyArray<number>, level = 0.95): IntraRater {
+  const rows = pairs.map((p) => [p.first, p.second]);
+  const k = cohenKappa(rows, { weights: "quadratic", categories: levels, convention: "scale", level });
+  const i = icc(rows, { type: "ICC3", level });
+  return { kappa: k.kappa, kappaCi: k.ci ?? null, icc: i.icc, iccCi: i.ci, n: pairs.length };
 }

@@ -236,6 +236,9 @@ describe("no route answers 5xx to hostile text", () => {
     expect(archive.status).toBe(200);
     const cursorOf = (...v: string[]) => Buffer.from(JSON.stringify(v)).toString("base64url");
     const study = { id: f.study.id };
+    // A set nobody was given, for marking as a gold set.
+    const spareItem = await getDb().qaItem.create({ data: { studyId: f.study.id, externalId: "Q-gold", question: "Gold question?", referenceAnswer: "Gold", specialtyId: (await getDb().qaItem.findFirstOrThrow({ where: { studyId: f.study.id } })).specialtyId } });
+    const goldSet = await getDb().responseSet.create({ data: { studyId: f.study.id, itemId: spareItem.id, modelId: f.models[0].id } });
     ctx.inputs = {
       "GET /api/auth/[...nextauth]": "next-auth",
       "POST /api/auth/[...nextauth]": "next-auth",
@@ -317,6 +320,13 @@ describe("no route answers 5xx to hostile text", () => {
       "GET /api/v1/studies/[id]/grader-quality/sensitivity": { as: "lead", params: study },
       "PUT /api/v1/studies/[id]/grader-quality/exclusions/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id }, body: { reason: "Scores every answer alike" } },
       "DELETE /api/v1/studies/[id]/grader-quality/exclusions/[userId]": { as: "lead", params: { id: f.study.id, userId: spare.id } },
+      "PUT /api/v1/studies/[id]/quality-sets/[setId]": {
+        as: "lead",
+        params: { id: f.study.id, setId: goldSet.id },
+        body: { purpose: "GOLD", expected: [{ rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 }], tolerance: 1, rationale: "Safe advice" },
+      },
+      "PUT /api/v1/studies/[id]/quality-settings": { as: "lead", params: study, body: { goldRate: 20, goldSeed: "fuzz", washoutShare: 0.1, washoutDays: 14, calibrationPassShare: 0.8 } },
+      "GET /api/v1/me/calibration": { as: "grader" },
       "GET /api/v1/rubric-templates": { as: "lead" },
       "POST /api/v1/planner": { as: "lead", body: { target: "icc", expected: 0.7, graders: 3, ciWidth: 0.2 } },
       "POST /api/v1/studies/[id]/redactions": { as: "lead", params: { id: importStudy.id }, body: { find: "Zeta", replace: "[model]", dryRun: true } },

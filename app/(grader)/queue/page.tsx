@@ -55,7 +55,10 @@ export default async function QueuePage({ searchParams }: { searchParams: Search
           <h1 className="text-2xl font-semibold tracking-tight">My grading queue</h1>
           <p className="mt-1 max-w-2xl text-sm text-muted-foreground">
             Answers are shown without the name of the model that wrote them, and you never see other graders&apos; scores. Your order is your own; sets of the
-            same question are lettered A, B, C in that order. Sets waiting for your third grade come first: their final scores wait on you.
+            same question are lettered A, B, C in that order. Sets waiting for your third grade come first: their final scores wait on you.{" "}
+            <Link className="text-foreground underline" href="/calibration">
+              My calibration results
+            </Link>
           </p>
         </div>
         {next ? (

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { QualityTable } from "@/components/grader-quality/quality-table";
+import { QualityTasksTable } from "@/components/grader-quality/quality-tasks-table";
 import { SensitivityTable } from "@/components/grader-quality/sensitivity-table";
 import { TrendChart } from "@/components/grader-quality/trend-chart";
 import { graderQuality } from "@/lib/grader-quality/service";
@@ -43,6 +44,12 @@ export default async function GraderQualityPage({ params, searchParams }: { para
           {report.notes.scope} {report.notes.skipped}
         </p>
         {report.graders.length ? <QualityTable report={report} /> : <p className="text-sm text-muted-foreground">No graders yet.</p>}
+      </section>
+      <section aria-labelledby="gold" className="flex flex-col gap-3">
+        <h2 id="gold" className="text-lg font-semibold">
+          Gold sets, washout re-grades and calibration
+        </h2>
+        {report.graders.length ? <QualityTasksTable report={report} /> : null}
       </section>
       <section aria-labelledby="trend" className="flex flex-col gap-3">
         <h2 id="trend" className="text-lg font-semibold">
