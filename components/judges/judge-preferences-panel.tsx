@@ -1,11 +1,11 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { fmt, fmtCi } from "@/lib/analytics/tables";
-import type { JudgePreferenceComparison } from "@/lib/judges/compare-preferences";
+import type { JudgePreferenceComparison } from "@/lib/pairwise/judge-agreement";
 import type { Figure } from "@/lib/judges/types";
 
 /**
- * A pairwise study's judges against the clinician panel (lib/judges/compare-preferences.ts): per
+ * A pairwise study's judges against the clinician panel (lib/pairwise/judge-agreement.ts): per
  * axis, the judge's own consistency and position bias, its kappa, AC1 and accuracy against the
  * panel's final preference, and the clinicians' agreement among themselves (the ceiling).
  * Leads only: graders never see judges.

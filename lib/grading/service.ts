@@ -12,7 +12,7 @@ import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { storedCriteria } from "@/lib/rubrics/criteria";
 import { queueKeySql } from "@/lib/grading/queue-order";
 import { blockedByCalibrationSql, CALIBRATION_FIRST, graderWorkSql } from "@/lib/grading/mine";
-import { saveQualityTask } from "@/lib/quality-tasks/save";
+import { saveQualityTask } from "./quality-save";
 import { drawnForWashout, washoutAnswerOrder, washoutInsertSql } from "@/lib/quality-tasks/washout";
 import { ApiError } from "@/lib/errors/api-error";
 import { metrics } from "@/lib/server/metrics";

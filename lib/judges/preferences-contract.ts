@@ -2,7 +2,7 @@ import "@/lib/api/zod-openapi";
 import { z } from "zod";
 import { errorResponses, registry } from "@/lib/api/registry";
 
-/** GET /api/v1/studies/{id}/judges/preferences: a pairwise study's judges against the panel (lib/judges/compare-preferences.ts). */
+/** GET /api/v1/studies/{id}/judges/preferences: a pairwise study's judges against the panel (lib/pairwise/judge-agreement.ts). */
 
 const Figure = z.object({ value: z.number().nullable(), ci: z.tuple([z.number(), z.number()]).nullable(), n: z.int(), reason: z.string().nullable() });
 

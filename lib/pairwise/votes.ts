@@ -2,7 +2,9 @@
  * Pure rules of a comparison's votes: when primary graders disagree on an axis, and the final
  * preference of a comparison on an axis.
  */
-export type Choice = "LEFT" | "RIGHT" | "TIE";
+import type { Choice } from "@/lib/stats/majority";
+
+export { majorityChoice, type Choice } from "@/lib/stats/majority";
 
 export interface AxisRule {
   rubric: string;
@@ -41,14 +43,4 @@ export function comparisonDisagreements(
     if (opposite || (tieDisagrees && seen.size > 1)) out.push({ rubric: a.rubric, axis: a.axis, choices });
   }
   return out;
-}
-
-/** The majority of the votes (every submitted grader's, the adjudicator's among them); a tie of votes is a tie; no vote, null. */
-export function majorityChoice(votes: readonly Choice[]): Choice | null {
-  if (votes.length === 0) return null;
-  const n = { LEFT: 0, RIGHT: 0, TIE: 0 };
-  for (const v of votes) n[v]++;
-  const top = Math.max(n.LEFT, n.RIGHT, n.TIE);
-  const leaders = (Object.keys(n) as Choice[]).filter((c) => n[c] === top);
-  return leaders.length === 1 ? leaders[0] : "TIE";
 }

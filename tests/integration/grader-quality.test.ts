@@ -69,7 +69,13 @@ async function seed() {
     if (grader === h3.id && rng() < 0.15) return Math.min(5, base + 1);
     return base;
   };
-  const assignments = await getDb().assignment.findMany({ where: { studyId: f.study.id, kind: "PRIMARY" }, orderBy: [{ responseSetId: "asc" }, { graderId: "asc" }] });
+  // In the fixture's own order (sets as created, graders as listed), not by their random ids: the seeded
+  // draws then land on the same cells in every run, so the figures checked below are the same each time.
+  const setOrder = new Map(f.sets.map((x, i) => [x.id, i]));
+  const graderOrder = new Map(f.graders.map((g, i) => [g.id, i]));
+  const assignments = (await getDb().assignment.findMany({ where: { studyId: f.study.id, kind: "PRIMARY" } })).sort(
+    (a, b) => setOrder.get(a.responseSetId)! - setOrder.get(b.responseSetId)! || graderOrder.get(a.graderId)! - graderOrder.get(b.graderId)!,
+  );
   for (const a of assignments) {
     const scores: { rubric: string; dimension: string; repetition: number; score: number | string | null; na?: boolean }[] = [
       { rubric: "check", dimension: "kind", repetition: 1, score: rng() < 0.5 ? "advice" : "referral" },

@@ -1,6 +1,6 @@
 import { rubricInstructions, type RubricDimension, type RubricDocument } from "@/lib/rubrics/document";
 import { preferenceAxes } from "@/lib/rubrics/preference";
-import { majorityChoice, type Choice } from "@/lib/pairwise/votes";
+import { majorityChoice, type Choice } from "@/lib/stats/majority";
 import { chatCompletion, EndpointError, type EndpointAccess } from "./client";
 import { ItemError, type ProbabilityMode } from "./judge-set";
 import { jsonObjectIn, MalformedReply } from "./parse";

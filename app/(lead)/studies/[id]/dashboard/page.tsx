@@ -22,7 +22,7 @@ import { measureChoices } from "@/lib/results/measures";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 import { JudgePreferencesPanel } from "@/components/judges/judge-preferences-panel";
-import { judgePreferenceComparisons } from "@/lib/judges/compare-preferences";
+import { judgePreferenceComparisons } from "@/lib/pairwise/judge-agreement";
 
 export const metadata: Metadata = { title: "Dashboard" };
 

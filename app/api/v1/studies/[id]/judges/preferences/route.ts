@@ -1,6 +1,6 @@
 import { LEAD_ROLES } from "@/lib/auth/roles";
 import { ApiError } from "@/lib/errors/api-error";
-import { judgePreferenceComparisons } from "@/lib/judges/compare-preferences";
+import { judgePreferenceComparisons } from "@/lib/pairwise/judge-agreement";
 import { apiRoute } from "@/lib/server/api-route";
 import { requireStudyForLead } from "@/lib/studies/access";
 

@@ -2,12 +2,12 @@ import { auditInsertSql } from "@/lib/audit/record";
 import type { SqlTx } from "@/lib/db/sql";
 import { ApiError } from "@/lib/errors/api-error";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { blockedByCalibrationSql, CALIBRATION_FIRST, graderWorkSql } from "@/lib/grading/mine";
-import type { GradeSubmission } from "@/lib/grading/contract-schemas";
-import { validateGrades } from "@/lib/grading/validate";
+import { blockedByCalibrationSql, CALIBRATION_FIRST, graderWorkSql } from "./mine";
+import type { GradeSubmission } from "./contract-schemas";
+import { validateGrades } from "./validate";
 import { storedCriteria } from "@/lib/rubrics/criteria";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { afterCalibrationSubmit } from "./calibration";
+import { afterCalibrationSubmit } from "@/lib/quality-tasks/calibration";
 
 /** Time on task: one save adds at most this, as for an assignment (lib/grading/service.ts). */
 const MAX_ELAPSED_PER_SAVE_MS = 30 * 60_000;

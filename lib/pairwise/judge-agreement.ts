@@ -6,11 +6,11 @@
  * (the ceiling). Statistics are lib/stats/judge-preference.ts; this file loads and assembles.
  */
 import { getDb } from "@/lib/db/client";
-import { comparisonFinals } from "@/lib/pairwise/finals";
+import { comparisonFinals } from "./finals";
 import { preferenceAxes } from "@/lib/rubrics/preference";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { clinicianCeiling, judgeOrderEffects, judgeVsPanel, type SideChoice } from "@/lib/stats/judge-preference";
-import type { Figure } from "./types";
+import type { Figure } from "@/lib/judges/types";
 
 export const JUDGE_PREFERENCES_NOTE =
   "Each judge against the panel's final preference per comparison and axis (the majority of the submitted graders' choices, settled comparisons only), on three categories: left, tie, right. " +
