@@ -1,3 +1,4 @@
+import { auditInsertSql } from "@/lib/audit/record";
 import { getDb, type Tx } from "@/lib/db/client";
 import type { MailParams } from "./templates";
 
@@ -61,6 +62,21 @@ export async function claimMail(max: number, leaseMs = LEASE_MS): Promise<Leased
     RETURNING m.id, m.kind, m."toEmail", m."toUserId", m."studyId", m."invitationId", m.params, m.attempts, m."leaseToken"`;
 }
 
+/**
+ * What was sent, in the audit: the message's kind and recipient, never its body or parameters
+ * (an invitation's link is minted at sending and exists nowhere else).
+ */
+function mailAudit(action: string, m: LeasedMail, extra: Record<string, string>) {
+  return auditInsertSql({
+    actorId: null,
+    action,
+    entityType: "MailMessage",
+    entityId: m.id,
+    studyId: m.studyId,
+    after: { kind: m.kind, toUserId: m.toUserId, invitationId: m.invitationId, ...extra },
+  });
+}
+
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 500);
 
 /** Sent: the row becomes its log entry. The invitation it carried (if any) is marked sent in the same statement. */
@@ -72,6 +88,7 @@ export async function settleSent(m: LeasedMail, subject: string): Promise<boolea
     if (n === 1 && m.invitationId) {
       await tx.$executeRaw`UPDATE "Invitation" SET "sentAt" = now(), "bouncedAt" = NULL WHERE id = ${m.invitationId}::uuid`;
     }
+    if (n === 1) await tx.$executeRaw(mailAudit("mail.sent", m, { subject: oneLine(subject) }));
     return n === 1;
   });
 }
@@ -92,6 +109,7 @@ export async function settleFailed(m: LeasedMail, error: string, how: "bounced" 
       WHERE id = ${m.id}::uuid AND "leaseToken" = ${m.leaseToken}::uuid AND status = 'SENDING'`;
     if (n !== 1) return "lost";
     if (status === "BOUNCED" && m.invitationId) await tx.$executeRaw`UPDATE "Invitation" SET "bouncedAt" = now() WHERE id = ${m.invitationId}::uuid`;
+    if (status !== "PENDING") await tx.$executeRaw(mailAudit(status === "BOUNCED" ? "mail.bounced" : "mail.failed", m, { error: oneLine(error) }));
     return status === "BOUNCED" ? "bounced" : retry ? "retry" : "failed";
   });
 }

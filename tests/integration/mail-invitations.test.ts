@@ -164,6 +164,17 @@ describe("invitations by e-mail", () => {
     expect((await sendDueMail(config())).sort()).toEqual(["bounced", "sent"]);
     expect(await stateOf(added.find((a) => a.email.startsWith("bounce"))!.invitationId!)).toBe("bounced");
     expect(await stateOf(added.find((a) => a.email.startsWith("bulk"))!.invitationId!)).toBe("sent");
+    // The audit tells what was sent and what bounced, by kind and invitation, without the message itself.
+    const audited = await getDb().auditEvent.findMany({ where: { action: { in: ["mail.sent", "mail.bounced"] }, after: { path: ["invitationId"], string_contains: "-" } }, orderBy: { id: "asc" } });
+    const byInvitation = new Map(audited.map((e) => [(e.after as { invitationId: string }).invitationId, e]));
+    const bounced = byInvitation.get(added.find((a) => a.email.startsWith("bounce"))!.invitationId!)!;
+    const sent = byInvitation.get(added.find((a) => a.email.startsWith("bulk"))!.invitationId!)!;
+    expect([bounced.action, sent.action]).toEqual(["mail.bounced", "mail.sent"]);
+    expect(sent.studyId).toBe(f.study.id);
+    expect(sent.after).toMatchObject({ kind: "invitation" });
+    const sentMessage = smtp.to("bulk@hospital.example")[0];
+    const link = /https?:\/\/\S+/.exec(sentMessage.text)![0];
+    expect(JSON.stringify(sent.after)).not.toContain(link);
   });
 
   it("no message names the study or a model", async () => {
