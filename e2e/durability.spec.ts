@@ -16,17 +16,30 @@ import { productionServerArgs } from "../bench/lib/production-server";
  */
 const SECRET = "durability-secret-long-enough-0123456789";
 
+/** The server's own output, kept so that a start that never turns healthy says why (a CI run once hung there). */
+let output = "";
+
 function start(dir: string, port: number, pgPort: number): ChildProcess {
-  return spawn(process.execPath, productionServerArgs(["--seed-demo"]), {
+  const child = spawn(process.execPath, productionServerArgs(["--seed-demo"]), {
     env: { ...process.env, DATABASE_URL: "", PORT: String(port), CLINGRADE_DATA_DIR: dir, CLINGRADE_PG_PORT: String(pgPort), AUTH_SECRET: SECRET, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  output = "";
+  const keep = (b: Buffer) => (output = (output + b.toString()).slice(-8_000));
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  child.on("exit", (code, signal) => keep(Buffer.from(`\n[server exited: code ${code}, signal ${signal}]\n`)));
+  return child;
 }
 
 async function waitHealthy(port: number) {
-  await expect
-    .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status, { timeout: 90_000, intervals: [500] })
-    .toBe(200);
+  try {
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status, { timeout: 90_000, intervals: [500] })
+      .toBe(200);
+  } catch (err) {
+    throw new Error(`the server on port ${port} never answered 200; its last output:\n${output}`, { cause: err });
+  }
 }
 
 test("a SIGKILL mid-burst loses no acknowledged grade or draft, and the embedded database recovers", async () => {
