@@ -20,9 +20,9 @@ import { GET as listSets } from "@/app/api/v1/studies/[id]/sets/route";
 import { GET as exportRoute } from "@/app/api/v1/studies/[id]/export/route";
 import { assignGraders } from "@/lib/assignment/service";
 import { getDb } from "@/lib/db/client";
-import type { RubricDocument } from "@/lib/rubrics/document";
 import { bearer, call as callRoute } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
+import { CHECK_RUBRIC } from "./helpers/check-rubric";
 import { makeGradableStudy } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
@@ -33,19 +33,7 @@ const call = async <P,>(handler: (req: Request, ctx: { params: Promise<P> }) => 
   (await callRoute(handler, url, init, params)) as { status: number; body: Body };
 const json = (token: string, method: string, body: unknown) => bearer(token, { method, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
-const never = { rule: "never" as const, na: "ignore" as const };
-const FIVE = [1, 2, 3, 4, 5].map((v) => ({ value: v, label: `Level ${v}` }));
-const CHECK: RubricDocument = {
-  key: "check",
-  name: "Answer check",
-  version: 1,
-  dimensions: [
-    { key: "kind", name: "Kind of answer", scope: "first_answer", scale: { kind: "nominal", levels: [{ value: "advice", label: "Advice" }, { value: "referral", label: "Referral" }] }, escalation: never },
-    { key: "accuracy", name: "Accuracy", scope: "each_answer", scale: { kind: "ordinal", levels: FIVE }, escalation: never },
-    { key: "clarity", name: "Clarity", scope: "each_answer", scale: { kind: "ordinal", levels: FIVE, allowNA: true }, escalation: never },
-  ],
-  totals: [],
-};
+const CHECK = CHECK_RUBRIC;
 const N = 2;
 const ORDINAL = ["accuracy", "clarity"] as const;
 
