@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { EndpointError, type EndpointAccess } from "@/lib/judges/runner/client";
-import { decryptApiKey } from "@/lib/judges/runner/secret";
+import { endpointApiKey } from "@/lib/judges/runner/secret";
 import { cosineSimilarity } from "@/lib/stats/cosine";
 import { batchesOf, embedWithRetries, type RetryPolicy } from "./client";
 import { renewRun, settleDone, settleFailed, type ClaimedRun, type Similarity } from "./jobs";
@@ -39,7 +39,7 @@ async function accessOf(runId: string): Promise<{ access: EndpointAccess; concur
   const e = run.endpoint;
   let apiKey: string | null;
   try {
-    apiKey = e.apiKeyEncrypted ? decryptApiKey(e.apiKeyEncrypted, e.id) : e.apiKeyEnv ? (process.env[e.apiKeyEnv] ?? null) : null;
+    apiKey = endpointApiKey(e);
   } catch (err) {
     throw new RunFailure((err as Error).message);
   }

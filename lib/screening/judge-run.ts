@@ -1,7 +1,7 @@
 import { recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { chatCompletion, EndpointError, type EndpointAccess } from "@/lib/judges/runner/client";
-import { decryptApiKey } from "@/lib/judges/runner/secret";
+import { endpointApiKey } from "@/lib/judges/runner/secret";
 import { logger } from "@/lib/log/logger";
 import { buildScreenPrompt, parseScreenReply, UnreadableVerdict } from "./judge-prompt";
 import { applyScreenOutcome } from "./outcome";
@@ -95,7 +95,7 @@ export async function driveScreenRun(claim: Claim, fetchImpl: typeof fetch = fet
   if (!endpoint) fatal = "could not screen: the judge's endpoint was removed";
   else {
     try {
-      const apiKey = endpoint.apiKeyEncrypted ? decryptApiKey(endpoint.apiKeyEncrypted, endpoint.id) : endpoint.apiKeyEnv ? (process.env[endpoint.apiKeyEnv] ?? null) : null;
+      const apiKey = endpointApiKey(endpoint);
       access = { baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey, timeoutMs: endpoint.timeoutMs };
     } catch (err) {
       fatal = `could not screen: ${(err as Error).message}`;

@@ -40,3 +40,8 @@ export function decryptApiKey(stored: string, endpointId: string): string {
 
 /** Environment variables an endpoint may name for its key: not any variable, so an admin cannot send DATABASE_URL to a server of their choice. */
 export const API_KEY_ENV = /^(OPENAI_API_KEY|CLINGRADE_JUDGE_[A-Z0-9_]{1,60})$/;
+
+/** An endpoint's API key as its requests send it: the stored one decrypted, else the named environment variable's, else none. */
+export function endpointApiKey(e: { id: string; apiKeyEncrypted: string | null; apiKeyEnv: string | null }): string | null {
+  return e.apiKeyEncrypted ? decryptApiKey(e.apiKeyEncrypted, e.id) : e.apiKeyEnv ? (process.env[e.apiKeyEnv] ?? null) : null;
+}

@@ -4,7 +4,7 @@ import { logger } from "@/lib/log/logger";
 import type { EndpointAccess } from "./client";
 import { claimTasks, renewLease, settleDone, settleFailed, type ClaimedTask } from "./jobs";
 import { ItemError, judgeSet, type ProbabilityMode, type SetToJudge } from "./judge-set";
-import { decryptApiKey } from "./secret";
+import { endpointApiKey } from "./secret";
 import { writeRunScores } from "./write";
 import { judgeComparison, type ComparisonToJudge } from "./judge-comparison";
 import { writeRunPreferences } from "./write-preferences";
@@ -71,7 +71,7 @@ async function loadTask(task: ClaimedTask) {
   const run = await db.judgeRun.findUniqueOrThrow({ where: { id: task.runId }, include: { endpoint: true, judge: { select: { studyId: true, study: { select: { rubrics: true, showReferenceAnswer: true } } } } } });
   const target = task.comparisonId ? ({ kind: "comparison", comparison: await loadComparison(task.comparisonId, run.judge.study.showReferenceAnswer) } as const) : await loadSet(task.responseSetId!, run.judge.study.showReferenceAnswer);
   const e = run.endpoint;
-  const apiKey = e.apiKeyEncrypted ? decryptApiKey(e.apiKeyEncrypted, e.id) : e.apiKeyEnv ? (process.env[e.apiKeyEnv] ?? null) : null;
+  const apiKey = endpointApiKey(e);
   const access: EndpointAccess = { baseUrl: e.baseUrl, model: e.model, apiKey, timeoutMs: e.timeoutMs };
   const mode: ProbabilityMode = run.mode === "LOGPROBS" ? { kind: "logprobs", topLogprobs: run.topLogprobs } : { kind: "sampling", samples: run.samples, temperature: run.temperature };
   return { access, mode, rubrics: storedRubrics(run.judge.study.rubrics), target: target as Target, owner: { studyId: run.judge.studyId, judgeId: run.judgeId, createdById: run.createdById } };
