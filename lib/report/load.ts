@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
 import { computeStudyStats } from "@/lib/analytics/study-stats";
 import type { StudyStats } from "@/lib/analytics/types";
 import { getDb, getPool } from "@/lib/db/client";
-import { exportStream, type ExportStudy } from "@/lib/exports/service";
-import type { Dataset } from "@/lib/exports/contract";
+import { ApiError } from "@/lib/errors/api-error";
+import type { ExportStudy } from "@/lib/exports/service";
+import { runInWorker } from "@/lib/workers/run";
+import type { ExportChecksum } from "./checksums";
 import { protocolState } from "@/lib/protocol/service";
 import type { ProtocolState } from "@/lib/protocol/contract";
 
@@ -31,36 +32,26 @@ export interface ReportData {
   graders: { total: number; bySpecialty: { specialty: string; graders: number }[] };
   harm: { flags: number; open: number; acknowledged: number; resolved: number };
   /** null when the caller did not ask for them (the page's preview: they cost a full read of each export). */
-  checksums: { dataset: string; format: string; sha256: string; bytes: number; call: string }[] | null;
+  checksums: ExportChecksum[] | null;
 }
 
-/** Datasets the tables can be recomputed from: their SHA-256 goes in the appendix. */
-export const CHECKSUM_DATASETS: readonly Dataset[] = ["grades", "sets"];
-
-async function sha256OfExport(study: ExportStudy, dataset: Dataset): Promise<{ sha256: string; bytes: number }> {
-  const stream = await exportStream(study, { dataset, format: "csv", identities: false, audit: false });
-  const hash = createHash("sha256");
-  let bytes = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    hash.update(value);
-    bytes += value.byteLength;
-  }
-  return { sha256: hash.digest("hex"), bytes };
-}
+/** Heap of the checksums' thread: the `sets` export re-scores every set, as the dashboard does. */
+const CHECKSUM_HEAP_MB = 1024;
 
 export async function loadReportData(studyId: string, options: { checksums?: boolean } = {}): Promise<ReportData | null> {
   const db = getDb();
   const study = await db.study.findUnique({ where: { id: studyId } });
   if (!study) return null;
   const pool = getPool();
-  // The exports' checksums are PostgreSQL's work mostly (a 10,000-set study's grades CSV is ~140 MB): started first, they run while this thread computes the statistics.
+  // The exports' checksums read each export whole (a 10,000-set study's grades CSV is ~140 MB, and `sets` re-scores every
+  // set): started first in a thread of their own, they run beside the statistics instead of after them on this event loop.
   const checksumsPending =
     options.checksums === false
       ? Promise.resolve(null)
-      : Promise.all(CHECKSUM_DATASETS.map(async (dataset) => ({ dataset, format: "csv", ...(await sha256OfExport(study, dataset)), call: `export?dataset=${dataset}&format=csv` })));
+      : runInWorker<ExportChecksum[]>("report-checksums", { id: study.id, slug: study.slug, rubrics: study.rubrics } satisfies ExportStudy, [], undefined, {
+          heapMb: CHECKSUM_HEAP_MB,
+          outOfMemory: (mb) => new ApiError(413, `the checksums of this study's exports need more than ${mb} MB of memory: download the exports and hash them yourself`),
+        });
   // A failure of the statistics must not leave the checksums' rejection unhandled.
   checksumsPending.catch(() => undefined);
   const [stats, protocol, flowRow, graderRows, graderTotal, harmRow] = await Promise.all([

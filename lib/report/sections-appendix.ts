@@ -1,7 +1,8 @@
 import { appVersion } from "@/lib/build/version";
 import { JOURNAL_BOOTSTRAP } from "@/lib/analytics/journal";
 import { ci, count, DASH, num } from "./format";
-import { CHECKSUM_DATASETS, type ReportData } from "./load";
+import { CHECKSUM_DATASETS } from "./checksums";
+import type { ReportData } from "./load";
 import type { ReportSection } from "./types";
 
 /** Limitations read from the data: small cells, wide intervals, missing grades, deviations from the protocol. */

@@ -28,6 +28,7 @@ export const WORKER_ENTRIES = {
   planner: "lib/planner/worker.ts",
   "grader-sensitivity": "lib/grader-quality/sensitivity-worker.ts",
   "pairwise-stats": "lib/analytics/pairwise-worker.ts",
+  "report-checksums": "lib/report/checksum-worker.ts",
 } as const;
 
 export type WorkerJob = keyof typeof WORKER_ENTRIES;
