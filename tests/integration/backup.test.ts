@@ -46,6 +46,8 @@ beforeAll(async () => {
   await client.end();
   await findTool("pg_dump", major).catch((err: unknown) => {
     if (!(err instanceof BackupError)) throw err;
+    // A fresh machine on the embedded PostgreSQL (no client tools) skips these; CI has them, so there it is a failure.
+    if (process.env.CI) throw err;
     noTools = err.message;
   });
   study = await seedGradedStudy();
