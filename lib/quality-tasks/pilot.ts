@@ -66,7 +66,7 @@ export function pilotProposal(
   for (const r of target.rubrics) {
     for (const d of r.dimensions) {
       if (d.scale.kind !== "ordinal" || d.derived) continue;
-      const levels = (d.scale.levels ?? []).map((l) => l.value);
+      const levels = (d.scale.levels ?? []).map((l) => Number(l.value));
       const cells = d.scope === "set" ? [0] : d.scope === "first_answer" ? [1] : reps;
       const sd = source.rubrics.find((x) => x.key === r.key)?.dimensions.find((x) => x.key === d.key);
       for (const rep of cells) {
