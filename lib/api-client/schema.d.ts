@@ -1021,6 +1021,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/studies/{id}/quality-sets/{setId}/pilot-expected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Propose a set's expected scores from a pilot
+         * @description Reads the set of the same question (item id) and model in another study of the lead's (a pilot or a finished study) and proposes, per ordinal dimension and answer, the median of its submitted primary grades rounded to the nearest level (half up). Only answers whose text is the same in both studies are proposed; graders excluded from the pilot's analysis are left out. Stores nothing: the lead reviews the scores and marks the set with PUT quality-sets.
+         */
+        get: operations["pilotExpectedScores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invitations/open": {
         parameters: {
             query?: never;
@@ -5074,6 +5094,35 @@ export interface components {
                 /** @description Calibration rounds started by this call */
                 calibration: number;
             };
+        };
+        PilotExpected: {
+            /** Format: uuid */
+            fromStudyId: string;
+            /**
+             * Format: uuid
+             * @description The pilot's set of the same question (item id) and model; null when it has none
+             */
+            sourceSetId: string | null;
+            /** @description How each expected score was drawn from the pilot's grades, in words */
+            rule: string;
+            expected: {
+                rubric: string;
+                dimension: string;
+                /** @description The answer (1..N); null for a dimension graded once for the whole set */
+                repetition: number | null;
+                score: number;
+                /** @description Submitted primary grades the median was taken over */
+                grades: number;
+                /** @description Their median, before rounding to a level of the scale */
+                median: number;
+            }[];
+            /** @description Cells of this set left without a proposal, and why */
+            skipped: {
+                rubric: string;
+                dimension: string;
+                repetition: number | null;
+                reason: string;
+            }[];
         };
         CalibrationFeedback: {
             /** Format: uuid */
@@ -10154,6 +10203,69 @@ export interface operations {
             };
             /** @description Your role may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pilotExpectedScores: {
+        parameters: {
+            query: {
+                /** @description The study whose grades propose the expected scores: a pilot or finished study the lead may read */
+                from: string;
+            };
+            header?: never;
+            path: {
+                /** @description Study id */
+                id: string;
+                setId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PilotExpected"];
+                };
+            };
+            /** @description No valid session or Bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules; details name each problem */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -60,6 +60,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "delete /api/v1/studies/{id}/grader-quality/exclusions/{userId}": "includeGrader",
   "put /api/v1/studies/{id}/quality-sets/{setId}": "markQualitySet",
   "put /api/v1/studies/{id}/quality-settings": "updateQualitySettings",
+  "get /api/v1/studies/{id}/quality-sets/{setId}/pilot-expected": "pilotExpectedScores",
   "get /api/v1/me/calibration": "getMyCalibration",
   "get /api/v1/studies/{id}/harm-flags": "listHarmFlags",
   "patch /api/v1/studies/{id}/harm-flags/{assignmentId}": "reviewHarmFlag",

@@ -65,6 +65,26 @@ const QualitySettingsSchema = registry.register(
   }),
 );
 
+export const PilotExpectedQuery = z.object({
+  from: z.uuid({ error: "from is the id of a pilot or finished study of yours" }).meta({ description: "The study whose grades propose the expected scores: a pilot or finished study the lead may read" }),
+});
+
+const PilotExpectedSchema = registry.register(
+  "PilotExpected",
+  z.object({
+    fromStudyId: z.uuid(),
+    sourceSetId: z.uuid().nullable().meta({ description: "The pilot's set of the same question (item id) and model; null when it has none" }),
+    rule: z.string().meta({ description: "How each expected score was drawn from the pilot's grades, in words" }),
+    expected: z.array(
+      ExpectedScore.extend({
+        grades: z.int().meta({ description: "Submitted primary grades the median was taken over" }),
+        median: z.number().meta({ description: "Their median, before rounding to a level of the scale" }),
+      }),
+    ),
+    skipped: z.array(z.object({ rubric: z.string(), dimension: z.string(), repetition: z.int().nullable(), reason: z.string() })).meta({ description: "Cells of this set left without a proposal, and why" }),
+  }),
+);
+
 const CalibrationFeedbackSchema = registry.register(
   "CalibrationFeedback",
   z.object({
@@ -134,4 +154,15 @@ registry.registerPath({
     "Per study that asks for calibration (or dealt the grader some): per completed round and set, each dimension's score, the expected one and the lead's rationale, and whether the round passed. The grader's own only.",
   tags: ["Assignment"],
   responses: { 200: { description: "Feedback", content: { "application/json": { schema: z.object({ studies: z.array(CalibrationFeedbackSchema) }) } } }, ...errorResponses(401, 403) },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/api/v1/studies/{id}/quality-sets/{setId}/pilot-expected",
+  summary: "Propose a set's expected scores from a pilot",
+  description:
+    "Reads the set of the same question (item id) and model in another study of the lead's (a pilot or a finished study) and proposes, per ordinal dimension and answer, the median of its submitted primary grades rounded to the nearest level (half up). Only answers whose text is the same in both studies are proposed; graders excluded from the pilot's analysis are left out. Stores nothing: the lead reviews the scores and marks the set with PUT quality-sets.",
+  tags: ["Results"],
+  request: { params: study.extend({ setId: z.uuid() }), query: PilotExpectedQuery },
+  responses: { 200: { description: "The proposal", content: { "application/json": { schema: PilotExpectedSchema } } }, ...errorResponses(401, 403, 404, 422) },
 });

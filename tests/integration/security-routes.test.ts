@@ -90,6 +90,7 @@ const AUDIENCE: Record<string, Audience> = {
   "DELETE /api/v1/studies/[id]/grader-quality/exclusions/[userId]": "study",
   "PUT /api/v1/studies/[id]/quality-sets/[setId]": "study",
   "PUT /api/v1/studies/[id]/quality-settings": "study",
+  "GET /api/v1/studies/[id]/quality-sets/[setId]/pilot-expected": "study",
   "GET /api/v1/me/calibration": "grader",
   "GET /api/v1/studies/[id]/reference-metrics": "study",
   "GET /api/v1/studies/[id]/protocol": "study",

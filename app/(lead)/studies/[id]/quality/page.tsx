@@ -3,11 +3,13 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { QualityTable } from "@/components/grader-quality/quality-table";
+import { QualitySettingsForm } from "@/components/grader-quality/quality-settings-form";
 import { QualityTasksTable } from "@/components/grader-quality/quality-tasks-table";
 import { SensitivityTable } from "@/components/grader-quality/sensitivity-table";
 import { TrendChart } from "@/components/grader-quality/trend-chart";
 import { graderQuality } from "@/lib/grader-quality/service";
 import { graderSensitivityOffThread } from "@/lib/grader-quality/sensitivity-run";
+import { markedSetCounts } from "@/lib/quality-tasks/sets";
 import { loadStudyForPage } from "@/lib/studies/page-access";
 
 export const metadata: Metadata = { title: "Graders' quality" };
@@ -27,7 +29,7 @@ export default async function GraderQualityPage({ params, searchParams }: { para
   const { id } = await params;
   const withSensitivity = (await searchParams).sensitivity === "1";
   const { study } = await loadStudyForPage(id);
-  const report = await graderQuality(study.id);
+  const [report, counts] = await Promise.all([graderQuality(study.id), markedSetCounts(study.id)]);
   if (!report) notFound();
   return (
     <div className="flex flex-col gap-8">
@@ -50,6 +52,28 @@ export default async function GraderQualityPage({ params, searchParams }: { para
           Gold sets, washout re-grades and calibration
         </h2>
         {report.graders.length ? <QualityTasksTable report={report} /> : null}
+        <p className="text-sm">
+          <Link className="underline" href={`/studies/${study.id}/quality/sets`}>
+            Mark calibration and gold sets
+          </Link>{" "}
+          <span className="text-muted-foreground">(their expected scores typed, or filled from a pilot).</span>
+        </p>
+        <QualitySettingsForm
+          studyId={study.id}
+          open={study.status === "OPEN"}
+          calibrationSets={counts.calibration}
+          goldSets={counts.gold}
+          initial={{
+            goldRate: study.goldRate,
+            goldSeed: study.goldSeed,
+            washoutShare: study.washoutShare,
+            washoutDays: study.washoutDays,
+            washoutSeed: study.washoutSeed,
+            calibrationRequired: study.calibrationRequired,
+            calibrationPassShare: study.calibrationPassShare,
+            calibrationRoundSize: study.calibrationRoundSize,
+          }}
+        />
       </section>
       <section aria-labelledby="trend" className="flex flex-col gap-3">
         <h2 id="trend" className="text-lg font-semibold">
