@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { parseTableParams } from "@/lib/tables/search-params";
 import { ItemsTable } from "@/components/studies/items-table";
 import { itemSpecialties, listItems } from "@/lib/studies/items";
@@ -18,7 +19,11 @@ export default async function StudyItemsPage({ params, searchParams }: Props) {
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-muted-foreground">
-        Each question with the answers of every model. A question is complete when every model has all {study.repetitions} answers.
+        Each question with the answers of every model. A question is complete when every model has all {study.repetitions} answers.{" "}
+        <Link className="underline" href={`/studies/${study.id}/quality/sets`}>
+          Mark sets for calibration or as gold sets
+        </Link>
+        .
       </p>
       <ItemsTable page={{ ...page, rows }} sort={query.sort} specialties={specialties} />
     </div>
