@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ordinalRange } from "@/lib/rubrics/document";
 import { archiveRubrics } from "./archive-rubrics";
+import { checkExpected } from "@/lib/quality-tasks/expected";
 import type { ArchiveEvent } from "./archive-read";
 import {
   ARCHIVE_HEAD,
@@ -10,6 +11,8 @@ import {
   ArchiveGrader,
   ArchiveItem,
   ArchiveModel,
+  ArchiveQualitySet,
+  ArchiveQualityTask,
   ArchiveScreen,
   ArchiveScreenHit,
   ArchiveScreenVerdict,
@@ -47,6 +50,8 @@ type Escalation = z.output<typeof ArchiveEscalation>;
 type Screen = z.output<typeof ArchiveScreen>;
 type ScreenHit = z.output<typeof ArchiveScreenHit>;
 type ScreenVerdict = z.output<typeof ArchiveScreenVerdict>;
+type QualitySet = z.output<typeof ArchiveQualitySet>;
+type QualityTask = z.output<typeof ArchiveQualityTask>;
 
 export interface ArchiveHead {
   exportedAt: string;
@@ -68,14 +73,17 @@ export interface ArchiveSink {
   /** `repetition` is the set's answer's: the set has it (checked). */
   screenHit(screen: number, set: number, hit: ScreenHit): void;
   screenVerdict(screen: number, set: number, verdict: ScreenVerdict): void;
+  qualitySet(set: number, qualitySet: QualitySet): void;
+  /** `grader` indexes head.graders; a re-grade's first grading is the grader's PRIMARY assignment on the set (checked). */
+  qualityTask(set: number, grader: number, task: QualityTask): void;
 }
 
 const HEAD_VALUES = ["format", "version", "exportedAt", "source", "identities", "study"] as const;
 const HEAD_ARRAYS = ["specialties", "graders", "models"] as const;
-const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts"] as const;
+const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks"] as const;
 const MEMBERS = [...HEAD_VALUES, ...HEAD_ARRAYS, ...SECTIONS, "audit"];
-/** Members an archive may leave out: archives written before the screen have no screen sections. */
-const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts"]);
+/** Members an archive may leave out: archives written before the screen have no screen sections, before grader quality no quality ones. */
+const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks"]);
 type HeadValue = (typeof HEAD_VALUES)[number];
 
 const isIn = <T extends string>(list: readonly T[], key: string): key is T => (list as readonly string[]).includes(key);
@@ -112,6 +120,11 @@ export class ArchiveChecker {
   private readonly screens = new Map<string, number>();
   private readonly screenRules: number[] = [];
   private readonly screened = new Set<string>();
+  /** Sets with an assignment that is not cancelled: never a calibration or gold set. */
+  private readonly assignedSets = new Set<number>();
+  /** Each calibration or gold set's purpose, by set index. */
+  private readonly qualityPurpose = new Map<number, string>();
+  private readonly tasks = new Set<string>();
 
   constructor(private readonly sink: ArchiveSink) {}
 
@@ -247,6 +260,10 @@ export class ArchiveChecker {
       case "screenHits":
       case "screenVerdicts":
         return this.screenAnswer(key, at, v);
+      case "qualitySets":
+        return this.qualitySet(at, v);
+      case "qualityTasks":
+        return this.qualityTask(at, v);
       case "audit":
         if (v === null || typeof v !== "object" || Array.isArray(v)) this.add(at, "must be an object");
         return;
@@ -331,10 +348,22 @@ export class ArchiveChecker {
     if (a.harmFlag && !a.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
     if (a.contradictionFlag && this.study && this.study.repetitions < 2) this.add(`${at}.contradictionFlag`, "a set with one answer has nothing to contradict");
     if (!a.contradictionFlag && a.contradictionNote !== null) this.add(`${at}.contradictionNote`, "a contradiction note goes with the flag");
+    this.grades(at, a.grades);
+    if (ref?.index === undefined || grader === undefined) return;
+    const key = assignmentKey(ref.index, grader);
+    if (this.assignments.has(key)) return this.add(at, "a grader has one assignment per set");
+    this.assignments.add(key);
+    if (a.kind === "ADJUDICATOR") this.adjudications.add(key);
+    if (a.status !== "CANCELLED") this.assignedSets.add(ref.index);
+    if (this.total === before && !this.failed) this.sink.assignment(key, ref.index, grader, a);
+  }
+
+  /** A grade list's checks, shared by assignments and quality tasks: each within the rubric and the study's N, none twice. */
+  private grades(at: string, grades: Assignment["grades"]): void {
     const docs = this.study ? archiveRubrics(this.study.rubrics) : [];
     const n = this.study?.repetitions;
     const cells = new Set<string>();
-    a.grades.forEach((g, j) => {
+    grades.forEach((g, j) => {
       const gp = `${at}.grades[${j}]`;
       const doc = docs.find((r) => r.key === g.rubric);
       if (this.study && !doc) return this.add(gp, `the study does not use the rubric ${g.rubric}`);
@@ -357,12 +386,6 @@ export class ArchiveChecker {
       if (cells.has(c)) this.add(gp, "this score appears twice");
       cells.add(c);
     });
-    if (ref?.index === undefined || grader === undefined) return;
-    const key = assignmentKey(ref.index, grader);
-    if (this.assignments.has(key)) return this.add(at, "a grader has one assignment per set");
-    this.assignments.add(key);
-    if (a.kind === "ADJUDICATOR") this.adjudications.add(key);
-    if (this.total === before && !this.failed) this.sink.assignment(key, ref.index, grader, a);
   }
 
   private escalation(at: string, v: unknown): void {
@@ -412,5 +435,53 @@ export class ArchiveChecker {
     if (this.failed) return;
     if ("rule" in x) this.sink.screenHit(screen, ref.index, x);
     else this.sink.screenVerdict(screen, ref.index, x);
+  }
+
+  private qualitySet(at: string, v: unknown): void {
+    const x = this.parse(ArchiveQualitySet, v, at);
+    if (!x) return;
+    const before = this.total;
+    const ref = this.setOf(at, x.item, x.model);
+    if (ref && ref.index === undefined) this.add(at, `no set for item ${x.item} and model ${x.model}`);
+    if (this.study) {
+      // The same check as marking a set (lib/quality-tasks/expected.ts); 0 names the whole set there as null.
+      const { problems } = checkExpected(x.expected.map((c) => ({ ...c, repetition: c.repetition === 0 ? null : c.repetition })), archiveRubrics(this.study.rubrics), this.study.repetitions);
+      for (const p of problems) this.add(`${at}.${p.path}`, p.message);
+    }
+    if (ref?.index === undefined || this.total !== before) return;
+    if (this.qualityPurpose.has(ref.index)) return this.add(at, "this set is marked twice");
+    if (this.assignedSets.has(ref.index)) return this.add(at, "a calibration or gold set is never assigned as real work: this set has assignments");
+    this.qualityPurpose.set(ref.index, x.purpose);
+    if (!this.failed) this.sink.qualitySet(ref.index, x);
+  }
+
+  private qualityTask(at: string, v: unknown): void {
+    const x = this.parse(ArchiveQualityTask, v, at);
+    if (!x) return;
+    const before = this.total;
+    const ref = this.setOf(at, x.item, x.model);
+    if (ref && ref.index === undefined) this.add(at, `no set for item ${x.item} and model ${x.model}`);
+    const grader = this.graderIndex.get(x.grader);
+    if (grader === undefined) this.add(`${at}.grader`, `no grader ${x.grader} in graders`);
+    if (x.purpose !== "CALIBRATION" && x.round !== 1) this.add(`${at}.round`, "only a calibration task has a round other than 1");
+    const n = this.study?.repetitions;
+    if (x.answerOrder.length && (x.answerOrder.length !== n || new Set(x.answerOrder).size !== n || x.answerOrder.some((r) => r > n))) {
+      this.add(`${at}.answerOrder`, `must be empty or an order of 1..${n ?? "N"} (the study's N)`);
+    }
+    if (x.harmFlag && !x.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
+    if (!x.contradictionFlag && x.contradictionNote !== null) this.add(`${at}.contradictionNote`, "a contradiction note goes with the flag");
+    this.grades(at, x.grades);
+    if (ref?.index === undefined || grader === undefined) return;
+    if (x.purpose === "REGRADE") {
+      const key = assignmentKey(ref.index, grader);
+      if (!this.assignments.has(key) || this.adjudications.has(key)) this.add(at, `a re-grade follows the grader's PRIMARY assignment on the set: ${x.grader} has none on it`);
+    } else if (this.qualityPurpose.get(ref.index) !== x.purpose) {
+      this.add(at, `the set is not marked as a ${x.purpose.toLowerCase()} set in qualitySets`);
+    }
+    if (this.total !== before) return;
+    const k = `${grader}/${ref.index}/${x.purpose}/${x.round}`;
+    if (this.tasks.has(k)) return this.add(at, "this task (grader, set, purpose, round) appears twice");
+    this.tasks.add(k);
+    if (!this.failed) this.sink.qualityTask(ref.index, grader, x);
   }
 }
