@@ -179,6 +179,7 @@ describe("the study archive with grader quality", () => {
     bad.qualityTasks[regrade].grader = "G999";
     const cal = bad.qualityTasks.findIndex((t: Doc) => t.purpose === "CALIBRATION");
     bad.qualityTasks.push(structuredClone(bad.qualityTasks[cal])); // the same task twice
+    bad.qualitySets[0].rationale = "half\u0000"; // PostgreSQL cannot store a NUL
     const orderAt = bad.qualityTasks.findIndex((t: Doc) => t.purpose === "GOLD");
     bad.qualityTasks[orderAt].answerOrder = [1, 1];
     const studies = await getDb().study.count();
@@ -193,6 +194,7 @@ describe("the study archive with grader quality", () => {
     const paths = (await problemsOf(res)).map((p) => p.path);
     expect(paths).toEqual(
       expect.arrayContaining([
+        "qualitySets[0].rationale",
         `qualitySets[${gold}].expected[0].dimension`,
         `qualitySets[${bad.qualitySets.length - 1}]`,
         `qualityTasks[${regrade}].grader`,
