@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import { ordinalRange } from "@/lib/rubrics/document";
-import { archiveRubrics } from "./archive-rubrics";
-import { checkExpected } from "@/lib/quality-tasks/expected";
+import { checkGrades } from "./archive-grades";
+import { QualityChecks } from "./archive-check-quality";
 import type { ArchiveEvent } from "./archive-read";
 import {
   ARCHIVE_HEAD,
@@ -11,8 +10,8 @@ import {
   ArchiveGrader,
   ArchiveItem,
   ArchiveModel,
-  ArchiveQualitySet,
-  ArchiveQualityTask,
+  type ArchiveQualitySet,
+  type ArchiveQualityTask,
   ArchiveScreen,
   ArchiveScreenHit,
   ArchiveScreenVerdict,
@@ -121,12 +120,23 @@ export class ArchiveChecker {
   private readonly screenRules: number[] = [];
   private readonly screened = new Set<string>();
   /** Sets with an assignment that is not cancelled: never a calibration or gold set. */
-  private readonly assignedSets = new Set<number>();
-  /** Each calibration or gold set's purpose, by set index. */
-  private readonly qualityPurpose = new Map<number, string>();
-  private readonly tasks = new Set<string>();
+  readonly assignedSets = new Set<number>();
+  private readonly quality: QualityChecks;
 
-  constructor(private readonly sink: ArchiveSink) {}
+  constructor(private readonly sink: ArchiveSink) {
+    this.quality = new QualityChecks(this, sink);
+  }
+
+  /** The study of the head once read (the quality checks read its rubrics and N). */
+  get studyDoc(): z.output<typeof ArchiveStudy> | null {
+    return this.study;
+  }
+
+  /** Whether the grader has a PRIMARY assignment on the set (a re-grade's first grading). */
+  isPrimary(set: number, grader: number): boolean {
+    const key = assignmentKey(set, grader);
+    return this.assignments.has(key) && !this.adjudications.has(key);
+  }
 
   get failed(): boolean {
     return this.total > 0;
@@ -137,7 +147,7 @@ export class ArchiveChecker {
     if (this.problems.length < MAX_PROBLEMS) this.problems.push({ path, message });
   }
 
-  private parse<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> | null {
+  parse<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> | null {
     const r = schema.safeParse(value);
     if (r.success) return r.data;
     for (const i of r.error.issues) this.add(zodPath(path, i.path), i.message);
@@ -261,9 +271,9 @@ export class ArchiveChecker {
       case "screenVerdicts":
         return this.screenAnswer(key, at, v);
       case "qualitySets":
-        return this.qualitySet(at, v);
+        return this.quality.qualitySet(at, v);
       case "qualityTasks":
-        return this.qualityTask(at, v);
+        return this.quality.qualityTask(at, v);
       case "audit":
         if (v === null || typeof v !== "object" || Array.isArray(v)) this.add(at, "must be an object");
         return;
@@ -307,7 +317,7 @@ export class ArchiveChecker {
   }
 
   /** The set's index, or undefined after naming what is missing. */
-  private setOf(at: string, item: string, model: string): { key: number; index: number | undefined } | undefined {
+  setOf(at: string, item: string, model: string): { key: number; index: number | undefined } | undefined {
     const i = this.items.get(item);
     const m = this.modelIndex.get(model);
     if (i === undefined) this.add(`${at}.item`, `no item ${item} in items`);
@@ -348,7 +358,7 @@ export class ArchiveChecker {
     if (a.harmFlag && !a.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
     if (a.contradictionFlag && this.study && this.study.repetitions < 2) this.add(`${at}.contradictionFlag`, "a set with one answer has nothing to contradict");
     if (!a.contradictionFlag && a.contradictionNote !== null) this.add(`${at}.contradictionNote`, "a contradiction note goes with the flag");
-    this.grades(at, a.grades);
+    checkGrades((path, message) => this.add(path, message), at, a.grades, this.study);
     if (ref?.index === undefined || grader === undefined) return;
     const key = assignmentKey(ref.index, grader);
     if (this.assignments.has(key)) return this.add(at, "a grader has one assignment per set");
@@ -356,36 +366,6 @@ export class ArchiveChecker {
     if (a.kind === "ADJUDICATOR") this.adjudications.add(key);
     if (a.status !== "CANCELLED") this.assignedSets.add(ref.index);
     if (this.total === before && !this.failed) this.sink.assignment(key, ref.index, grader, a);
-  }
-
-  /** A grade list's checks, shared by assignments and quality tasks: each within the rubric and the study's N, none twice. */
-  private grades(at: string, grades: Assignment["grades"]): void {
-    const docs = this.study ? archiveRubrics(this.study.rubrics) : [];
-    const n = this.study?.repetitions;
-    const cells = new Set<string>();
-    grades.forEach((g, j) => {
-      const gp = `${at}.grades[${j}]`;
-      const doc = docs.find((r) => r.key === g.rubric);
-      if (this.study && !doc) return this.add(gp, `the study does not use the rubric ${g.rubric}`);
-      const def = doc?.dimensions.find((d) => d.key === g.dimension);
-      if (!def) return this.add(gp, `${g.dimension} is not a dimension of ${g.rubric}`);
-      const values = Number(g.score !== null) + Number(g.category !== null) + Number(g.na);
-      if (values > 1 || (values === 0 && !g.comment?.trim())) this.add(gp, "a grade is one of a score, a category or na (or, in a draft, a comment alone)");
-      if (g.na && !def.scale.allowNA) this.add(`${gp}.na`, `${g.rubric} ${g.dimension} has no "not applicable"`);
-      if (g.score !== null && def.scale.kind === "ordinal") {
-        const { min, max } = ordinalRange(def);
-        if (g.score < min || g.score > max) this.add(`${gp}.score`, `${g.rubric} ${g.dimension} scores are ${min}..${max}`);
-      }
-      if (g.score !== null && def.scale.kind === "criteria" && g.score !== 0 && g.score !== 1) this.add(`${gp}.score`, "a criterion is met (1) or not (0)");
-      if (g.score !== null && def.scale.kind === "nominal") this.add(`${gp}.score`, `${g.rubric} ${g.dimension} is nominal: its value is a category`);
-      if (g.category !== null && !(def.scale.levels ?? []).some((l) => l.value === g.category)) this.add(`${gp}.category`, `not a level of ${g.rubric} ${g.dimension}`);
-      if ((def.scale.kind === "criteria") !== (g.criterion !== "")) this.add(`${gp}.criterion`, def.scale.kind === "criteria" ? "a criteria grade names its criterion" : "only criteria grades name a criterion");
-      if (def.scope === "set" && g.repetition !== 0) this.add(`${gp}.repetition`, "must be 0 (graded once for the set)");
-      if (def.scope !== "set" && (g.repetition === 0 || (n !== undefined && g.repetition > n))) this.add(`${gp}.repetition`, `must be 1..${n ?? "N"} (the study's N)`);
-      const c = `${g.rubric}/${g.dimension}/${g.repetition}/${g.criterion}`;
-      if (cells.has(c)) this.add(gp, "this score appears twice");
-      cells.add(c);
-    });
   }
 
   private escalation(at: string, v: unknown): void {
@@ -435,53 +415,5 @@ export class ArchiveChecker {
     if (this.failed) return;
     if ("rule" in x) this.sink.screenHit(screen, ref.index, x);
     else this.sink.screenVerdict(screen, ref.index, x);
-  }
-
-  private qualitySet(at: string, v: unknown): void {
-    const x = this.parse(ArchiveQualitySet, v, at);
-    if (!x) return;
-    const before = this.total;
-    const ref = this.setOf(at, x.item, x.model);
-    if (ref && ref.index === undefined) this.add(at, `no set for item ${x.item} and model ${x.model}`);
-    if (this.study) {
-      // The same check as marking a set (lib/quality-tasks/expected.ts); 0 names the whole set there as null.
-      const { problems } = checkExpected(x.expected.map((c) => ({ ...c, repetition: c.repetition === 0 ? null : c.repetition })), archiveRubrics(this.study.rubrics), this.study.repetitions);
-      for (const p of problems) this.add(`${at}.${p.path}`, p.message);
-    }
-    if (ref?.index === undefined || this.total !== before) return;
-    if (this.qualityPurpose.has(ref.index)) return this.add(at, "this set is marked twice");
-    if (this.assignedSets.has(ref.index)) return this.add(at, "a calibration or gold set is never assigned as real work: this set has assignments");
-    this.qualityPurpose.set(ref.index, x.purpose);
-    if (!this.failed) this.sink.qualitySet(ref.index, x);
-  }
-
-  private qualityTask(at: string, v: unknown): void {
-    const x = this.parse(ArchiveQualityTask, v, at);
-    if (!x) return;
-    const before = this.total;
-    const ref = this.setOf(at, x.item, x.model);
-    if (ref && ref.index === undefined) this.add(at, `no set for item ${x.item} and model ${x.model}`);
-    const grader = this.graderIndex.get(x.grader);
-    if (grader === undefined) this.add(`${at}.grader`, `no grader ${x.grader} in graders`);
-    if (x.purpose !== "CALIBRATION" && x.round !== 1) this.add(`${at}.round`, "only a calibration task has a round other than 1");
-    const n = this.study?.repetitions;
-    if (x.answerOrder.length && (x.answerOrder.length !== n || new Set(x.answerOrder).size !== n || x.answerOrder.some((r) => r > n))) {
-      this.add(`${at}.answerOrder`, `must be empty or an order of 1..${n ?? "N"} (the study's N)`);
-    }
-    if (x.harmFlag && !x.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
-    if (!x.contradictionFlag && x.contradictionNote !== null) this.add(`${at}.contradictionNote`, "a contradiction note goes with the flag");
-    this.grades(at, x.grades);
-    if (ref?.index === undefined || grader === undefined) return;
-    if (x.purpose === "REGRADE") {
-      const key = assignmentKey(ref.index, grader);
-      if (!this.assignments.has(key) || this.adjudications.has(key)) this.add(at, `a re-grade follows the grader's PRIMARY assignment on the set: ${x.grader} has none on it`);
-    } else if (this.qualityPurpose.get(ref.index) !== x.purpose) {
-      this.add(at, `the set is not marked as a ${x.purpose.toLowerCase()} set in qualitySets`);
-    }
-    if (this.total !== before) return;
-    const k = `${grader}/${ref.index}/${x.purpose}/${x.round}`;
-    if (this.tasks.has(k)) return this.add(at, "this task (grader, set, purpose, round) appears twice");
-    this.tasks.add(k);
-    if (!this.failed) this.sink.qualityTask(ref.index, grader, x);
   }
 }
