@@ -991,7 +991,7 @@ export interface paths {
         get?: never;
         /**
          * Set gold, washout and calibration rates
-         * @description Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Calling again tops up.
+         * @description Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Graders who join later, and work dealt later, get theirs without another call (on their queue's next read or the next assignment run).
          */
         put: operations["updateQualitySettings"];
         post?: never;
