@@ -18,6 +18,7 @@ import { repetitionsOf } from "@/lib/scoring/rubric-values";
 import { form } from "../../tests/fixtures/grade-form";
 import { CUSTOM_RUBRIC, CUSTOM_THRESHOLDS } from "./custom-rubric";
 import { AUTH_SECRET } from "./server";
+import { addRegrades, markGold, type BenchQuality } from "./quality";
 
 /**
  * CPU time (user + system, all threads, in ms) used so far by a process and by
@@ -69,8 +70,11 @@ export interface BenchGrader {
 /** The study's rubrics: the published S.C.O.R.E. + SAFE-LLM, or the custom 10-dimension one (./custom-rubric.ts). */
 export type BenchRubrics = "score" | "custom";
 
-/** An open study (S.C.O.R.E. + SAFE-LLM unless `rubrics: "custom"`) with `graders` graders, each holding about `perGrader` assignments. */
-export async function generateStudy(dbUrl: string, opts: { graders: number; perGrader: number; rubrics?: BenchRubrics }) {
+/**
+ * An open study (S.C.O.R.E. + SAFE-LLM unless `rubrics: "custom"`) with `graders` graders, each holding about `perGrader` assignments;
+ * with `quality`, their queues also hold gold and washout re-grade tasks (./quality.ts).
+ */
+export async function generateStudy(dbUrl: string, opts: { graders: number; perGrader: number; rubrics?: BenchRubrics; quality?: BenchQuality }) {
   const custom = opts.rubrics === "custom";
   process.env.DATABASE_URL = dbUrl;
   process.env.AUTH_SECRET = AUTH_SECRET;
@@ -112,7 +116,9 @@ export async function generateStudy(dbUrl: string, opts: { graders: number; perG
     const jwt = await encode({ token: { sub: u.id, sid }, secret: AUTH_SECRET });
     graders.push({ id: u.id, cookie: `next-auth.session-token=${jwt}`, assignmentIds: [] });
   }
+  if (opts.quality) await markGold(study.id, lead.id, specialty.id, models, opts.perGrader, opts.quality, answer);
   await assignGraders(study.id, { seed: "bench" }, lead.id);
+  const qualityTasks = opts.quality ? await addRegrades(graders.map((g) => g.id), opts.quality) : null;
   for (const g of graders) {
     g.assignmentIds = (await db.assignment.findMany({ where: { graderId: g.id }, orderBy: { position: "asc" }, select: { id: true } })).map((a) => a.id);
   }
@@ -120,7 +126,7 @@ export async function generateStudy(dbUrl: string, opts: { graders: number; perG
   // loaded one has not, and its planner would guess from empty statistics.
   await db.$executeRawUnsafe("ANALYZE");
   await disconnectDb();
-  return { studyId: study.id, graders };
+  return { studyId: study.id, graders, qualityTasks };
 }
 
 export interface LoadResult {

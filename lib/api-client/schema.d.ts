@@ -991,7 +991,7 @@ export interface paths {
         get?: never;
         /**
          * Set gold, washout and calibration rates
-         * @description Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Calling again tops up.
+         * @description Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Graders who join later, and work dealt later, get theirs without another call (on their queue's next read or the next assignment run).
          */
         put: operations["updateQualitySettings"];
         post?: never;
@@ -2427,7 +2427,7 @@ export interface components {
                 rejected: number;
             }[];
         };
-        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, audit. */
+        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, audit. */
         StudyArchive: {
             /** @enum {string} */
             format: "clingrade-study-archive";
@@ -2589,6 +2589,16 @@ export interface components {
                  * @enum {string}
                  */
                 assignmentDesign: "LOAD_BALANCED" | "ONE_MODEL_PER_QUESTION";
+                quality?: {
+                    goldRate: number | null;
+                    goldSeed: string | null;
+                    washoutShare: number;
+                    washoutDays: number;
+                    washoutSeed: string | null;
+                    calibrationRequired: boolean;
+                    calibrationPassShare: number;
+                    calibrationRoundSize: number;
+                };
                 /** @enum {string} */
                 status: "DRAFT" | "OPEN" | "CLOSED";
                 /** Format: date-time */
@@ -2615,6 +2625,8 @@ export interface components {
                     active: boolean;
                     /** Format: date-time */
                     addedAt: string;
+                    /** Format: date-time */
+                    calibrationPassedAt?: string;
                 } | null;
             }[];
             models: {
@@ -2787,6 +2799,74 @@ export interface components {
                 reason: string;
                 /** Format: date-time */
                 createdAt: string;
+            }[];
+            /** @description Calibration and gold sets with their expected scores (archives written before grader quality have none) */
+            qualitySets?: {
+                item: string;
+                model: string;
+                /** @enum {string} */
+                purpose: "CALIBRATION" | "GOLD";
+                expected: {
+                    rubric: string;
+                    dimension: string;
+                    repetition: number;
+                    score: number;
+                }[];
+                tolerance: number;
+                rationale: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+            /** @description Each grader's calibration, gold and re-grade tasks with their grades */
+            qualityTasks?: {
+                item: string;
+                model: string;
+                /** @description A grader id of this document (graders[].id) */
+                grader: string;
+                /** @enum {string} */
+                purpose: "CALIBRATION" | "GOLD" | "REGRADE";
+                /** @description The calibration round; 1 for gold and re-grade tasks */
+                round: number;
+                position: number;
+                /** @enum {string} */
+                status: "PENDING" | "IN_PROGRESS" | "SUBMITTED" | "CANCELLED";
+                /** @description A re-grade's answers' order (shown answer i is repetition answerOrder[i-1]); empty: 1..N */
+                answerOrder: number[];
+                /** Format: date-time */
+                availableAt: string;
+                timeSpentMs: number;
+                harmFlag: boolean;
+                harmComment: string | null;
+                contradictionFlag: boolean;
+                contradictionNote: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                startedAt: string | null;
+                /** Format: date-time */
+                submittedAt: string | null;
+                grades: {
+                    rubric: string;
+                    dimension: string;
+                    /** @description 1..N, or 0 for a dimension graded once for the whole set */
+                    repetition: number;
+                    /** @default  */
+                    criterion: string;
+                    score: number | null;
+                    /** @default null */
+                    category: string | null;
+                    /** @default false */
+                    na: boolean;
+                    comment: string | null;
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    updatedAt: string;
+                }[];
             }[];
             /** @description With audit=1: the audit trail, for the record (not re-imported) */
             audit?: {

@@ -6,6 +6,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { lockSetsSql } from "@/lib/db/set-lock";
 import { setExcludedByScreenSql } from "@/lib/screening/sql";
 import { prismaSql } from "@/lib/db/sql";
+import { dealQualityTasks } from "@/lib/quality-tasks/deal";
 import { createAdjudicatorAssignment, pickAdjudicator } from "@/lib/escalation/service";
 import { frozenAssignment } from "@/lib/protocol/service";
 import { ApiError } from "@/lib/errors/api-error";
@@ -151,6 +152,8 @@ export async function assignGraders(
       }
 
       await tx.study.update({ where: { id: studyId }, data: { assignmentSeed: seed, matchSpecialty, assignmentDesign: design } });
+      // New work brings its gold share, and graders new to the study their calibration round (under the study lock held above).
+      await dealQualityTasks(prismaSql(tx), studyId, { actorId, requestId });
       const names = new Map(members.map((m) => [m.user.id, m.user.name]));
       const summary: AssignmentRunSummary = {
         seed,

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { ordinalRange } from "@/lib/rubrics/document";
-import { archiveRubrics } from "./archive-rubrics";
+import { checkGrades } from "./archive-grades";
+import { QualityChecks } from "./archive-check-quality";
 import type { ArchiveEvent } from "./archive-read";
 import {
   ARCHIVE_HEAD,
@@ -10,6 +10,8 @@ import {
   ArchiveGrader,
   ArchiveItem,
   ArchiveModel,
+  type ArchiveQualitySet,
+  type ArchiveQualityTask,
   ArchiveScreen,
   ArchiveScreenHit,
   ArchiveScreenVerdict,
@@ -47,6 +49,8 @@ type Escalation = z.output<typeof ArchiveEscalation>;
 type Screen = z.output<typeof ArchiveScreen>;
 type ScreenHit = z.output<typeof ArchiveScreenHit>;
 type ScreenVerdict = z.output<typeof ArchiveScreenVerdict>;
+type QualitySet = z.output<typeof ArchiveQualitySet>;
+type QualityTask = z.output<typeof ArchiveQualityTask>;
 
 export interface ArchiveHead {
   exportedAt: string;
@@ -68,14 +72,17 @@ export interface ArchiveSink {
   /** `repetition` is the set's answer's: the set has it (checked). */
   screenHit(screen: number, set: number, hit: ScreenHit): void;
   screenVerdict(screen: number, set: number, verdict: ScreenVerdict): void;
+  qualitySet(set: number, qualitySet: QualitySet): void;
+  /** `grader` indexes head.graders; a re-grade's first grading is the grader's PRIMARY assignment on the set (checked). */
+  qualityTask(set: number, grader: number, task: QualityTask): void;
 }
 
 const HEAD_VALUES = ["format", "version", "exportedAt", "source", "identities", "study"] as const;
 const HEAD_ARRAYS = ["specialties", "graders", "models"] as const;
-const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts"] as const;
+const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks"] as const;
 const MEMBERS = [...HEAD_VALUES, ...HEAD_ARRAYS, ...SECTIONS, "audit"];
-/** Members an archive may leave out: archives written before the screen have no screen sections. */
-const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts"]);
+/** Members an archive may leave out: archives written before the screen have no screen sections, before grader quality no quality ones. */
+const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks"]);
 type HeadValue = (typeof HEAD_VALUES)[number];
 
 const isIn = <T extends string>(list: readonly T[], key: string): key is T => (list as readonly string[]).includes(key);
@@ -112,8 +119,24 @@ export class ArchiveChecker {
   private readonly screens = new Map<string, number>();
   private readonly screenRules: number[] = [];
   private readonly screened = new Set<string>();
+  /** Sets with an assignment that is not cancelled: never a calibration or gold set. */
+  readonly assignedSets = new Set<number>();
+  private readonly quality: QualityChecks;
 
-  constructor(private readonly sink: ArchiveSink) {}
+  constructor(private readonly sink: ArchiveSink) {
+    this.quality = new QualityChecks(this, sink);
+  }
+
+  /** The study of the head once read (the quality checks read its rubrics and N). */
+  get studyDoc(): z.output<typeof ArchiveStudy> | null {
+    return this.study;
+  }
+
+  /** Whether the grader has a PRIMARY assignment on the set (a re-grade's first grading). */
+  isPrimary(set: number, grader: number): boolean {
+    const key = assignmentKey(set, grader);
+    return this.assignments.has(key) && !this.adjudications.has(key);
+  }
 
   get failed(): boolean {
     return this.total > 0;
@@ -124,7 +147,7 @@ export class ArchiveChecker {
     if (this.problems.length < MAX_PROBLEMS) this.problems.push({ path, message });
   }
 
-  private parse<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> | null {
+  parse<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> | null {
     const r = schema.safeParse(value);
     if (r.success) return r.data;
     for (const i of r.error.issues) this.add(zodPath(path, i.path), i.message);
@@ -247,6 +270,10 @@ export class ArchiveChecker {
       case "screenHits":
       case "screenVerdicts":
         return this.screenAnswer(key, at, v);
+      case "qualitySets":
+        return this.quality.qualitySet(at, v);
+      case "qualityTasks":
+        return this.quality.qualityTask(at, v);
       case "audit":
         if (v === null || typeof v !== "object" || Array.isArray(v)) this.add(at, "must be an object");
         return;
@@ -290,7 +317,7 @@ export class ArchiveChecker {
   }
 
   /** The set's index, or undefined after naming what is missing. */
-  private setOf(at: string, item: string, model: string): { key: number; index: number | undefined } | undefined {
+  setOf(at: string, item: string, model: string): { key: number; index: number | undefined } | undefined {
     const i = this.items.get(item);
     const m = this.modelIndex.get(model);
     if (i === undefined) this.add(`${at}.item`, `no item ${item} in items`);
@@ -331,37 +358,13 @@ export class ArchiveChecker {
     if (a.harmFlag && !a.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
     if (a.contradictionFlag && this.study && this.study.repetitions < 2) this.add(`${at}.contradictionFlag`, "a set with one answer has nothing to contradict");
     if (!a.contradictionFlag && a.contradictionNote !== null) this.add(`${at}.contradictionNote`, "a contradiction note goes with the flag");
-    const docs = this.study ? archiveRubrics(this.study.rubrics) : [];
-    const n = this.study?.repetitions;
-    const cells = new Set<string>();
-    a.grades.forEach((g, j) => {
-      const gp = `${at}.grades[${j}]`;
-      const doc = docs.find((r) => r.key === g.rubric);
-      if (this.study && !doc) return this.add(gp, `the study does not use the rubric ${g.rubric}`);
-      const def = doc?.dimensions.find((d) => d.key === g.dimension);
-      if (!def) return this.add(gp, `${g.dimension} is not a dimension of ${g.rubric}`);
-      const values = Number(g.score !== null) + Number(g.category !== null) + Number(g.na);
-      if (values > 1 || (values === 0 && !g.comment?.trim())) this.add(gp, "a grade is one of a score, a category or na (or, in a draft, a comment alone)");
-      if (g.na && !def.scale.allowNA) this.add(`${gp}.na`, `${g.rubric} ${g.dimension} has no "not applicable"`);
-      if (g.score !== null && def.scale.kind === "ordinal") {
-        const { min, max } = ordinalRange(def);
-        if (g.score < min || g.score > max) this.add(`${gp}.score`, `${g.rubric} ${g.dimension} scores are ${min}..${max}`);
-      }
-      if (g.score !== null && def.scale.kind === "criteria" && g.score !== 0 && g.score !== 1) this.add(`${gp}.score`, "a criterion is met (1) or not (0)");
-      if (g.score !== null && def.scale.kind === "nominal") this.add(`${gp}.score`, `${g.rubric} ${g.dimension} is nominal: its value is a category`);
-      if (g.category !== null && !(def.scale.levels ?? []).some((l) => l.value === g.category)) this.add(`${gp}.category`, `not a level of ${g.rubric} ${g.dimension}`);
-      if ((def.scale.kind === "criteria") !== (g.criterion !== "")) this.add(`${gp}.criterion`, def.scale.kind === "criteria" ? "a criteria grade names its criterion" : "only criteria grades name a criterion");
-      if (def.scope === "set" && g.repetition !== 0) this.add(`${gp}.repetition`, "must be 0 (graded once for the set)");
-      if (def.scope !== "set" && (g.repetition === 0 || (n !== undefined && g.repetition > n))) this.add(`${gp}.repetition`, `must be 1..${n ?? "N"} (the study's N)`);
-      const c = `${g.rubric}/${g.dimension}/${g.repetition}/${g.criterion}`;
-      if (cells.has(c)) this.add(gp, "this score appears twice");
-      cells.add(c);
-    });
+    checkGrades((path, message) => this.add(path, message), at, a.grades, this.study);
     if (ref?.index === undefined || grader === undefined) return;
     const key = assignmentKey(ref.index, grader);
     if (this.assignments.has(key)) return this.add(at, "a grader has one assignment per set");
     this.assignments.add(key);
     if (a.kind === "ADJUDICATOR") this.adjudications.add(key);
+    if (a.status !== "CANCELLED") this.assignedSets.add(ref.index);
     if (this.total === before && !this.failed) this.sink.assignment(key, ref.index, grader, a);
   }
 

@@ -138,7 +138,7 @@ class ArchiveWriter implements ArchiveSink {
   private readonly adjudicationIds = new Map<number, string>();
   private mapped: { grader: string; userId: string; email: string }[] = [];
   private readonly screenIds: string[] = [];
-  private readonly counts = { items: 0, models: 0, sets: 0, answers: 0, graders: 0, assignments: 0, grades: 0, escalations: 0, screens: 0 };
+  private readonly counts = { items: 0, models: 0, sets: 0, answers: 0, graders: 0, assignments: 0, grades: 0, escalations: 0, screens: 0, qualitySets: 0, qualityTasks: 0 };
 
   constructor(
     private readonly client: pg.ClientBase,
@@ -155,12 +155,15 @@ class ArchiveWriter implements ArchiveSink {
     this.base = s.slug;
     // Another slug until the end (finish): a slug held by an open transaction would stall anyone creating that slug meanwhile.
     const studyId = (this.studyId = randomUUID());
+    // Grader-quality settings: the schema's defaults where the archive has none.
+    const q = s.quality ?? { goldRate: null, goldSeed: null, washoutShare: 0, washoutDays: 0, washoutSeed: null, calibrationRequired: false, calibrationPassShare: 0.8, calibrationRoundSize: 5 };
     await this.client.query(
       `INSERT INTO "Study" (id, name, slug, description, rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
                             "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "graderTitle", "escalationRules", "updatedAt", "assignmentDesign",
-                            "askContradictions", "triageRule")
+                            "askContradictions", "triageRule", "goldRate", "goldSeed", "washoutShare", "washoutDays", "washoutSeed", "calibrationRequired", "calibrationPassShare",
+                            "calibrationRoundSize")
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, $18::jsonb, now(), $19::"AssignmentDesign",
-               $20, $21::jsonb)`,
+               $20, $21::jsonb, $22, $23, $24, $25, $26, $27, $28, $29)`,
       [
         studyId,
         s.name,
@@ -183,6 +186,14 @@ class ArchiveWriter implements ArchiveSink {
         s.assignmentDesign,
         s.askContradictions,
         s.triageRule ? JSON.stringify(s.triageRule) : null,
+        q.goldRate,
+        q.goldSeed,
+        q.washoutShare,
+        q.washoutDays,
+        q.washoutSeed,
+        q.calibrationRequired,
+        q.calibrationPassShare,
+        q.calibrationRoundSize,
       ],
     );
     await this.client.query(`INSERT INTO "StudyMember" ("studyId", "userId", role) VALUES ($1, $2, 'LEAD')`, [studyId, this.o.actor.id]);
@@ -205,12 +216,12 @@ class ArchiveWriter implements ArchiveSink {
       const b = bound.get(g.id);
       return b ? [{ grader: g.id, userId: b.id, email: b.email }] : [];
     });
-    const members = new Batch("StudyMember", [["studyId", "uuid"], ["userId", "uuid"], ["role", '"StudyRole"'], ["active", "bool"], ["addedAt", T]]);
+    const members = new Batch("StudyMember", [["studyId", "uuid"], ["userId", "uuid"], ["role", '"StudyRole"'], ["active", "bool"], ["addedAt", T], ["calibrationPassedAt", T]]);
     // The archive's specialties are each grader's in this study only, never their account's.
     const memberSpecialties = new Batch("StudyMemberSpecialty", [["studyId", "uuid"], ["userId", "uuid"], ["specialtyId", "uuid"]]);
     head.graders.forEach((g, i) => {
       if (!g.membership) return;
-      members.push(studyId, this.userIds[i], "GRADER", g.membership.active, d(g.membership.addedAt));
+      members.push(studyId, this.userIds[i], "GRADER", g.membership.active, d(g.membership.addedAt), dn(g.membership.calibrationPassedAt ?? null));
       for (const id of new Set(g.specialties.map((n) => this.specialtyIds.get(specialtyKey(n))!))) memberSpecialties.push(studyId, this.userIds[i], id);
     });
     await members.write(this.client);
@@ -373,6 +384,47 @@ class ArchiveWriter implements ArchiveSink {
     this.more(1, v.reason.length);
   }
 
+  /** A calibration or gold set, its author the importing lead (the archive names no leads). */
+  qualitySet(set: number, x: QualitySetDoc): void {
+    if (!this.writing) return;
+    this.pending.qualitySets.push(randomUUID(), this.studyId, this.setIds[set], x.purpose, JSON.stringify(x.expected), x.tolerance, x.rationale, this.o.actor.id, d(x.createdAt), d(x.updatedAt));
+    this.counts.qualitySets++;
+    this.more(1, x.rationale.length);
+  }
+
+  qualityTask(set: number, grader: number, x: QualityTaskDoc): void {
+    if (!this.writing) return;
+    const id = randomUUID();
+    this.pending.qualityTasks.push(
+      id,
+      this.studyId,
+      this.userIds[grader],
+      this.setIds[set],
+      x.purpose,
+      x.round,
+      x.position,
+      x.status,
+      `{${x.answerOrder.join(",")}}`,
+      d(x.availableAt),
+      x.timeSpentMs,
+      x.harmFlag,
+      x.harmComment,
+      x.contradictionFlag,
+      x.contradictionNote,
+      d(x.createdAt),
+      d(x.updatedAt),
+      dn(x.startedAt),
+      dn(x.submittedAt),
+    );
+    let chars = (x.harmComment?.length ?? 0) + (x.contradictionNote?.length ?? 0);
+    for (const g of x.grades) {
+      this.pending.qualityGrades.push(randomUUID(), id, g.rubric, g.dimension, g.repetition, g.criterion, g.score, g.category, g.na, g.comment, d(g.createdAt), d(g.updatedAt));
+      chars += g.comment?.length ?? 0;
+    }
+    this.counts.qualityTasks++;
+    this.more(1 + x.grades.length, chars);
+  }
+
   /** Sends what has gathered (all of it with `force`); once the document shows a problem, drops it instead. */
   async flush(force: boolean): Promise<void> {
     if (!this.writing || this.checker.failed) {
@@ -393,7 +445,9 @@ class ArchiveWriter implements ArchiveSink {
       names.forEach((n, i) => (ids[i] = this.specialtyIds.get(specialtyKey(n))!));
     }
     // In the order of their foreign keys.
-    for (const b of [p.items, p.sets, p.answers, p.decisions, p.assignments, p.grades, p.escalations, p.screens, p.screenHits, p.screenVerdicts]) await b.write(this.client);
+    for (const b of [p.items, p.sets, p.answers, p.decisions, p.assignments, p.grades, p.escalations, p.screens, p.screenHits, p.screenVerdicts, p.qualitySets, p.qualityTasks, p.qualityGrades]) {
+      await b.write(this.client);
+    }
   }
 
   /** The study's own slug (the next free one), then the audit event. */
@@ -442,4 +496,6 @@ type EscalationDoc = StudyArchive["escalations"][number];
 type ScreenDoc = NonNullable<StudyArchive["screens"]>[number];
 type ScreenHitDoc = NonNullable<StudyArchive["screenHits"]>[number];
 type ScreenVerdictDoc = NonNullable<StudyArchive["screenVerdicts"]>[number];
+type QualitySetDoc = NonNullable<StudyArchive["qualitySets"]>[number];
+type QualityTaskDoc = NonNullable<StudyArchive["qualityTasks"]>[number];
 

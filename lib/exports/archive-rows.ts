@@ -75,6 +75,34 @@ export class AnswerBatch extends Batch {
   }
 }
 
+/**
+ * Quality tasks (lib/quality-tasks): a re-grade's source assignment (the grader's PRIMARY one on
+ * the set) is looked up in the same statement, so the import keeps no map of assignment ids, and
+ * the answers' order goes as text (unnest flattens an array of arrays). Assignments are written first.
+ */
+export class QualityTaskBatch extends Batch {
+  static readonly COLUMNS: [string, string][] = [
+    ["id", "uuid"], ["studyId", "uuid"], ["graderId", "uuid"], ["responseSetId", "uuid"], ["purpose", '"QualityPurpose"'], ["round", "int4"], ["position", "int4"],
+    ["status", '"AssignmentStatus"'], ["answerOrder", "text"], ["availableAt", "timestamptz"], ["timeSpentMs", "int8"], ["harmFlag", "bool"], ["harmComment", "text"],
+    ["contradictionFlag", "bool"], ["contradictionNote", "text"], ["createdAt", "timestamptz"], ["updatedAt", "timestamptz"], ["startedAt", "timestamptz"], ["submittedAt", "timestamptz"],
+  ];
+  constructor() {
+    super("QualityTask", QualityTaskBatch.COLUMNS);
+  }
+
+  async write(client: pg.ClientBase): Promise<void> {
+    if (!this.length) return;
+    const names = QualityTaskBatch.COLUMNS.map(([n]) => `"${n}"`).join(", ");
+    const picked = QualityTaskBatch.COLUMNS.map(([n]) => (n === "answerOrder" ? `t."answerOrder"::int[]` : `t."${n}"`)).join(", ");
+    await this.writeWith(
+      client,
+      (arrays) => `INSERT INTO "QualityTask" (${names}, "sourceAssignmentId")
+        SELECT ${picked}, (SELECT a.id FROM "Assignment" a WHERE t.purpose = 'REGRADE' AND a."responseSetId" = t."responseSetId" AND a."graderId" = t."graderId" AND a.kind = 'PRIMARY')
+        FROM unnest(${arrays}) AS t(${names})`,
+    );
+  }
+}
+
 export const T = "timestamptz";
 export const batches = () => ({
   items: new Batch("QaItem", [["id", "uuid"], ["studyId", "uuid"], ["externalId", "text"], ["question", "text"], ["referenceAnswer", "text"], ["specialtyId", "uuid"], ["createdAt", T], ["updatedAt", T]]),
@@ -92,6 +120,11 @@ export const batches = () => ({
   ]),
   screenHits: new AnswerBatch("ScreenHit", [["runId", "uuid"], ["rule", "int4"], ["matches", "int4"], ["excerpt", "text"]]),
   screenVerdicts: new AnswerBatch("ScreenVerdict", [["runId", "uuid"], ["flagged", "bool"], ["reason", "text"], ["createdAt", T]]),
+  qualitySets: new Batch("QualitySet", [
+    ["id", "uuid"], ["studyId", "uuid"], ["responseSetId", "uuid"], ["purpose", '"QualityPurpose"'], ["expected", "jsonb"], ["tolerance", "int4"], ["rationale", "text"], ["createdById", "uuid"], ["createdAt", T], ["updatedAt", T],
+  ]),
+  qualityTasks: new QualityTaskBatch(),
+  qualityGrades: new Batch("QualityGrade", [["id", "uuid"], ["taskId", "uuid"], ["rubric", "text"], ["dimension", "text"], ["repetition", "int4"], ["criterion", "text"], ["score", "int4"], ["category", "text"], ["na", "bool"], ["comment", "text"], ["createdAt", T], ["updatedAt", T]]),
   escalations: new Batch("Escalation", [["id", "uuid"], ["responseSetId", "uuid"], ["status", '"EscalationStatus"'], ["dimensions", "jsonb"], ["adjudicatorAssignmentId", "uuid"], ["createdAt", T], ["updatedAt", T], ["resolvedAt", T]]),
 });
 

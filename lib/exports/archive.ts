@@ -37,6 +37,7 @@ interface GraderRow {
   email: string;
   member_active: boolean | null;
   added_at: Date | null;
+  passed_at: Date | null;
   specialties: string[];
   signature: string | null;
   [key: string]: unknown;
@@ -48,7 +49,7 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
        SELECT "userId" AS id FROM "StudyMember" WHERE "studyId" = $1::uuid AND role = 'GRADER'
        UNION
        SELECT a."graderId" FROM "Assignment" a WHERE a."studyId" = $1::uuid)
-     SELECT u.id, u.name, u.email, sm.active AS member_active, sm."addedAt" AS added_at,
+     SELECT u.id, u.name, u.email, sm.active AS member_active, sm."addedAt" AS added_at, sm."calibrationPassedAt" AS passed_at,
             COALESCE((SELECT array_agg(sp.name ORDER BY ${C("sp.name")}) FROM "StudyMemberSpecialty" ms JOIN "Specialty" sp ON sp.id = ms."specialtyId"
                        WHERE ms."studyId" = $1::uuid AND ms."userId" = u.id), '{}') AS specialties,
             (SELECT md5(string_agg(concat_ws('|', qi."externalId", m.name, a.kind, a.position, a.status, a."timeSpentMs", a."harmFlag", a."harmComment",
@@ -78,11 +79,20 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+const QUALITY_DEFAULTS = { goldRate: null, goldSeed: null, washoutShare: 0, washoutDays: 0, washoutSeed: null, calibrationRequired: false, calibrationPassShare: 0.8, calibrationRoundSize: 5 };
+
+/** The study's grader-quality settings, or null where every one is its default. */
+function qualitySettings(study: Record<string, unknown>) {
+  const q = Object.fromEntries(Object.keys(QUALITY_DEFAULTS).map((k) => [k, study[k]])) as typeof QUALITY_DEFAULTS;
+  return Object.entries(QUALITY_DEFAULTS).every(([k, v]) => q[k as keyof typeof q] === v) ? null : q;
+}
+
 export async function* archiveChunks(session: ExportSession, studyId: string, opts: { identities: boolean; audit: boolean; now?: Date }): AsyncGenerator<string> {
   const q = session.rawQuery;
   const [study] = await q<Record<string, unknown>>(
     `SELECT name, slug, description, "graderTitle", rubrics, repetitions, "gradersPerSet", thresholds, "escalationRules", "showReferenceAnswer", "matchSpecialty",
-            "askContradictions", "triageRule", "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", "assignmentDesign"::text AS "assignmentDesign", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt"
+            "askContradictions", "triageRule", "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", "assignmentDesign"::text AS "assignmentDesign", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt",
+            "goldRate", "goldSeed", "washoutShare", "washoutDays", "washoutSeed", "calibrationRequired", "calibrationPassShare", "calibrationRoundSize"
        FROM "Study" WHERE id = $1::uuid`,
     [studyId],
   );
@@ -127,6 +137,8 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       safeLlmScoring: study.safeLlmScoring,
       assignmentSeed: study.assignmentSeed,
       assignmentDesign: study.assignmentDesign,
+      // Only where the study has grader-quality settings, so other archives stay as they were.
+      ...(qualitySettings(study) ? { quality: qualitySettings(study) } : {}),
       status: study.status,
       createdAt: iso(study.createdAt as Date),
       updatedAt: iso(study.updatedAt as Date),
@@ -141,7 +153,9 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
         name: opts.identities ? row.name : null,
         email: opts.identities ? row.email : null,
         specialties: row.specialties,
-        membership: row.added_at ? { active: Boolean(row.member_active), addedAt: row.added_at.toISOString() } : null,
+        membership: row.added_at
+          ? { active: Boolean(row.member_active), addedAt: row.added_at.toISOString(), ...(row.passed_at ? { calibrationPassedAt: row.passed_at.toISOString() } : {}) }
+          : null,
       }),
     ),
     models: models.map((m) => ({
@@ -313,6 +327,56 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
     reason: r.reason,
     createdAt: iso(r.createdAt as Date),
   }));
+
+  // Grader quality (lib/quality-tasks): the marked sets, then each grader's tasks with their grades.
+  yield* section<Record<string, unknown>>(
+    "qualitySets",
+    `SELECT qi."externalId" AS item, m.name AS model, qs.purpose::text AS purpose, qs.expected, qs.tolerance, qs.rationale, qs."createdAt", qs."updatedAt"
+       FROM "QualitySet" qs JOIN "ResponseSet" rs ON rs.id = qs."responseSetId"
+       JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+      WHERE qs."studyId" = $1::uuid ORDER BY ${C('qi."externalId"')}, ${C("m.name")}`,
+    [studyId],
+    (r) => ({ item: r.item, model: r.model, purpose: r.purpose, expected: r.expected, tolerance: r.tolerance, rationale: r.rationale, createdAt: iso(r.createdAt as Date), updatedAt: iso(r.updatedAt as Date) }),
+  );
+  yield* section<Record<string, unknown>>(
+    "qualityTasks",
+    `SELECT qi."externalId" AS item, m.name AS model, t."graderId" AS grader, t.purpose::text AS purpose, t.round, t.position, t.status::text AS status, t."answerOrder",
+            t."availableAt", t."timeSpentMs"::float8 AS "timeSpentMs", t."harmFlag", t."harmComment", t."contradictionFlag", t."contradictionNote",
+            t."createdAt", t."updatedAt", t."startedAt", t."submittedAt",
+            COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'criterion', g.criterion,
+                                                        'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment,
+                                                        'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})
+                              ORDER BY g.rubric, g.dimension, g.repetition, g.criterion)
+                        FROM "QualityGrade" g WHERE g."taskId" = t.id), '[]'::json) AS grades
+       FROM "QualityTask" t JOIN "ResponseSet" rs ON rs.id = t."responseSetId"
+       JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
+       JOIN unnest($2::uuid[], $3::int[]) AS gm(id, ord) ON gm.id = t."graderId"
+      WHERE t."studyId" = $1::uuid
+      ORDER BY ${C('qi."externalId"')}, ${C("m.name")}, gm.ord, t.purpose, t.round`,
+    [studyId, graderIds, graderOrd],
+    (r) => ({
+      item: r.item,
+      model: r.model,
+      grader: docIdOf.get(r.grader as string),
+      purpose: r.purpose,
+      round: r.round,
+      position: r.position,
+      status: r.status,
+      answerOrder: r.answerOrder,
+      availableAt: iso(r.availableAt as Date),
+      timeSpentMs: r.timeSpentMs,
+      harmFlag: r.harmFlag,
+      harmComment: r.harmComment,
+      contradictionFlag: r.contradictionFlag,
+      contradictionNote: r.contradictionNote,
+      createdAt: iso(r.createdAt as Date),
+      updatedAt: iso(r.updatedAt as Date),
+      startedAt: iso(r.startedAt as Date | null),
+      submittedAt: iso(r.submittedAt as Date | null),
+      grades: r.grades,
+    }),
+    1000,
+  );
 
   if (opts.audit) {
     let first = true;

@@ -118,7 +118,14 @@ export const ArchiveGrader = z.strictObject({
   name: text(MAX_NAME).nullable().meta({ description: "Only when exported with identities=1; informative only, never imported" }),
   email: text(320).nullable().meta({ description: "Only when exported with identities=1; informative only: the import never matches accounts by it" }),
   specialties: z.array(specialty).max(1000),
-  membership: z.strictObject({ active: z.boolean(), addedAt: iso }).nullable(),
+  membership: z
+    .strictObject({
+      active: z.boolean(),
+      addedAt: iso,
+      /** When the grader passed the study's calibration; absent: not passed (and archives written before calibration). */
+      calibrationPassedAt: iso.optional(),
+    })
+    .nullable(),
 });
 
 export const ArchiveModel = z.strictObject({
@@ -198,6 +205,56 @@ const screenAnswer = { screen: ref, item: ref, model: ref, repetition: z.int().m
 export const ArchiveScreenHit = z.strictObject({ ...screenAnswer, rule: z.int().min(0).max(MAX_RULES - 1), matches: count, excerpt: text(2000) });
 export const ArchiveScreenVerdict = z.strictObject({ ...screenAnswer, flagged: z.boolean().nullable(), reason: text(5000), createdAt: iso });
 
+/** The study's grader-quality settings (lib/quality-tasks); absent: the defaults (archives written before them, or a study that never set them). */
+export const ArchiveQualitySettings = z.strictObject({
+  goldRate: z.int().min(2).max(1000).nullable(),
+  goldSeed: text(MAX_NAME).nullable(),
+  washoutShare: z.number().min(0).max(1),
+  washoutDays: z.int().min(0).max(365),
+  washoutSeed: text(MAX_NAME).nullable(),
+  calibrationRequired: z.boolean(),
+  calibrationPassShare: z.number().min(0).max(1),
+  calibrationRoundSize: z.int().min(1).max(100),
+});
+
+/** A set the lead marked as a calibration or gold set, with its expected ordinal scores (repetition 0: the whole set). The importing lead becomes its author. */
+export const ArchiveQualitySet = z.strictObject({
+  item: ref,
+  model: ref,
+  purpose: z.enum(["CALIBRATION", "GOLD"]),
+  expected: z
+    .array(z.strictObject({ rubric: archiveKey, dimension: archiveKey, repetition: z.int().min(0).max(LIMITS.repetitions.max), score: z.int().min(-1000).max(1000) }))
+    .min(1)
+    .max(2000),
+  tolerance: z.int().min(0).max(1000),
+  rationale: text(4000),
+  createdAt: iso,
+  updatedAt: iso,
+});
+
+/** A calibration, gold or washout re-grade task of a grader, with its grades; a re-grade's first grading is the grader's PRIMARY assignment on the same set. */
+export const ArchiveQualityTask = z.strictObject({
+  item: ref,
+  model: ref,
+  grader: ref.meta({ description: "A grader id of this document (graders[].id)" }),
+  purpose: z.enum(["CALIBRATION", "GOLD", "REGRADE"]),
+  round: z.int().min(1).max(ARCHIVE_LIMITS.int).meta({ description: "The calibration round; 1 for gold and re-grade tasks" }),
+  position: count,
+  status: z.enum(["PENDING", "IN_PROGRESS", "SUBMITTED", "CANCELLED"]),
+  answerOrder: z.array(z.int().min(1).max(LIMITS.repetitions.max)).max(LIMITS.repetitions.max).meta({ description: "A re-grade's answers' order (shown answer i is repetition answerOrder[i-1]); empty: 1..N" }),
+  availableAt: iso,
+  timeSpentMs: z.int().min(0),
+  harmFlag: z.boolean(),
+  harmComment: text(MAX_COMMENT).nullable(),
+  contradictionFlag: z.boolean(),
+  contradictionNote: text(MAX_CONTRADICTION_NOTE).nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+  startedAt: iso.nullable(),
+  submittedAt: iso.nullable(),
+  grades: z.array(ArchiveGrade).max(1000),
+});
+
 export const ArchiveStudy = z.strictObject({
   name: z.string().trim().min(1).max(LIMITS.name).refine(storable, UNSTORABLE),
   slug: z.string().max(100).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
@@ -221,6 +278,8 @@ export const ArchiveStudy = z.strictObject({
   assignmentSeed: text(MAX_NAME).nullable(),
   /** How sets were dealt to graders; archives written before designs existed used today's default. */
   assignmentDesign: z.enum(ASSIGNMENT_DESIGNS).default("LOAD_BALANCED"),
+  /** Gold, washout and calibration settings; absent: the defaults (none of them). */
+  quality: ArchiveQualitySettings.optional(),
   status: z.enum(["DRAFT", "OPEN", "CLOSED"]),
   createdAt: iso,
   updatedAt: iso,
@@ -253,16 +312,20 @@ export const StudyArchive = registry.register(
       screens: z.array(ArchiveScreen).max(10_000).optional().meta({ description: "The finished safety screen runs, oldest first (archives written before the screen have none)" }),
       screenHits: z.array(ArchiveScreenHit).optional().meta({ description: "Each answer x rule a screen's rules matched" }),
       screenVerdicts: z.array(ArchiveScreenVerdict).optional().meta({ description: "Each answer a screen's judge read: flagged, cleared (false), or could not screen (null)" }),
+      qualitySets: z.array(ArchiveQualitySet).optional().meta({ description: "Calibration and gold sets with their expected scores (archives written before grader quality have none)" }),
+      qualityTasks: z.array(ArchiveQualityTask).optional().meta({ description: "Each grader's calibration, gold and re-grade tasks with their grades" }),
       audit: z.array(z.record(z.string(), z.unknown())).optional().meta({ description: "With audit=1: the audit trail, for the record (not re-imported)" }),
     })
     .meta({
       description:
-        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, audit.",
+        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, audit.",
     }),
 );
 export type StudyArchive = z.output<typeof StudyArchive>;
 export type ArchiveGrader = z.output<typeof ArchiveGrader>;
 export type ArchiveAssignment = z.output<typeof ArchiveAssignment>;
+export type ArchiveQualitySet = z.output<typeof ArchiveQualitySet>;
+export type ArchiveQualityTask = z.output<typeof ArchiveQualityTask>;
 
 /** `G1:<email or user id>`: the document's grader G1 is that existing grader account. */
 const MAP_ENTRY = /^([^:]+):(.+)$/;

@@ -14,6 +14,7 @@ import { queueKeySql } from "@/lib/grading/queue-order";
 import { blockedByCalibrationSql, CALIBRATION_FIRST, graderWorkSql } from "@/lib/grading/mine";
 import { saveQualityTask } from "./quality-save";
 import { drawnForWashout, washoutAnswerOrder, washoutInsertSql } from "@/lib/quality-tasks/washout";
+import { dealOwedQuality } from "@/lib/quality-tasks/deal";
 import { ApiError } from "@/lib/errors/api-error";
 import { metrics } from "@/lib/server/metrics";
 import type { GradeSubmission } from "./contract-schemas";
@@ -56,6 +57,8 @@ const publicSetIdSql = Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM "Assignment" p
 
 /** The grader's queue: their own non-cancelled work, in their own order, in studies that are open or closed (read-only). */
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
+  // A grader who joined after the quality settings, or whose queue grew, gets their calibration round and gold first.
+  await dealOwedQuality(graderId);
   return sql.rows<MyAssignment>(Prisma.sql`
     WITH mine AS (${mineSql(graderId)})
     SELECT mine.id, ${publicSetIdSql} AS "responseSetId", mine.kind, mine.status, mine.position, ${graderFacingTitleSql("st")} AS "studyName",

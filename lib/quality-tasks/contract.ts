@@ -140,7 +140,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/quality-settings",
   summary: "Set gold, washout and calibration rates",
   description:
-    "Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Calling again tops up.",
+    "Stores the study's gold rate, washout share and days, and calibration requirement, then deals what they ask for in an open study: gold sets into each grader's queue (seeded, audited) and a first calibration round to every grader who has not passed. Graders who join later, and work dealt later, get theirs without another call (on their queue's next read or the next assignment run).",
   tags: ["Results"],
   request: { params: study, body: { required: true, content: { "application/json": { schema: QualitySettingsBody } } } },
   responses: { 200: { description: "Stored", content: { "application/json": { schema: QualitySettingsSchema } } }, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },

@@ -61,7 +61,11 @@ export async function loadQualityTasks(db: Sql, studyId: string): Promise<Qualit
   const calibration = await db.rows<CalibrationRow>(Prisma.sql`
     SELECT m."userId"::text AS g, m."calibrationPassedAt" AS "passedAt",
            (SELECT coalesce(max(t.round), 0)::int FROM "QualityTask" t WHERE t."studyId" = m."studyId" AND t."graderId" = m."userId" AND t.purpose = 'CALIBRATION') AS rounds,
-           (SELECT count(*)::int FROM "AuditEvent" e WHERE e."studyId" = m."studyId" AND e."actorId" = m."userId" AND e.action = 'quality.calibration.fail') AS failed
+           -- Every complete round was judged once (afterCalibrationSubmit), and only the last can have passed: read from the
+           -- tasks rather than the audit trail, so that a study imported from its archive has the same figure.
+           greatest(0, (SELECT count(*)::int FROM (SELECT 1 FROM "QualityTask" t WHERE t."studyId" = m."studyId" AND t."graderId" = m."userId" AND t.purpose = 'CALIBRATION'
+                          GROUP BY t.round HAVING bool_and(t.status IN ('SUBMITTED', 'CANCELLED')) AND bool_or(t.status = 'SUBMITTED')) r)
+                       - (m."calibrationPassedAt" IS NOT NULL)::int) AS failed
     FROM "StudyMember" m WHERE m."studyId" = ${studyId}::uuid AND m.role = 'GRADER'`);
   return { gold, pairs, calibration };
 }

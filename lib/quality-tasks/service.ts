@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { auditInsertSql } from "@/lib/audit/record";
-import { sqlTransaction, type Sql } from "@/lib/db/sql";
+import { sqlTransaction } from "@/lib/db/sql";
 import { isUuid } from "@/lib/db/uuid";
 import { ApiError } from "@/lib/errors/api-error";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { mulberry32 } from "@/lib/stats";
-import { seededShuffle, seedToUint32 } from "@/lib/random/seeded";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
-import { dealCalibrationRound } from "./calibration";
+import { dealQualityTasks, studyLockSql } from "./deal";
 import { checkExpected, type ExpectedInput } from "./expected";
 
 export interface Actor {
@@ -15,8 +13,6 @@ export interface Actor {
   requestId?: string | null;
 }
 
-/** The assignment run's study lock (lib/assignment/service.ts): taken first, so marking a set and dealing work never interleave. */
-const studyLockSql = (studyId: string) => Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${"assign:" + studyId}))`;
 
 export interface QualitySetInput {
   purpose: "CALIBRATION" | "GOLD";
@@ -90,8 +86,8 @@ export interface QualitySettings {
 /**
  * Stores the study's quality settings and deals what they ask for, all or nothing: gold sets
  * placed into each grader's queue at one in `goldRate` (seeded and audited: grader, set, position),
- * and a first calibration round to every grader who has not passed. Calling again tops up: gold
- * for work dealt since, calibration for graders who joined since.
+ * and a first calibration round to every grader who has not passed. Later joiners and work dealt
+ * later are topped up without another call (lib/quality-tasks/deal.ts).
  */
 export async function updateQualitySettings(actor: Actor, studyId: string, input: QualitySettingsInput): Promise<QualitySettings> {
   return sqlTransaction(async (tx) => {
@@ -119,46 +115,11 @@ export async function updateQualitySettings(actor: Actor, studyId: string, input
       const [c] = await tx.rows<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM "QualitySet" WHERE "studyId" = ${studyId}::uuid AND purpose = 'CALIBRATION'`);
       if (c.n === 0) throw new ApiError(409, "mark at least one calibration set (PUT /api/v1/studies/{id}/quality-sets/{setId}) before requiring calibration");
     }
-    const gold = status === "OPEN" && s.goldRate ? await placeGold(tx, studyId, s.goldRate, s.goldSeed ?? "") : [];
-    let calibration = 0;
-    if (status === "OPEN" && s.calibrationRequired) {
-      const graders = await tx.rows<{ id: string }>(Prisma.sql`SELECT "userId" AS id FROM "StudyMember" WHERE "studyId" = ${studyId}::uuid AND role = 'GRADER' AND active ORDER BY "userId"`);
-      for (const g of graders) if ((await dealCalibrationRound(tx, studyId, g.id)) !== null) calibration++;
-    }
+    // The same deal a late joiner's queue read or an assignment run makes (lib/quality-tasks/deal.ts), audited below with the settings.
+    const dealt = status === "OPEN" ? await dealQualityTasks(tx, studyId, { actorId: actor.id, audit: false }) : { gold: [], calibration: [] };
+    const gold = dealt.gold;
+    const calibration = dealt.calibration.length;
     await tx.rows(auditInsertSql({ actorId: actor.id, action: "quality.settings", entityType: "Study", entityId: studyId, studyId, before: was, after: { ...s, gold, calibrationRounds: calibration }, requestId: actor.requestId ?? undefined }));
     return { ...s, placed: { gold: gold.length, calibration } };
   });
-}
-
-/**
- * Places gold sets into each grader's queue so that about one set in `rate` is gold: a grader with
- * p primary assignments gets ceil(p / (rate - 1)) gold sets in all (at most one of each gold set),
- * each at the position of one of their assignments drawn at random (the id breaks the tie, so it
- * sits just before or after it). Seeded per grader: the same seed and work place the same sets.
- */
-async function placeGold(tx: Sql, studyId: string, rate: number, seed: string) {
-  const goldSets = (await tx.rows<{ id: string }>(Prisma.sql`SELECT "responseSetId" AS id FROM "QualitySet" WHERE "studyId" = ${studyId}::uuid AND purpose = 'GOLD' ORDER BY "responseSetId"`)).map((r) => r.id);
-  if (!goldSets.length) return [];
-  const graders = await tx.rows<{ id: string; positions: number[]; had: string[] | null }>(Prisma.sql`
-    SELECT a."graderId" AS id, array_agg(a.position ORDER BY a.position) AS positions,
-           (SELECT array_agg(t."responseSetId"::text) FROM "QualityTask" t WHERE t."studyId" = ${studyId}::uuid AND t."graderId" = a."graderId" AND t.purpose = 'GOLD') AS had
-    FROM "Assignment" a JOIN "StudyMember" m ON m."studyId" = a."studyId" AND m."userId" = a."graderId" AND m.active
-    WHERE a."studyId" = ${studyId}::uuid AND a.kind = 'PRIMARY' AND a.status <> 'CANCELLED'
-    GROUP BY a."graderId" ORDER BY a."graderId"`);
-  const placed: { graderId: string; setId: string; position: number }[] = [];
-  for (const g of graders) {
-    const had = new Set(g.had ?? []);
-    const want = Math.ceil(g.positions.length / Math.max(1, rate - 1)) - had.size;
-    if (want <= 0) continue;
-    const sets = seededShuffle(goldSets.filter((id) => !had.has(id)), `${seed}:gold:${g.id}`).slice(0, want);
-    const rng = mulberry32(seedToUint32(`${seed}:gold-position:${g.id}:${had.size}`));
-    for (const setId of sets) placed.push({ graderId: g.id, setId, position: g.positions[Math.floor(rng() * g.positions.length)] });
-  }
-  if (placed.length) {
-    await tx.rows(Prisma.sql`
-      INSERT INTO "QualityTask" (id, "studyId", "graderId", "responseSetId", purpose, position, "updatedAt")
-      SELECT gen_random_uuid(), ${studyId}::uuid, p.g, p.s, 'GOLD', p.pos, now()
-      FROM unnest(${placed.map((p) => p.graderId)}::uuid[], ${placed.map((p) => p.setId)}::uuid[], ${placed.map((p) => p.position)}::int[]) AS p(g, s, pos)`);
-  }
-  return placed;
 }

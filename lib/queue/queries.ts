@@ -6,6 +6,7 @@ import { setLetter, type QueueQuery, type QueueStatus } from "./params";
 import { queueOrderSql } from "@/lib/grading/queue-order";
 import { graderWorkSql } from "@/lib/grading/mine";
 import { questionPreview } from "./preview";
+import { dealOwedQuality } from "@/lib/quality-tasks/deal";
 
 /**
  * The grader's queue, read one study and one page at a time, so a queue of
@@ -34,6 +35,8 @@ export interface QueueStudy {
 
 /** One line per study of the grader's, with its progress and its next set: open studies first. */
 export async function listQueueStudies(graderId: string): Promise<QueueStudy[]> {
+  // A grader who joined after the quality settings, or whose queue grew, gets their calibration round and gold first.
+  await dealOwedQuality(graderId);
   const rows = await sql.rows<Omit<QueueStudy, "total" | "submitted" | "drafts"> & { total: bigint | number; submitted: bigint | number; drafts: bigint | number }>(Prisma.sql`
     WITH mine AS (${mineSql(graderId)}),
     per_study AS (

@@ -203,8 +203,8 @@ describe("the CSV import's limits", () => {
   });
 
   it("members out of the export's order, unknown or repeated are 422", async () => {
-    const { sets, items, assignments, escalations, screens, screenHits, screenVerdicts, ...head } = await exportDoc(false);
-    const reordered = JSON.stringify({ ...head, sets, items, assignments, escalations, screens, screenHits, screenVerdicts, extra: 1 }).replace(/}$/, `,"escalations":[]}`);
+    const { sets, items, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, ...head } = await exportDoc(false);
+    const reordered = JSON.stringify({ ...head, sets, items, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, extra: 1 }).replace(/}$/, `,"escalations":[]}`);
     const problems = await problemsOf(await post(f.lead.token, reordered));
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -217,7 +217,7 @@ describe("the CSV import's limits", () => {
 
   it("an empty object lists every missing member; what is not one JSON object is 400", async () => {
     const problems = await problemsOf(await post(f.lead.token, "{}"));
-    // The screen's sections are optional: archives written before it have none.
+    // The screen's and grader quality's sections are optional: archives written before them have none.
     expect(problems.map((p) => p.path)).toEqual(["format", "version", "exportedAt", "source", "identities", "study", "specialties", "graders", "models", "items", "sets", "assignments", "escalations"]);
     for (const body of ["", "[]", '{"format": "clingrade-study-archive",}', '{"items": [1, 2]']) expect((await post(f.lead.token, body)).status, body).toBe(400);
   });
