@@ -1,5 +1,6 @@
 import { serveJob } from "@/lib/workers/serve";
-import { analyseAxis, type AxisAnalysis, type PairwiseOptions, type PreferenceObservation } from "@/lib/stats/pairwise";
+import { analysePreferences, type PairwiseAnalysis, type PairwiseOptions } from "@/lib/stats/pairwise";
+import { fromColumns, type PreferenceColumns } from "./pairwise-columns";
 
-/** The pairwise statistics' worker thread: one axis's fits and question bootstrap, off the request's event loop. */
-serveJob<{ rows: PreferenceObservation[]; axis: string | null; models: string[]; options: PairwiseOptions }, AxisAnalysis>(async ({ rows, axis, models, options }) => analyseAxis(axis, rows, models, options));
+/** The pairwise statistics' worker thread: every axis's fits and question bootstrap, off the request's event loop. */
+serveJob<{ columns: PreferenceColumns; options: PairwiseOptions }, PairwiseAnalysis>(async ({ columns, options }) => analysePreferences(fromColumns(columns), options));

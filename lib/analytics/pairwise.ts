@@ -10,6 +10,7 @@ import type { SetResult } from "@/lib/results/sets";
 import { analysePreferences, preferencesFromScores, type AxisAnalysis, type PairwiseAnalysis, type PreferenceObservation } from "@/lib/stats/pairwise";
 import type { ShareTest } from "@/lib/stats/preference";
 import type { PairwiseAxisBlock, PairwiseBlock } from "./pairwise-contract";
+import { columnBuffers, toColumns } from "./pairwise-columns";
 import { loadPreferences } from "./pairwise-load";
 import type { Block } from "./types";
 
@@ -39,23 +40,16 @@ export interface PairwiseRun {
 type RunAnalysis = (rows: PreferenceObservation[], options: { models?: string[]; replicates: number; seed: number; level: number }) => Promise<PairwiseAnalysis>;
 
 /**
- * The analysis (analysePreferences), each axis and the pooled one in a worker thread of its own
- * when it is large (lib/workers), so the axes' bootstraps run side by side off the event loop.
+ * The analysis (analysePreferences), in a worker thread when it is large (lib/workers), so the
+ * fits and bootstraps run off the event loop. One thread for every axis: with the bootstrap's
+ * replicate loop on typed arrays (lib/stats/bradley-terry-bootstrap.ts), a thread per axis
+ * cost more (four copies of the rows, four cold compilers, on two cores) than it saved.
  */
 export const runAnalysis: RunAnalysis = async (rows, options) => {
   if (rows.length * options.replicates < PAIRWISE_WORKER_MIN) return analysePreferences(rows, options);
-  const models = options.models ? [...options.models] : [...new Set(rows.flatMap((r) => [r.leftModel, r.rightModel]))].sort();
-  const byAxis = new Map<string, PreferenceObservation[]>();
-  for (const r of rows) {
-    const list = byAxis.get(r.axis);
-    if (list) list.push(r);
-    else byAxis.set(r.axis, [r]);
-  }
-  const jobs: [string | null, PreferenceObservation[]][] = [...byAxis.entries()];
-  if (byAxis.size > 1) jobs.push([null, rows]);
   const { runInWorker } = await import("@/lib/workers/run");
-  const axes = await Promise.all(jobs.map(([axis, list]) => runInWorker<AxisAnalysis>("pairwise-stats", { rows: list, axis, models, options }, [], undefined, { heapMb: 512 })));
-  return { models, axes };
+  const columns = toColumns(rows);
+  return runInWorker<PairwiseAnalysis>("pairwise-stats", { columns, options }, columnBuffers(columns), undefined, { heapMb: 512 });
 };
 
 /** The `pairwise` block of a pairwise study. */

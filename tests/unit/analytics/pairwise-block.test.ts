@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PairwiseBlockSchema } from "@/lib/analytics/pairwise-contract";
 import { derivedPairwiseBlock, PAIRWISE_WORKER_MIN, runAnalysis } from "@/lib/analytics/pairwise";
+import { fromColumns, toColumns } from "@/lib/analytics/pairwise-columns";
 import { analysePreferences, type PreferenceObservation } from "@/lib/stats/pairwise";
 import type { Measure } from "@/lib/results/measures";
 import type { SetResult } from "@/lib/results/sets";
@@ -38,7 +39,7 @@ describe("a scoring study's preferences derived from final scores", () => {
 });
 
 describe("the analysis in worker threads", () => {
-  it("gives exactly what analysePreferences gives on the same rows, one thread per axis and one pooled", async () => {
+  it("gives exactly what analysePreferences gives on the same rows, every axis and the pooled one in one thread", async () => {
     const rows: PreferenceObservation[] = [];
     let seed = 7;
     const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -55,4 +56,16 @@ describe("the analysis in worker threads", () => {
     expect(threaded).toEqual(JSON.parse(JSON.stringify(analysePreferences(rows, options))));
     expect(threaded.axes.map((a) => a.axis)).toEqual(["x", "y", null]);
   }, 120_000);
+});
+
+describe("preference rows as columns for the worker", () => {
+  it("come back as the same rows, optional fields absent where they were", () => {
+    const rows: PreferenceObservation[] = [
+      { comparison: "c1", question: "q1", axis: "x", grader: "g1", leftModel: "A", rightModel: "B", leftLength: 10, rightLength: 0, choice: "left", primary: true },
+      { comparison: "c1", question: "q1", axis: "x", grader: "g2", leftModel: "A", rightModel: "B", choice: "tie", primary: false },
+      { comparison: "c2", question: "q2", axis: "y", grader: "g1", leftModel: "B", rightModel: "A", leftLength: 7, choice: "right" },
+    ];
+    const back = fromColumns(toColumns(rows));
+    expect(back).toStrictEqual(rows);
+  });
 });
