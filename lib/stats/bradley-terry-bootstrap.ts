@@ -63,7 +63,7 @@ function pairsOf(k: number): Pairs {
 
 /**
  * The preferences as a table of entries grouped by pair: entries start[p]..start[p+1] are pair
- * p's non-zero counts in each question (questions numbered in order of first appearance), so a
+ * p's non-zero counts in each question (questions numbered in sorted order), so a
  * replicate's sums for a pair run in registers.
  */
 interface Entries {
@@ -76,17 +76,19 @@ interface Entries {
   ties: Float64Array;
 }
 
-/** Question ids in order of first appearance, and each preference's. */
+/**
+ * Question ids numbered in sorted order, and each preference's: the draws then depend on the
+ * questions, not on the order the rows came in (a statement without ORDER BY returns them in
+ * whatever order its plan gives), so the same preferences give the same intervals.
+ */
 function clusterIds(preferences: ReadonlyArray<{ cluster: string }>): { count: number; of: Int32Array } {
   const ids = new Map<string, number>();
+  for (const p of preferences) ids.set(p.cluster, 0);
+  const sorted = [...ids.keys()].sort();
+  for (let c = 0; c < sorted.length; c++) ids.set(sorted[c], c);
   const of = new Int32Array(preferences.length);
-  for (let n = 0; n < preferences.length; n++) {
-    const c = preferences[n].cluster;
-    let id = ids.get(c);
-    if (id === undefined) ids.set(c, (id = ids.size));
-    of[n] = id;
-  }
-  return { count: ids.size, of };
+  for (let n = 0; n < preferences.length; n++) of[n] = ids.get(preferences[n].cluster)!;
+  return { count: sorted.length, of };
 }
 
 function entriesOf(pairs: Pairs, preferences: ReadonlyArray<Preference & { cluster: string }>, clusters: { count: number; of: Int32Array }): Entries {
@@ -358,7 +360,7 @@ function accumulate(table: Entries, drawn: Int32Array, wi: Float64Array, wj: Flo
 
 /**
  * Cluster bootstrap: resamples questions (each preference's `cluster`), since one question's
- * preferences are not independent of each other. The model (plain or Davidson) is fixed to the
+ * preferences are not independent of each other. Seeded, and independent of the preferences' order. The model (plain or Davidson) is fixed to the
  * full data's, so every replicate estimates the same quantities.
  */
 export function bradleyTerryBootstrap(

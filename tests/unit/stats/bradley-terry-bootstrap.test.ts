@@ -13,7 +13,7 @@ type Clustered = Preference & { cluster: string };
 function plainBootstrap(k: number, prefs: Clustered[], replicates: number, seed: number) {
   const byQuestion = new Map<string, Clustered[]>();
   for (const p of prefs) byQuestion.set(p.cluster, [...(byQuestion.get(p.cluster) ?? []), p]);
-  const questions = [...byQuestion.values()];
+  const questions = [...byQuestion.keys()].sort().map((q) => byQuestion.get(q)!);
   const davidson = prefs.some((p) => p.outcome === "tie");
   const full = bradleyTerryFromCounts(countPreferences(k, prefs), { ties: davidson ? "davidson" : "plain" });
   const start = [...full.logStrength!.slice(1).map((v) => v - full.logStrength![0]), ...(full.nu !== null ? [Math.log(full.nu)] : [])];
@@ -56,6 +56,17 @@ function simulate(k: number, questions: number, seed: number, withTies: boolean)
 }
 
 describe("the question bootstrap's replicate loop", () => {
+  it("gives the same intervals whatever order the preferences come in", () => {
+    const prefs = simulate(5, 60, 3, true);
+    const shuffled = [...prefs];
+    const rng = mulberry32(1);
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = Math.floor(rng() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+    }
+    expect(bradleyTerryBootstrap(5, shuffled, { replicates: 200, seed: 2 })).toEqual(bradleyTerryBootstrap(5, prefs, { replicates: 200, seed: 2 }));
+  });
+
   for (const [label, k, questions, withTies, seed] of [
     ["Davidson, 6 models", 6, 120, true, 5],
     ["plain, 4 models", 4, 80, false, 5],
