@@ -1,11 +1,13 @@
 import type { z } from "zod";
 import { ordinalRange } from "@/lib/rubrics/document";
+import { checkComparison } from "./archive-comparisons";
 import { archiveRubrics } from "./archive-rubrics";
 import type { ArchiveEvent } from "./archive-read";
 import {
   ARCHIVE_HEAD,
   ARCHIVE_LIMITS,
   ArchiveAssignment,
+  ArchiveComparison,
   ArchiveEscalation,
   ArchiveGrader,
   ArchiveItem,
@@ -68,14 +70,16 @@ export interface ArchiveSink {
   /** `repetition` is the set's answer's: the set has it (checked). */
   screenHit(screen: number, set: number, hit: ScreenHit): void;
   screenVerdict(screen: number, set: number, verdict: ScreenVerdict): void;
+  /** A pairwise comparison: its item, its two answers' sets, and each assignment's grader (./archive-comparisons.ts). */
+  comparison(item: number, left: number, right: number, graders: number[], comparison: z.output<typeof ArchiveComparison>): void;
 }
 
 const HEAD_VALUES = ["format", "version", "exportedAt", "source", "identities", "study"] as const;
 const HEAD_ARRAYS = ["specialties", "graders", "models"] as const;
-const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts"] as const;
+const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts", "comparisons"] as const;
 const MEMBERS = [...HEAD_VALUES, ...HEAD_ARRAYS, ...SECTIONS, "audit"];
 /** Members an archive may leave out: archives written before the screen have no screen sections. */
-const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts"]);
+const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts", "comparisons"]);
 type HeadValue = (typeof HEAD_VALUES)[number];
 
 const isIn = <T extends string>(list: readonly T[], key: string): key is T => (list as readonly string[]).includes(key);
@@ -247,6 +251,8 @@ export class ArchiveChecker {
       case "screenHits":
       case "screenVerdicts":
         return this.screenAnswer(key, at, v);
+      case "comparisons":
+        return this.comparison(at, v);
       case "audit":
         if (v === null || typeof v !== "object" || Array.isArray(v)) this.add(at, "must be an object");
         return;
@@ -278,6 +284,26 @@ export class ArchiveChecker {
       this.modelIndex.set(m.name, this.models.length);
       this.models.push(m);
     }
+  }
+
+  private comparison(at: string, v: unknown): void {
+    const c = this.parse(ArchiveComparison, v, at);
+    if (!c) return;
+    const checked = checkComparison(
+      {
+        study: this.study,
+        add: (path, message) => this.add(path, message),
+        setOf: (path, item, model) => {
+          const ref = this.setOf(path, item, model);
+          if (ref && ref.index === undefined) this.add(path, `no set for item ${item} and model ${model}`);
+          return ref?.index === undefined ? undefined : { index: ref.index, repetitions: this.setReps.get(ref.index) ?? new Set() };
+        },
+        graderIndex: this.graderIndex,
+      },
+      at,
+      c,
+    );
+    if (checked && !this.failed) this.sink.comparison(this.items.get(c.item)!, checked.left, checked.right, checked.graders, c);
   }
 
   private item(at: string, v: unknown): void {
