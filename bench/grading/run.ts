@@ -149,7 +149,7 @@ try {
       console.log("\nCPU per request (server process, all threads / PostgreSQL), and the server's against the floor's:");
       for (const [phase, c] of cpu) {
         const server = c.server / c.requests;
-        const label = phase === "grading" ? "grading (mean of the four kinds)" : phase === "ping" ? "/api/ping (floor)" : "/login";
+        const label = phase === "grading" ? `grading (mean of the ${PAIRWISE ? "three" : "four"} kinds)` : phase === "ping" ? "/api/ping (floor)" : "/login";
         console.log(`  ${label.padEnd(34)} ${server.toFixed(1).padStart(6)} ms / ${(c.postgres / c.requests).toFixed(1).padStart(5)} ms   ${(server / (pingCpu.server / pingCpu.requests)).toFixed(2)}x`);
       }
     }
