@@ -1,6 +1,5 @@
 import { serveJob } from "@/lib/workers/serve";
-import { analysePreferences, type PairwiseAnalysis, type PairwiseOptions } from "@/lib/stats/pairwise";
-import { fromColumns, type PreferenceColumns } from "./pairwise-columns";
+import { bootstrapFromInput, type BootstrapInput, type BradleyTerryBootstrapOptions, type BradleyTerryBootstrapResult } from "@/lib/stats/bradley-terry-bootstrap";
 
-/** The pairwise statistics' worker thread: every axis's fits and question bootstrap, off the request's event loop. */
-serveJob<{ columns: PreferenceColumns; options: PairwiseOptions }, PairwiseAnalysis>(async ({ columns, options }) => analysePreferences(fromColumns(columns), options));
+/** The pairwise statistics' worker thread: each axis's question bootstrap, off the request's event loop (lib/analytics/pairwise.ts). */
+serveJob<{ inputs: BootstrapInput[]; options: BradleyTerryBootstrapOptions }, BradleyTerryBootstrapResult[]>(async ({ inputs, options }) => inputs.map((input) => bootstrapFromInput(input, options)));

@@ -14,7 +14,7 @@
  *   that factorisation fails the replicate falls back to the general fit (Gauss-Jordan).
  */
 import { mulberry32, percentileInterval } from "./bootstrap";
-import { bradleyTerryFromCounts, countPreferences, emptyCounts, replicateStrengths, type BradleyTerryOptions, type Preference } from "./bradley-terry";
+import { bradleyTerryFromCounts, emptyCounts, replicateStrengths, type BradleyTerryOptions, type Preference } from "./bradley-terry";
 import type { Degenerate, Interval } from "./types";
 
 export interface BradleyTerryBootstrapOptions extends BradleyTerryOptions {
@@ -77,23 +77,42 @@ interface Entries {
 }
 
 /**
- * Question ids numbered in sorted order, and each preference's: the draws then depend on the
- * questions, not on the order the rows came in (a statement without ORDER BY returns them in
- * whatever order its plan gives), so the same preferences give the same intervals.
+ * The preferences as typed arrays (what a worker thread is sent): models i and j, the outcome
+ * (0: i preferred, 1: j, 2: tie) and the question, numbered in sorted order of the question ids,
+ * so the draws depend on the questions, not on the order the rows came in.
  */
-function clusterIds(preferences: ReadonlyArray<{ cluster: string }>): { count: number; of: Int32Array } {
+export interface BootstrapInput {
+  nModels: number;
+  i: Int32Array;
+  j: Int32Array;
+  outcome: Uint8Array;
+  cluster: Int32Array;
+  clusters: number;
+}
+
+export function bootstrapInput(nModels: number, preferences: ReadonlyArray<Preference & { cluster: string }>): BootstrapInput {
   const ids = new Map<string, number>();
   for (const p of preferences) ids.set(p.cluster, 0);
   const sorted = [...ids.keys()].sort();
   for (let c = 0; c < sorted.length; c++) ids.set(sorted[c], c);
-  const of = new Int32Array(preferences.length);
-  for (let n = 0; n < preferences.length; n++) of[n] = ids.get(preferences[n].cluster)!;
-  return { count: sorted.length, of };
+  const n = preferences.length;
+  const input: BootstrapInput = { nModels, i: new Int32Array(n), j: new Int32Array(n), outcome: new Uint8Array(n), cluster: new Int32Array(n), clusters: sorted.length };
+  for (let r = 0; r < n; r++) {
+    const p = preferences[r];
+    input.i[r] = p.i;
+    input.j[r] = p.j;
+    input.outcome[r] = p.outcome === "i" ? 0 : p.outcome === "j" ? 1 : 2;
+    input.cluster[r] = ids.get(p.cluster)!;
+  }
+  return input;
 }
 
-function entriesOf(pairs: Pairs, preferences: ReadonlyArray<Preference & { cluster: string }>, clusters: { count: number; of: Int32Array }): Entries {
+/** The buffers to transfer with postMessage. */
+export const bootstrapBuffers = (input: BootstrapInput): ArrayBuffer[] => [input.i.buffer, input.j.buffer, input.outcome.buffer, input.cluster.buffer] as ArrayBuffer[];
+
+function entriesOf(pairs: Pairs, input: BootstrapInput): Entries {
   const { k, index } = pairs;
-  const { count, of } = clusters;
+  const { clusters: count, cluster: of } = input;
   // Counting sort of the preferences by question, then one pass per question over a scratch row.
   const first = new Int32Array(count + 1);
   for (let n = 0; n < of.length; n++) first[of[n] + 1] += 1;
@@ -106,13 +125,16 @@ function entriesOf(pairs: Pairs, preferences: ReadonlyArray<Preference & { clust
   const cell: number[] = []; // pair, question, wins of first, wins of second, ties
   for (let c = 0; c < count; c++) {
     for (let s = first[c]; s < first[c + 1]; s++) {
-      const p = preferences[order[s]];
+      const r = order[s];
+      const pi = input.i[r];
+      const pj = input.j[r];
       // The same preferences countPreferences counts; a question with none still counts as drawn.
-      if (!(p.i >= 0 && p.i < k && p.j >= 0 && p.j < k) || p.i === p.j) continue;
-      const q = index[p.i * k + p.j];
+      if (!(pi >= 0 && pi < k && pj >= 0 && pj < k) || pi === pj) continue;
+      const q = index[pi * k + pj];
       if (scratch[3 * q] + scratch[3 * q + 1] + scratch[3 * q + 2] === 0) touched.push(q);
-      if (p.outcome === "tie") scratch[3 * q + 2] += 1;
-      else if ((p.outcome === "i") === p.i < p.j) scratch[3 * q] += 1;
+      const outcome = input.outcome[r];
+      if (outcome === 2) scratch[3 * q + 2] += 1;
+      else if ((outcome === 0) === pi < pj) scratch[3 * q] += 1;
       else scratch[3 * q + 1] += 1;
     }
     for (const q of touched) {
@@ -368,18 +390,36 @@ export function bradleyTerryBootstrap(
   preferences: ReadonlyArray<Preference & { cluster: string }>,
   options: BradleyTerryBootstrapOptions = {},
 ): BradleyTerryBootstrapResult {
+  return bootstrapFromInput(bootstrapInput(nModels, preferences), options);
+}
+
+/** bradleyTerryBootstrap on preferences already as typed arrays (a worker thread's job). */
+export function bootstrapFromInput(input: BootstrapInput, options: BradleyTerryBootstrapOptions = {}): BradleyTerryBootstrapResult {
+  const { nModels } = input;
   const replicates = options.replicates ?? 1000;
   const level = options.level ?? 0.95;
-  const anyTie = preferences.some((p) => p.outcome === "tie");
-  const clusters = clusterIds(preferences);
+  const anyTie = input.outcome.includes(2);
   const ties = options.ties === "auto" || options.ties === undefined ? (anyTie ? "davidson" : "plain") : options.ties;
   const empty: BradleyTerryBootstrapResult = { intervals: new Array(nModels).fill(null), probabilityBest: new Array(nModels).fill(0), replicates: 0, failed: 0 };
-  if (clusters.count < 2) return { ...empty, reason: "fewer than two questions to resample" };
+  if (input.clusters < 2) return { ...empty, reason: "fewer than two questions to resample" };
   if (replicates <= 0) return { ...empty, replicates, failed: replicates, reason: "too few resamples had finite strengths" };
   const pairs = pairsOf(nModels);
-  const table = entriesOf(pairs, preferences, clusters);
+  const table = entriesOf(pairs, input);
   // Every replicate starts from the full data's estimate (uncentred, reference model at 0).
-  const full = bradleyTerryFromCounts(countPreferences(nModels, preferences), { ...options, ties });
+  const counts = emptyCounts(nModels);
+  for (let r = 0; r < input.i.length; r++) {
+    const pi = input.i[r];
+    const pj = input.j[r];
+    // As countPreferences counts.
+    if (!(pi >= 0 && pi < nModels && pj >= 0 && pj < nModels) || pi === pj) continue;
+    if (input.outcome[r] === 0) counts.wins[pi][pj] += 1;
+    else if (input.outcome[r] === 1) counts.wins[pj][pi] += 1;
+    else {
+      counts.ties[pi][pj] += 1;
+      counts.ties[pj][pi] += 1;
+    }
+  }
+  const full = bradleyTerryFromCounts(counts, { ...options, ties });
   const start = full.logStrength ? [...full.logStrength.slice(1).map((v) => v - full.logStrength![0]), ...(full.nu !== null ? [Math.log(full.nu)] : [])] : null;
   const fit = replicateFitter(pairs, ties === "davidson", start, options);
   const rng = mulberry32(options.seed ?? 20261205);

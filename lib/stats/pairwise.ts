@@ -139,6 +139,19 @@ export function analyseAxis(axis: string | null, rows: ReadonlyArray<PreferenceO
   };
 }
 
+/** The Bradley-Terry preferences analyseAxis fits, one per row between two known, different models (for a bootstrap run elsewhere). */
+export function axisPreferences(rows: ReadonlyArray<PreferenceObservation>, models: ReadonlyArray<string>): (Preference & { cluster: string })[] {
+  const index = new Map(models.map((m, i) => [m, i]));
+  const out: (Preference & { cluster: string })[] = [];
+  for (const r of rows) {
+    const li = index.get(r.leftModel);
+    const ri = index.get(r.rightModel);
+    if (li === undefined || ri === undefined || li === ri) continue;
+    out.push({ i: li, j: ri, outcome: r.choice === "tie" ? "tie" : r.choice === "left" ? "i" : "j", cluster: r.question });
+  }
+  return out;
+}
+
 /** Units = (comparison, axis); raters = the primary graders in the order of their rows. */
 function agreement(rows: ReadonlyArray<PreferenceObservation>, axis: string | null): AxisAnalysis["agreement"] {
   // Pooled: one unit per comparison and axis, kept per axis (no key built per row).

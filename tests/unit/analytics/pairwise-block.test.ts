@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PairwiseBlockSchema } from "@/lib/analytics/pairwise-contract";
 import { derivedPairwiseBlock, PAIRWISE_WORKER_MIN, runAnalysis } from "@/lib/analytics/pairwise";
-import { fromColumns, toColumns } from "@/lib/analytics/pairwise-columns";
 import { analysePreferences, type PreferenceObservation } from "@/lib/stats/pairwise";
 import type { Measure } from "@/lib/results/measures";
 import type { SetResult } from "@/lib/results/sets";
@@ -58,14 +57,3 @@ describe("the analysis in worker threads", () => {
   }, 120_000);
 });
 
-describe("preference rows as columns for the worker", () => {
-  it("come back as the same rows, optional fields absent where they were", () => {
-    const rows: PreferenceObservation[] = [
-      { comparison: "c1", question: "q1", axis: "x", grader: "g1", leftModel: "A", rightModel: "B", leftLength: 10, rightLength: 0, choice: "left", primary: true },
-      { comparison: "c1", question: "q1", axis: "x", grader: "g2", leftModel: "A", rightModel: "B", choice: "tie", primary: false },
-      { comparison: "c2", question: "q2", axis: "y", grader: "g1", leftModel: "B", rightModel: "A", leftLength: 7, choice: "right" },
-    ];
-    const back = fromColumns(toColumns(rows));
-    expect(back).toStrictEqual(rows);
-  });
-});
