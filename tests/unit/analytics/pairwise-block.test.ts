@@ -38,7 +38,7 @@ describe("a scoring study's preferences derived from final scores", () => {
 });
 
 describe("the analysis in worker threads", () => {
-  it("gives exactly what analysePreferences gives on the same rows, every axis and the pooled one in one thread", async () => {
+  it("gives exactly what analysePreferences gives on the same rows, the bootstraps in a worker thread", async () => {
     const rows: PreferenceObservation[] = [];
     let seed = 7;
     const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
