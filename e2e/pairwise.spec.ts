@@ -63,15 +63,26 @@ async function comparePage(page: Page, key: "1" | "2" | "3", phone: boolean, fou
     // Stacked behind tabs: one answer at a time.
     const tabs = page.getByRole("tablist", { name: "Answers" });
     await expect(tabs).toBeVisible();
-    await expect(page.getByRole("region", { name: "Answer A" })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Answer B" })).toBeHidden();
+    await expect(page.getByRole("tabpanel", { name: "Answer A" })).toBeVisible();
+    await expect(page.getByRole("tabpanel", { name: "Answer B" })).toBeHidden();
+    await expect(tabs.getByRole("tab", { name: "Answer A" })).toHaveAttribute("aria-selected", "true");
+    await expect(tabs.getByRole("tab", { name: "Answer A" })).toHaveAttribute("aria-controls", "answer-a");
     await tabs.getByRole("tab", { name: "Answer B" }).click();
-    await expect(page.getByRole("region", { name: "Answer B" })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Answer A" })).toBeHidden();
+    await expect(tabs.getByRole("tab", { name: "Answer B" })).toHaveAttribute("aria-selected", "true");
+    await expect(tabs.getByRole("tab", { name: "Answer A" })).toHaveAttribute("aria-selected", "false");
+    await expect(page.getByRole("tabpanel", { name: "Answer B" })).toBeVisible();
+    await expect(page.getByRole("tabpanel", { name: "Answer A" })).toBeHidden();
+    // The arrow keys move between the tabs, and only the selected one is a tab stop.
+    await page.keyboard.press("ArrowLeft");
+    await expect(tabs.getByRole("tab", { name: "Answer A" })).toBeFocused();
+    await expect(page.getByRole("tabpanel", { name: "Answer A" })).toBeVisible();
+    await expect(tabs.getByRole("tab", { name: "Answer B" })).toHaveAttribute("tabindex", "-1");
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByRole("tabpanel", { name: "Answer B" })).toBeVisible();
   } else {
     await expect(page.getByRole("tablist", { name: "Answers" })).toBeHidden();
-    await expect(page.getByRole("region", { name: "Answer A" })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Answer B" })).toBeVisible();
+    await expect(page.getByRole("tabpanel", { name: "Answer A" })).toBeVisible();
+    await expect(page.getByRole("tabpanel", { name: "Answer B" })).toBeVisible();
   }
   const groups = form.getByRole("radiogroup");
   const n = await groups.count();

@@ -14,16 +14,21 @@
  * (floor, page floor, grading) run in turn for several rounds and each label's
  * latencies are pooled over the rounds.
  *
- *   npm run build && npx tsx bench/grading/run.ts [--graders 50] [--seconds 10] [--rounds 3] [--warmup 5] [--rubrics score|custom]
+ * With --design pairwise the study is a pairwise one (./lib/pairwise-study.ts) and each
+ * grader cycles through the comparison page (full HTML load), its JSON and its submission
+ * (no client-side navigation case: the comparison form's router state is not captured).
+ *
+ *   npm run build && npx tsx bench/grading/run.ts [--graders 50] [--seconds 10] [--rounds 3] [--warmup 5] [--rubrics score|custom] [--design scoring|pairwise]
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { cellsPerForm, closedLoop, cpuSample, cpuSpent, generateStudy, gradeBody, pooled, printTable, type LoadResult } from "../lib/harness";
 import { navigationRequest } from "../lib/navigation";
+import { generatePairwiseStudy, preferenceBody, PREFERENCES_PER_FORM } from "../lib/pairwise-study";
 import { startServer, throwawayDatabase } from "../lib/server";
 
 const { values } = parseArgs({
-  options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "10" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "5" }, port: { type: "string", default: "3411" }, rubrics: { type: "string", default: "score" } },
+  options: { graders: { type: "string", default: "50" }, seconds: { type: "string", default: "10" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "5" }, port: { type: "string", default: "3411" }, rubrics: { type: "string", default: "score" }, design: { type: "string", default: "scoring" } },
 });
 const W = Number(values.warmup);
 const R = Number(values.rounds);
@@ -32,13 +37,15 @@ const S = Number(values.seconds);
 const port = Number(values.port);
 if (values.rubrics !== "score" && values.rubrics !== "custom") throw new Error("--rubrics is score or custom");
 const RUBRICS = values.rubrics;
-const CELLS_PER_FORM = cellsPerForm(RUBRICS);
+if (values.design !== "scoring" && values.design !== "pairwise") throw new Error("--design is scoring or pairwise");
+const PAIRWISE = values.design === "pairwise";
+const CELLS_PER_FORM = PAIRWISE ? PREFERENCES_PER_FORM : cellsPerForm(RUBRICS);
 const base = `http://127.0.0.1:${port}`;
 
 const db = await throwawayDatabase("bench_grading");
 try {
-  console.log(`generating a study for ${G} graders ...`);
-  const { graders } = await generateStudy(db.url, { graders: G, perGrader: 400, rubrics: RUBRICS });
+  console.log(`generating a ${PAIRWISE ? "pairwise " : ""}study for ${G} graders ...`);
+  const { graders } = PAIRWISE ? await generatePairwiseStudy(db.url, { graders: G, perGrader: 400 }) : await generateStudy(db.url, { graders: G, perGrader: 400, rubrics: RUBRICS });
   const server = await startServer(db.url, port);
   try {
     const acknowledged = new Set<string>();
@@ -80,6 +87,29 @@ try {
       next.set(c, k + 1);
       return { label: "PUT grades (submit)", ok: r.ok };
     };
+    /** A pairwise grader's step: the comparison page (full load), its JSON, its submission, in turn. */
+    const comparisonStep = async (c: number, i: number) => {
+      const g = graders[c];
+      const k = next.get(c) ?? 0;
+      const id = g.assignmentIds[k % g.assignmentIds.length];
+      const phase = (i + c) % 3;
+      if (phase === 0) {
+        const r = await fetch(`${base}/grade/comparisons/${id}`, { headers: { cookie: g.cookie } });
+        await r.arrayBuffer();
+        return { label: "GET /grade/comparisons/[id] (page)", ok: r.ok };
+      }
+      if (phase === 1) {
+        const r = await fetch(`${base}/api/v1/comparison-assignments/${id}`, { headers: { cookie: g.cookie } });
+        await r.arrayBuffer();
+        return { label: "GET comparison JSON", ok: r.ok };
+      }
+      const r = await fetch(`${base}/api/v1/comparison-assignments/${id}/submit`, { method: "POST", headers: { cookie: g.cookie, "content-type": "application/json" }, body: preferenceBody() });
+      await r.arrayBuffer();
+      if (r.ok) acknowledged.add(id);
+      next.set(c, k + 1);
+      return { label: "POST comparison (submit)", ok: r.ok };
+    };
+    const step = PAIRWISE ? comparisonStep : graderStep;
     const ping = async () => {
       const r = await fetch(`${base}/api/ping`);
       await r.arrayBuffer();
@@ -92,15 +122,15 @@ try {
     };
 
     console.log(`\nwarm-up: ${G} clients on every route for ${W}s (not measured)`);
-    await closedLoop(G, W, (c, i) => (i % 3 === 0 ? ping() : i % 3 === 1 ? login() : graderStep(c, i)));
+    await closedLoop(G, W, (c, i) => (i % 3 === 0 ? ping() : i % 3 === 1 ? login() : step(c, i)));
 
     const runs: LoadResult[] = [];
     const cpu = new Map<string, { server: number; postgres: number; requests: number }>();
     for (let round = 1; round <= R; round++) {
       console.log(`round ${round}/${R}: ${G} clients on /api/ping for ${S}s, on /login for ${S}s, then ${G} graders open, navigate to, read and submit their next assignment for ${S}s`);
-      for (const [phase, step] of [["ping", ping], ["login", login], ["grading", graderStep]] as const) {
+      for (const [phase, run] of [["ping", ping], ["login", login], ["grading", step]] as const) {
         const before = cpuSample(server.proc.pid!);
-        const results = await closedLoop(G, S, step);
+        const results = await closedLoop(G, S, run);
         const after = cpuSample(server.proc.pid!);
         runs.push(...results);
         if (before && after) {
@@ -112,25 +142,30 @@ try {
     }
     const results = pooled(runs);
     const floor = results.find((r) => r.label === "GET /api/ping (floor)")!;
-    const order = ["GET /api/ping (floor)", "GET /login (page floor)", "GET /grade/[id] (page)", "GET /grade/[id] (navigation)", "GET assignment JSON", "PUT grades (submit)"];
+    const order = ["GET /api/ping (floor)", "GET /login (page floor)", "GET /grade/[id] (page)", "GET /grade/comparisons/[id] (page)", "GET /grade/[id] (navigation)", "GET assignment JSON", "GET comparison JSON", "PUT grades (submit)", "POST comparison (submit)"];
     printTable([...results].sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label)), floor);
     const pingCpu = cpu.get("ping");
     if (pingCpu) {
       console.log("\nCPU per request (server process, all threads / PostgreSQL), and the server's against the floor's:");
       for (const [phase, c] of cpu) {
         const server = c.server / c.requests;
-        const label = phase === "grading" ? "grading (mean of the four kinds)" : phase === "ping" ? "/api/ping (floor)" : "/login";
+        const label = phase === "grading" ? `grading (mean of the ${PAIRWISE ? "three" : "four"} kinds)` : phase === "ping" ? "/api/ping (floor)" : "/login";
         console.log(`  ${label.padEnd(34)} ${server.toFixed(1).padStart(6)} ms / ${(c.postgres / c.requests).toFixed(1).padStart(5)} ms   ${(server / (pingCpu.server / pingCpu.requests)).toFixed(2)}x`);
       }
     }
 
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
-    const { rows } = await c.query<{ submitted: number; grades: number; dup: number }>(`
-      SELECT (SELECT count(*)::int FROM "Assignment" WHERE status = 'SUBMITTED') AS submitted,
-             (SELECT count(*)::int FROM "Grade") AS grades,
-             (SELECT count(*)::int FROM (SELECT 1 FROM "Grade" GROUP BY "assignmentId", rubric, dimension, repetition HAVING count(*) > 1) d) AS dup`);
-    const idsNotSubmitted = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Assignment" WHERE id = ANY($1::uuid[]) AND status <> 'SUBMITTED'`, [[...acknowledged]]);
+    const { rows } = await c.query<{ submitted: number; grades: number; dup: number }>(
+      PAIRWISE
+        ? `SELECT (SELECT count(*)::int FROM "ComparisonAssignment" WHERE status = 'SUBMITTED') AS submitted,
+                  (SELECT count(*)::int FROM "Preference") AS grades,
+                  (SELECT count(*)::int FROM (SELECT 1 FROM "Preference" GROUP BY "assignmentId", rubric, axis HAVING count(*) > 1) d) AS dup`
+        : `SELECT (SELECT count(*)::int FROM "Assignment" WHERE status = 'SUBMITTED') AS submitted,
+                  (SELECT count(*)::int FROM "Grade") AS grades,
+                  (SELECT count(*)::int FROM (SELECT 1 FROM "Grade" GROUP BY "assignmentId", rubric, dimension, repetition HAVING count(*) > 1) d) AS dup`,
+    );
+    const idsNotSubmitted = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${PAIRWISE ? "ComparisonAssignment" : "Assignment"}" WHERE id = ANY($1::uuid[]) AND status <> 'SUBMITTED'`, [[...acknowledged]]);
     await c.end();
     console.log(`\nacknowledged submissions: ${acknowledged.size}; assignments SUBMITTED in the database: ${rows[0].submitted}`);
     console.log(`grade rows: ${rows[0].grades} (expected ${acknowledged.size * CELLS_PER_FORM}); duplicated cells: ${rows[0].dup}; acknowledged but not stored: ${idsNotSubmitted.rows[0].n}`);

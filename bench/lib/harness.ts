@@ -70,6 +70,20 @@ export interface BenchGrader {
 /** The study's rubrics: the published S.C.O.R.E. + SAFE-LLM, or the custom 10-dimension one (./custom-rubric.ts). */
 export type BenchRubrics = "score" | "custom";
 
+/** `n` graders on the study, each signed in (a session cookie), their assignments still to be read. */
+export async function addGraders(studyId: string, n: number, passwordHash: string): Promise<BenchGrader[]> {
+  const db = getDb();
+  const graders: BenchGrader[] = [];
+  for (let g = 0; g < n; g++) {
+    const u = await db.user.create({ data: { email: `g${g}-${randomBytes(3).toString("hex")}@bench.org`, name: `Grader ${g}`, role: "GRADER", passwordHash } });
+    await db.studyMember.create({ data: { studyId, userId: u.id, role: "GRADER" } });
+    const sid = await createSession(u.id);
+    const jwt = await encode({ token: { sub: u.id, sid }, secret: AUTH_SECRET });
+    graders.push({ id: u.id, cookie: `next-auth.session-token=${jwt}`, assignmentIds: [] });
+  }
+  return graders;
+}
+
 /**
  * An open study (S.C.O.R.E. + SAFE-LLM unless `rubrics: "custom"`) with `graders` graders, each holding about `perGrader` assignments;
  * with `quality`, their queues also hold gold and washout re-grade tasks (./quality.ts).
@@ -108,14 +122,7 @@ export async function generateStudy(dbUrl: string, opts: { graders: number; perG
   for (let i = 0; i < setIds.length; i += 500) {
     await db.response.createMany({ data: setIds.slice(i, i + 500).flatMap((s) => [1, 2, 3].map((r) => ({ responseSetId: s.id, repetition: r, text: answer }))) });
   }
-  const graders: BenchGrader[] = [];
-  for (let g = 0; g < opts.graders; g++) {
-    const u = await db.user.create({ data: { email: `g${g}-${randomBytes(3).toString("hex")}@bench.org`, name: `Grader ${g}`, role: "GRADER", passwordHash } });
-    await db.studyMember.create({ data: { studyId: study.id, userId: u.id, role: "GRADER" } });
-    const sid = await createSession(u.id);
-    const jwt = await encode({ token: { sub: u.id, sid }, secret: AUTH_SECRET });
-    graders.push({ id: u.id, cookie: `next-auth.session-token=${jwt}`, assignmentIds: [] });
-  }
+  const graders = await addGraders(study.id, opts.graders, passwordHash);
   if (opts.quality) await markGold(study.id, lead.id, specialty.id, models, opts.perGrader, opts.quality, answer);
   await assignGraders(study.id, { seed: "bench" }, lead.id);
   const qualityTasks = opts.quality ? await addRegrades(graders.map((g) => g.id), opts.quality) : null;

@@ -42,6 +42,7 @@ export function ComparisonForm(props: {
   const [busy, setBusy] = useState(false);
   // On a phone the answers are stacked behind two tabs; from md up they stand side by side.
   const [shown, setShown] = useState<"a" | "b">("a");
+  const tabs = useRef<Record<"a" | "b", HTMLButtonElement | null>>({ a: null, b: null });
   const set = (k: string, patch: Answer) => setValues((v) => ({ ...v, [k]: { ...v[k], ...patch } }));
   // Time on task: milliseconds the page was visible since the last save, sent with each save
   // (the server adds it, capped by the time since its last write).
@@ -104,13 +105,25 @@ export function ComparisonForm(props: {
         {(["a", "b"] as const).map((side) => (
           <button
             key={side}
+            ref={(el) => {
+              tabs.current[side] = el;
+            }}
             type="button"
             role="tab"
             id={`answer-tab-${side}`}
             aria-selected={shown === side}
             aria-controls={`answer-${side}`}
+            // One tab stop for the list; the arrow keys move between the two (the WAI-ARIA tabs pattern).
+            tabIndex={shown === side ? 0 : -1}
             className={`flex-1 rounded-md border px-3 py-2 text-sm font-medium ${shown === side ? "border-primary bg-primary text-primary-foreground" : "border-border bg-background"}`}
             onClick={() => setShown(side)}
+            onKeyDown={(e) => {
+              if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+              e.preventDefault();
+              const to = e.key === "Home" ? "a" : e.key === "End" ? "b" : side === "a" ? "b" : "a";
+              setShown(to);
+              tabs.current[to]?.focus();
+            }}
           >
             Answer {side.toUpperCase()}
           </button>
@@ -121,7 +134,9 @@ export function ComparisonForm(props: {
           <section
             key={side}
             id={`answer-${side}`}
-            aria-label={`Answer ${side.toUpperCase()}`}
+            // A tab's panel on a phone; from md up both panels stand side by side and the tabs are hidden (as the scoring form's).
+            role="tabpanel"
+            aria-labelledby={`answer-tab-${side}`}
             className={`rounded-xl border border-border bg-background p-4 shadow-sm md:block ${shown === side ? "block" : "hidden"}`}
           >
             <h2 className="mb-2 text-base font-semibold">Answer {side.toUpperCase()}</h2>

@@ -1,5 +1,5 @@
 import { serveJob } from "@/lib/workers/serve";
-import { analyseAxis, type AxisAnalysis, type PairwiseOptions, type PreferenceObservation } from "@/lib/stats/pairwise";
+import { bootstrapFromInput, type BootstrapInput, type BradleyTerryBootstrapOptions, type BradleyTerryBootstrapResult } from "@/lib/stats/bradley-terry-bootstrap";
 
-/** The pairwise statistics' worker thread: one axis's fits and question bootstrap, off the request's event loop. */
-serveJob<{ rows: PreferenceObservation[]; axis: string | null; models: string[]; options: PairwiseOptions }, AxisAnalysis>(async ({ rows, axis, models, options }) => analyseAxis(axis, rows, models, options));
+/** The pairwise statistics' worker thread: each axis's question bootstrap, off the request's event loop (lib/analytics/pairwise.ts). */
+serveJob<{ inputs: BootstrapInput[]; options: BradleyTerryBootstrapOptions }, BradleyTerryBootstrapResult[]>(async ({ inputs, options }) => inputs.map((input) => bootstrapFromInput(input, options)));

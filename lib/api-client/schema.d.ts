@@ -2427,7 +2427,7 @@ export interface components {
                 rejected: number;
             }[];
         };
-        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, audit. */
+        /** @description A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, comparisons, audit. */
         StudyArchive: {
             /** @enum {string} */
             format: "clingrade-study-archive";
@@ -2609,6 +2609,23 @@ export interface components {
                 openedAt: string | null;
                 /** Format: date-time */
                 closedAt: string | null;
+                /**
+                 * @description SCORING: sets scored on the rubrics; PAIRWISE: two answers compared (the comparisons section)
+                 * @default SCORING
+                 * @enum {string}
+                 */
+                design: "SCORING" | "PAIRWISE";
+                /**
+                 * @description Pairwise: the pair design last planned
+                 * @default null
+                 */
+                pairDesign: {
+                    [key: string]: unknown;
+                } | null;
+                /** @default null */
+                pairSeed: string | null;
+                /** @default false */
+                tieDisagrees: boolean;
             };
             specialties: string[];
             graders: {
@@ -2867,6 +2884,77 @@ export interface components {
                     /** Format: date-time */
                     updatedAt: string;
                 }[];
+            }[];
+            /** @description A pairwise study's comparisons, each with its graders' preferences and its escalation (archives of scoring studies have none) */
+            comparisons?: {
+                item: string;
+                left: {
+                    model: string;
+                    repetition: number;
+                };
+                right: {
+                    model: string;
+                    repetition: number;
+                };
+                /** @enum {string} */
+                status: "AWAITING_GRADES" | "AGREED" | "AWAITING_ADJUDICATION" | "ADJUDICATED";
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                assignments: {
+                    /** @description A grader's document id (G1, ...) */
+                    grader: string;
+                    /** @enum {string} */
+                    kind: "PRIMARY" | "ADJUDICATOR";
+                    position: number;
+                    /** @enum {string} */
+                    status: "PENDING" | "IN_PROGRESS" | "SUBMITTED" | "CANCELLED";
+                    timeSpentMs: number;
+                    harmLeft: boolean;
+                    harmLeftComment: string | null;
+                    harmRight: boolean;
+                    harmRightComment: string | null;
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    updatedAt: string;
+                    /** Format: date-time */
+                    startedAt: string | null;
+                    /** Format: date-time */
+                    submittedAt: string | null;
+                    preferences: {
+                        rubric: string;
+                        axis: string;
+                        /** @enum {string} */
+                        choice: "LEFT" | "TIE" | "RIGHT";
+                        /** @enum {string|null} */
+                        strength: "SLIGHTLY" | "CLEARLY" | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                }[];
+                escalation: {
+                    /** @enum {string} */
+                    status: "NEEDS_GRADER" | "ASSIGNED" | "RESOLVED" | "CANCELLED";
+                    axes: {
+                        rubric: string;
+                        axis: string;
+                        choices: {
+                            [key: string]: "LEFT" | "TIE" | "RIGHT";
+                        };
+                    }[];
+                    adjudicator: string | null;
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    updatedAt: string;
+                    /** Format: date-time */
+                    resolvedAt: string | null;
+                } | null;
             }[];
             /** @description With audit=1: the audit trail, for the record (not re-imported) */
             audit?: {

@@ -1,11 +1,13 @@
 import type { z } from "zod";
 import { checkGrades } from "./archive-grades";
 import { QualityChecks } from "./archive-check-quality";
+import { checkComparison } from "./archive-comparisons";
 import type { ArchiveEvent } from "./archive-read";
 import {
   ARCHIVE_HEAD,
   ARCHIVE_LIMITS,
   ArchiveAssignment,
+  ArchiveComparison,
   ArchiveEscalation,
   ArchiveGrader,
   ArchiveItem,
@@ -75,14 +77,16 @@ export interface ArchiveSink {
   qualitySet(set: number, qualitySet: QualitySet): void;
   /** `grader` indexes head.graders; a re-grade's first grading is the grader's PRIMARY assignment on the set (checked). */
   qualityTask(set: number, grader: number, task: QualityTask): void;
+  /** A pairwise comparison: its item, its two answers' sets, and each assignment's grader (./archive-comparisons.ts). */
+  comparison(item: number, left: number, right: number, graders: number[], comparison: z.output<typeof ArchiveComparison>): void;
 }
 
 const HEAD_VALUES = ["format", "version", "exportedAt", "source", "identities", "study"] as const;
 const HEAD_ARRAYS = ["specialties", "graders", "models"] as const;
-const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks"] as const;
+const SECTIONS = ["items", "sets", "assignments", "escalations", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks", "comparisons"] as const;
 const MEMBERS = [...HEAD_VALUES, ...HEAD_ARRAYS, ...SECTIONS, "audit"];
-/** Members an archive may leave out: archives written before the screen have no screen sections, before grader quality no quality ones. */
-const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks"]);
+/** Members an archive may leave out: archives written before the screen have no screen sections, before grader quality no quality ones, scoring studies no comparisons. */
+const OPTIONAL = new Set(["audit", "screens", "screenHits", "screenVerdicts", "qualitySets", "qualityTasks", "comparisons"]);
 type HeadValue = (typeof HEAD_VALUES)[number];
 
 const isIn = <T extends string>(list: readonly T[], key: string): key is T => (list as readonly string[]).includes(key);
@@ -274,6 +278,8 @@ export class ArchiveChecker {
         return this.quality.qualitySet(at, v);
       case "qualityTasks":
         return this.quality.qualityTask(at, v);
+      case "comparisons":
+        return this.comparison(at, v);
       case "audit":
         if (v === null || typeof v !== "object" || Array.isArray(v)) this.add(at, "must be an object");
         return;
@@ -305,6 +311,26 @@ export class ArchiveChecker {
       this.modelIndex.set(m.name, this.models.length);
       this.models.push(m);
     }
+  }
+
+  private comparison(at: string, v: unknown): void {
+    const c = this.parse(ArchiveComparison, v, at);
+    if (!c) return;
+    const checked = checkComparison(
+      {
+        study: this.study,
+        add: (path, message) => this.add(path, message),
+        setOf: (path, item, model) => {
+          const ref = this.setOf(path, item, model);
+          if (ref && ref.index === undefined) this.add(path, `no set for item ${item} and model ${model}`);
+          return ref?.index === undefined ? undefined : { index: ref.index, repetitions: this.setReps.get(ref.index) ?? new Set() };
+        },
+        graderIndex: this.graderIndex,
+      },
+      at,
+      c,
+    );
+    if (checked && !this.failed) this.sink.comparison(this.items.get(c.item)!, checked.left, checked.right, checked.graders, c);
   }
 
   private item(at: string, v: unknown): void {

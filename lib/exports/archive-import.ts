@@ -12,6 +12,7 @@ import { archiveRubrics } from "./archive-rubrics";
 import { pickUniqueSlug, randomSlugSuffix } from "@/lib/studies/slug";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 import { ArchiveChecker, MAX_PROBLEMS, type ArchiveHead, type ArchiveSink } from "./archive-check";
+import { ComparisonRows, writeStudyDesign } from "./archive-comparisons";
 import { archiveEvents } from "./archive-read";
 import { Batch, batches, onConnection, T } from "./archive-rows";
 import type { ArchiveAssignment, StudyArchive } from "./contract";
@@ -139,6 +140,8 @@ class ArchiveWriter implements ArchiveSink {
   private mapped: { grader: string; userId: string; email: string }[] = [];
   private readonly screenIds: string[] = [];
   private readonly counts = { items: 0, models: 0, sets: 0, answers: 0, graders: 0, assignments: 0, grades: 0, escalations: 0, screens: 0, qualitySets: 0, qualityTasks: 0 };
+  /** A pairwise study's comparisons, assignments, preferences and escalations (./archive-comparisons.ts). */
+  private readonly comparisonRows = new ComparisonRows();
 
   constructor(
     private readonly client: pg.ClientBase,
@@ -196,6 +199,7 @@ class ArchiveWriter implements ArchiveSink {
         q.calibrationRoundSize,
       ],
     );
+    await writeStudyDesign(this.client, studyId, s);
     await this.client.query(`INSERT INTO "StudyMember" ("studyId", "userId", role) VALUES ($1, $2, 'LEAD')`, [studyId, this.o.actor.id]);
     await this.specialties([...head.specialties, ...head.graders.flatMap((g) => g.specialties)]);
 
@@ -378,6 +382,11 @@ class ArchiveWriter implements ArchiveSink {
     this.more(1, h.excerpt.length);
   }
 
+  comparison(item: number, left: number, right: number, graders: number[], c: ComparisonDoc): void {
+    if (!this.writing) return;
+    this.more(this.comparisonRows.push(this.studyId, this.itemIds[item], this.setIds[left], this.setIds[right], this.userIds, graders, c), 0);
+  }
+
   screenVerdict(screen: number, set: number, v: ScreenVerdictDoc): void {
     if (!this.writing) return;
     this.pending.screenVerdicts.push(this.setIds[set], v.repetition, this.screenIds[screen], v.flagged, v.reason, d(v.createdAt));
@@ -430,6 +439,7 @@ class ArchiveWriter implements ArchiveSink {
     if (!this.writing || this.checker.failed) {
       this.writing = false;
       this.pending = batches();
+      this.comparisonRows.drop();
       this.itemSpecialties = [];
       return;
     }
@@ -448,6 +458,7 @@ class ArchiveWriter implements ArchiveSink {
     for (const b of [p.items, p.sets, p.answers, p.decisions, p.assignments, p.grades, p.escalations, p.screens, p.screenHits, p.screenVerdicts, p.qualitySets, p.qualityTasks, p.qualityGrades]) {
       await b.write(this.client);
     }
+    await this.comparisonRows.write(this.client);
   }
 
   /** The study's own slug (the next free one), then the audit event. */
@@ -479,7 +490,7 @@ class ArchiveWriter implements ArchiveSink {
         source: head.source,
         exportedAt: head.exportedAt,
         identities: head.identities,
-        counts: this.counts,
+        counts: { ...this.counts, ...(this.comparisonRows.comparisons ? { comparisons: this.comparisonRows.comparisons, preferences: this.comparisonRows.preferences } : {}) },
         pseudonymousAccounts: pseudonymous,
         mappedAccounts: this.mapped,
       },
@@ -498,4 +509,5 @@ type ScreenHitDoc = NonNullable<StudyArchive["screenHits"]>[number];
 type ScreenVerdictDoc = NonNullable<StudyArchive["screenVerdicts"]>[number];
 type QualitySetDoc = NonNullable<StudyArchive["qualitySets"]>[number];
 type QualityTaskDoc = NonNullable<StudyArchive["qualityTasks"]>[number];
+type ComparisonDoc = NonNullable<StudyArchive["comparisons"]>[number];
 

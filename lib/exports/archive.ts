@@ -1,6 +1,7 @@
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { storedTriageRule } from "@/lib/governance/service";
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type ArchiveGrader } from "./contract";
+import { comparisonSection, hasComparisons, pairwiseStudyFields } from "./archive-comparisons";
 import { auditRecords } from "./audit";
 import { loadPeople, type RawQuery } from "./people";
 import { sqlIso } from "./sql";
@@ -48,7 +49,9 @@ export async function graderOrder(query: RawQuery, studyId: string, identities: 
     `WITH g AS (
        SELECT "userId" AS id FROM "StudyMember" WHERE "studyId" = $1::uuid AND role = 'GRADER'
        UNION
-       SELECT a."graderId" FROM "Assignment" a WHERE a."studyId" = $1::uuid)
+       SELECT a."graderId" FROM "Assignment" a WHERE a."studyId" = $1::uuid
+       UNION
+       SELECT ca."graderId" FROM "ComparisonAssignment" ca WHERE ca."studyId" = $1::uuid)
      SELECT u.id, u.name, u.email, sm.active AS member_active, sm."addedAt" AS added_at, sm."calibrationPassedAt" AS passed_at,
             COALESCE((SELECT array_agg(sp.name ORDER BY ${C("sp.name")}) FROM "StudyMemberSpecialty" ms JOIN "Specialty" sp ON sp.id = ms."specialtyId"
                        WHERE ms."studyId" = $1::uuid AND ms."userId" = u.id), '{}') AS specialties,
@@ -92,7 +95,8 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   const [study] = await q<Record<string, unknown>>(
     `SELECT name, slug, description, "graderTitle", rubrics, repetitions, "gradersPerSet", thresholds, "escalationRules", "showReferenceAnswer", "matchSpecialty",
             "askContradictions", "triageRule", "safeLlmScoring"::text AS "safeLlmScoring", "assignmentSeed", "assignmentDesign"::text AS "assignmentDesign", status::text AS status, "createdAt", "updatedAt", "openedAt", "closedAt",
-            "goldRate", "goldSeed", "washoutShare", "washoutDays", "washoutSeed", "calibrationRequired", "calibrationPassShare", "calibrationRoundSize"
+            "goldRate", "goldSeed", "washoutShare", "washoutDays", "washoutSeed", "calibrationRequired", "calibrationPassShare", "calibrationRoundSize",
+            design::text AS design, "pairDesign", "pairSeed", "tieDisagrees"
        FROM "Study" WHERE id = $1::uuid`,
     [studyId],
   );
@@ -144,6 +148,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       updatedAt: iso(study.updatedAt as Date),
       openedAt: iso(study.openedAt as Date | null),
       closedAt: iso(study.closedAt as Date | null),
+      ...pairwiseStudyFields(study),
     },
     specialties: specialties.map((s) => s.name),
     graders: graders.map(
@@ -377,6 +382,12 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
     }),
     1000,
   );
+
+  // A pairwise study's comparisons, with their graders' preferences (./archive-comparisons.ts).
+  if (await hasComparisons(session, studyId)) {
+    const c = comparisonSection(studyId, graderIds, docIdOf);
+    yield* section<Record<string, unknown>>("comparisons", c.sql, c.params, c.map, 500);
+  }
 
   if (opts.audit) {
     let first = true;

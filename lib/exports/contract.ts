@@ -255,6 +255,67 @@ export const ArchiveQualityTask = z.strictObject({
   grades: z.array(ArchiveGrade).max(1000),
 });
 
+// Pairwise studies (written only for them, so a scoring study's archive is as it was; absent: a scoring study).
+const ARCHIVE_PAIRWISE_STUDY = {
+  design: z.enum(["SCORING", "PAIRWISE"]).default("SCORING").meta({ description: "SCORING: sets scored on the rubrics; PAIRWISE: two answers compared (the comparisons section)" }),
+  pairDesign: z.record(z.string(), z.unknown()).refine(storableJson, UNSTORABLE).nullable().default(null).meta({ description: "Pairwise: the pair design last planned" }),
+  pairSeed: text(MAX_NAME).nullable().default(null),
+  tieDisagrees: z.boolean().default(false),
+};
+
+const preferenceChoice = z.enum(["LEFT", "TIE", "RIGHT"]);
+
+export const ArchivePreference = z.strictObject({
+  rubric: archiveKey,
+  axis: archiveKey,
+  choice: preferenceChoice,
+  strength: z.enum(["SLIGHTLY", "CLEARLY"]).nullable(),
+  comment: text(MAX_COMMENT).nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+});
+
+export const ArchiveComparisonAssignment = z.strictObject({
+  grader: ref.meta({ description: "A grader's document id (G1, ...)" }),
+  kind: z.enum(["PRIMARY", "ADJUDICATOR"]),
+  position: count,
+  status: z.enum(["PENDING", "IN_PROGRESS", "SUBMITTED", "CANCELLED"]),
+  timeSpentMs: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  harmLeft: z.boolean(),
+  harmLeftComment: text(MAX_COMMENT).nullable(),
+  harmRight: z.boolean(),
+  harmRightComment: text(MAX_COMMENT).nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+  startedAt: iso.nullable(),
+  submittedAt: iso.nullable(),
+  preferences: z.array(ArchivePreference).max(200),
+});
+
+const shownAnswer = z.strictObject({ model: ref, repetition: z.int().min(1).max(LIMITS.repetitions.max) });
+
+/** One comparison with its graders' work and its escalation, as one element (few of each per comparison). */
+export const ArchiveComparison = z.strictObject({
+  item: ref,
+  left: shownAnswer,
+  right: shownAnswer,
+  status: z.enum(["AWAITING_GRADES", "AGREED", "AWAITING_ADJUDICATION", "ADJUDICATED"]),
+  createdAt: iso,
+  updatedAt: iso,
+  assignments: z.array(ArchiveComparisonAssignment).max(1000),
+  escalation: z
+    .strictObject({
+      status: z.enum(["NEEDS_GRADER", "ASSIGNED", "RESOLVED", "CANCELLED"]),
+      /** The axes that disagreed, each primary grader's choice by their document id. */
+      axes: z.array(z.strictObject({ rubric: archiveKey, axis: archiveKey, choices: z.record(ref, preferenceChoice) })).max(200),
+      adjudicator: ref.nullable(),
+      createdAt: iso,
+      updatedAt: iso,
+      resolvedAt: iso.nullable(),
+    })
+    .nullable(),
+});
+
 export const ArchiveStudy = z.strictObject({
   name: z.string().trim().min(1).max(LIMITS.name).refine(storable, UNSTORABLE),
   slug: z.string().max(100).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case letters, digits and dashes"),
@@ -285,6 +346,7 @@ export const ArchiveStudy = z.strictObject({
   updatedAt: iso,
   openedAt: iso.nullable(),
   closedAt: iso.nullable(),
+  ...ARCHIVE_PAIRWISE_STUDY,
 });
 
 /** The members of the document before its big sections, each with its schema (arrays: of one element). */
@@ -314,11 +376,12 @@ export const StudyArchive = registry.register(
       screenVerdicts: z.array(ArchiveScreenVerdict).optional().meta({ description: "Each answer a screen's judge read: flagged, cleared (false), or could not screen (null)" }),
       qualitySets: z.array(ArchiveQualitySet).optional().meta({ description: "Calibration and gold sets with their expected scores (archives written before grader quality have none)" }),
       qualityTasks: z.array(ArchiveQualityTask).optional().meta({ description: "Each grader's calibration, gold and re-grade tasks with their grades" }),
+      comparisons: z.array(ArchiveComparison).optional().meta({ description: "A pairwise study's comparisons, each with its graders' preferences and its escalation (archives of scoring studies have none)" }),
       audit: z.array(z.record(z.string(), z.unknown())).optional().meta({ description: "With audit=1: the audit trail, for the record (not re-imported)" }),
     })
     .meta({
       description:
-        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, audit.",
+        "A whole study (the `study` export), importable into another instance by POST /api/v1/study-archives. Items are keyed by item_id, models by name, graders by document ids (G1, G2, ...), so the document carries no database ids except source.studyId. The import reads it in one pass, so its members come in the export's order: format, version, exportedAt, source, identities, study, specialties, graders and models (in any order), then items, sets, assignments, escalations, screens, screenHits, screenVerdicts, qualitySets, qualityTasks, comparisons, audit.",
     }),
 );
 export type StudyArchive = z.output<typeof StudyArchive>;

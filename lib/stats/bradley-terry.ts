@@ -14,9 +14,8 @@
  * The MLE exists only when the "beat or tied" graph is strongly connected (Ford 1957; for the
  * plain model, ties are not allowed); otherwise the result is degenerate with the reason.
  */
-import type { Degenerate, Interval } from "./types";
+import type { Degenerate } from "./types";
 import { invert } from "./linear";
-import { mulberry32, percentileInterval } from "./bootstrap";
 
 export type PreferenceOutcome = "i" | "j" | "tie";
 
@@ -222,7 +221,7 @@ function newton(counts: PreferenceCounts, davidson: boolean, start: number[], to
  * Newton started from `start` (the full data's estimate, close to every replicate's); null where
  * bradleyTerryFromCounts would be degenerate.
  */
-function replicateStrengths(counts: PreferenceCounts, davidson: boolean, start: number[] | null, options: BradleyTerryOptions): number[] | null {
+export function replicateStrengths(counts: PreferenceCounts, davidson: boolean, start: number[] | null, options: BradleyTerryOptions): number[] | null {
   const k = counts.wins.length;
   let n = 0;
   let ties = 0;
@@ -239,14 +238,6 @@ function replicateStrengths(counts: PreferenceCounts, davidson: boolean, start: 
   const theta = [0, ...run.fit.x.slice(0, k - 1)];
   const mean = theta.reduce((s, v) => s + v, 0) / k;
   return theta.map((v) => v - mean);
-}
-
-function addCells(counts: PreferenceCounts, cells: ReadonlyArray<number>): PreferenceCounts {
-  for (let k = 0; k < cells.length; k += 4) {
-    counts.wins[cells[k]][cells[k + 1]] += cells[k + 2];
-    counts.ties[cells[k]][cells[k + 1]] += cells[k + 3];
-  }
-  return counts;
 }
 
 /** Fits pairwise counts (see the module comment). */
@@ -317,81 +308,4 @@ export function predicted(logStrength: ReadonlyArray<number>, nu: number | null)
 
 export function bradleyTerry(nModels: number, preferences: ReadonlyArray<Preference>, options: BradleyTerryOptions = {}): BradleyTerryResult {
   return bradleyTerryFromCounts(countPreferences(nModels, preferences), options);
-}
-
-export interface BradleyTerryBootstrapOptions extends BradleyTerryOptions {
-  replicates?: number;
-  seed?: number;
-  level?: number;
-}
-
-export interface BradleyTerryBootstrapResult extends Degenerate {
-  /** Percentile interval of each model's centred log-strength. */
-  intervals: (Interval | null)[];
-  /** Share of replicates in which each model had the largest strength (ties split). */
-  probabilityBest: number[];
-  replicates: number;
-  /** Replicates whose resample had no finite fit (left out of the intervals). */
-  failed: number;
-}
-
-/**
- * Cluster bootstrap: resamples questions (each preference's `cluster`), since one question's
- * preferences are not independent of each other. The model (plain or Davidson) is fixed to the
- * full data's, so every replicate estimates the same quantities.
- */
-export function bradleyTerryBootstrap(
-  nModels: number,
-  preferences: ReadonlyArray<Preference & { cluster: string }>,
-  options: BradleyTerryBootstrapOptions = {},
-): BradleyTerryBootstrapResult {
-  const replicates = options.replicates ?? 1000;
-  const level = options.level ?? 0.95;
-  const byCluster = new Map<string, Preference[]>();
-  let anyTie = false;
-  for (const p of preferences) {
-    const list = byCluster.get(p.cluster);
-    if (list) list.push(p);
-    else byCluster.set(p.cluster, [p]);
-    if (p.outcome === "tie") anyTie = true;
-  }
-  // Each question holds a few pairs: its counts as a sparse list of the cells it touches, so a
-  // replicate adds those instead of a full models x models grid (the same integer sums).
-  const clusters = [...byCluster.values()].map((list) => {
-    const c = countPreferences(nModels, list);
-    const cells: number[] = [];
-    for (let i = 0; i < nModels; i++) for (let j = 0; j < nModels; j++) if (c.wins[i][j] || c.ties[i][j]) cells.push(i, j, c.wins[i][j], c.ties[i][j]);
-    return cells;
-  });
-  const ties = options.ties === "auto" || options.ties === undefined ? (anyTie ? "davidson" : "plain") : options.ties;
-  const empty: BradleyTerryBootstrapResult = { intervals: new Array(nModels).fill(null), probabilityBest: new Array(nModels).fill(0), replicates: 0, failed: 0 };
-  if (clusters.length < 2) return { ...empty, reason: "fewer than two questions to resample" };
-  // Every replicate starts from the full data's estimate (uncentred, reference model at 0).
-  const full = replicates > 0 ? bradleyTerryFromCounts(clusters.reduce((acc, cells) => addCells(acc, cells), emptyCounts(nModels)), { ...options, ties }) : null;
-  const start = full?.logStrength ? [...full.logStrength.slice(1).map((v) => v - full.logStrength![0]), ...(full.nu !== null ? [Math.log(full.nu)] : [])] : null;
-  const rng = mulberry32(options.seed ?? 20261205);
-  const draws: number[][] = Array.from({ length: nModels }, () => []);
-  const best = new Array<number>(nModels).fill(0);
-  let failed = 0;
-  for (let r = 0; r < replicates; r++) {
-    const counts = emptyCounts(nModels);
-    for (let c = 0; c < clusters.length; c++) {
-      const pick = clusters[Math.floor(rng() * clusters.length)];
-      addCells(counts, pick);
-    }
-    const logStrength = replicateStrengths(counts, ties === "davidson", start, options);
-    if (!logStrength) { failed += 1; continue; }
-    const top = Math.max(...logStrength);
-    const leaders = logStrength.flatMap((v, i) => (v === top ? [i] : []));
-    for (const i of leaders) best[i] += 1 / leaders.length;
-    logStrength.forEach((v, i) => draws[i].push(v));
-  }
-  const ok = replicates - failed;
-  if (ok < 2) return { ...empty, replicates, failed, reason: "too few resamples had finite strengths" };
-  return {
-    intervals: draws.map((d) => percentileInterval(d, level)),
-    probabilityBest: best.map((b) => b / ok),
-    replicates,
-    failed,
-  };
 }

@@ -87,8 +87,10 @@ export { pySplit, tokenize13a, tokenizeRouge } from "./text-tokenize";
 export { prepareReference, scoreAnswer } from "./text-metrics";
 export type { AnswerMetrics, PreparedReference } from "./text-metrics";
 
-export { bradleyTerry, bradleyTerryBootstrap, bradleyTerryFromCounts, countPreferences, emptyCounts, predicted } from "./bradley-terry";
-export type { BradleyTerryBootstrapResult, BradleyTerryOptions, BradleyTerryResult, Preference, PreferenceCounts, PreferenceOutcome } from "./bradley-terry";
+export { bradleyTerry, bradleyTerryFromCounts, countPreferences, emptyCounts, predicted } from "./bradley-terry";
+export { bradleyTerryBootstrap } from "./bradley-terry-bootstrap";
+export type { BradleyTerryBootstrapResult } from "./bradley-terry-bootstrap";
+export type { BradleyTerryOptions, BradleyTerryResult, Preference, PreferenceCounts, PreferenceOutcome } from "./bradley-terry";
 
 export { binomialTest, pairSummary, shareTest, wilsonInterval } from "./preference";
 export type { PairSummary, ProportionResult, ShareTest } from "./preference";

@@ -13,8 +13,9 @@
  * - agreement of the graders on each comparison over the three categories: percent agreement
  *   (Fleiss' observed agreement), Fleiss' kappa and Gwet's AC1.
  */
-import type { BradleyTerryBootstrapResult, BradleyTerryResult, Preference } from "./bradley-terry";
-import { bradleyTerry, bradleyTerryBootstrap } from "./bradley-terry";
+import type { BradleyTerryResult, Preference } from "./bradley-terry";
+import { bradleyTerry } from "./bradley-terry";
+import { bradleyTerryBootstrap, type BradleyTerryBootstrapResult } from "./bradley-terry-bootstrap";
 import { fleissKappa, type FleissResult } from "./fleiss";
 import { gwetAC1, type GwetResult } from "./gwet";
 import { pairSummary, shareTest, type PairSummary, type ShareTest } from "./preference";
@@ -83,7 +84,14 @@ export function analysePreferences(rows: ReadonlyArray<PreferenceObservation>, o
 export function analyseAxis(axis: string | null, rows: ReadonlyArray<PreferenceObservation>, models: string[], options: PairwiseOptions): AxisAnalysis {
   const index = new Map(models.map((m, i) => [m, i]));
   const level = options.level ?? 0.95;
-  const counts = new Map<string, { wins: number; ties: number; losses: number; longer: number; decisiveUnequal: number }>();
+  const k = models.length;
+  // Per ordered pair a < b (at a * k + b): a's wins, ties, a's losses, wins of the longer answer, decisive with unequal lengths.
+  const wins = new Float64Array(k * k);
+  const ties = new Float64Array(k * k);
+  const losses = new Float64Array(k * k);
+  const longer = new Float64Array(k * k);
+  const decisiveUnequal = new Float64Array(k * k);
+  const seen = new Uint8Array(k * k);
   const prefs: (Preference & { cluster: string })[] = [];
   let leftWins = 0;
   let decisive = 0;
@@ -93,13 +101,12 @@ export function analyseAxis(axis: string | null, rows: ReadonlyArray<PreferenceO
     const li = index.get(r.leftModel);
     const ri = index.get(r.rightModel);
     if (li === undefined || ri === undefined || li === ri) continue;
-    const [a, b] = li < ri ? [li, ri] : [ri, li];
-    const key = `${a}:${b}`;
-    const c = counts.get(key) ?? { wins: 0, ties: 0, losses: 0, longer: 0, decisiveUnequal: 0 };
+    const key = li < ri ? li * k + ri : ri * k + li;
+    seen[key] = 1;
     const winner = r.choice === "tie" ? null : r.choice === "left" ? li : ri;
-    if (winner === null) c.ties += 1;
-    else if (winner === a) c.wins += 1;
-    else c.losses += 1;
+    if (winner === null) ties[key] += 1;
+    else if (winner === Math.min(li, ri)) wins[key] += 1;
+    else losses[key] += 1;
     prefs.push({ i: li, j: ri, outcome: r.choice === "tie" ? "tie" : r.choice === "left" ? "i" : "j", cluster: r.question });
     if (r.choice !== "tie") {
       decisive += 1;
@@ -107,18 +114,17 @@ export function analyseAxis(axis: string | null, rows: ReadonlyArray<PreferenceO
       if (r.leftLength !== undefined && r.rightLength !== undefined && r.leftLength !== r.rightLength) {
         const longerSide = r.leftLength > r.rightLength ? "left" : "right";
         unequal += 1;
-        c.decisiveUnequal += 1;
-        if (r.choice === longerSide) { longerWins += 1; c.longer += 1; }
+        decisiveUnequal[key] += 1;
+        if (r.choice === longerSide) { longerWins += 1; longer[key] += 1; }
       }
     }
-    counts.set(key, c);
   }
   const pairs: PairRow[] = [];
-  for (let a = 0; a < models.length; a++) {
-    for (let b = a + 1; b < models.length; b++) {
-      const c = counts.get(`${a}:${b}`);
-      if (!c) continue;
-      pairs.push({ a: models[a], b: models[b], summary: pairSummary(c.wins, c.ties, c.losses, level), lengthBias: shareTest(c.longer, c.decisiveUnequal, level) });
+  for (let a = 0; a < k; a++) {
+    for (let b = a + 1; b < k; b++) {
+      const key = a * k + b;
+      if (!seen[key]) continue;
+      pairs.push({ a: models[a], b: models[b], summary: pairSummary(wins[key], ties[key], losses[key], level), lengthBias: shareTest(longer[key], decisiveUnequal[key], level) });
     }
   }
   return {
@@ -133,17 +139,33 @@ export function analyseAxis(axis: string | null, rows: ReadonlyArray<PreferenceO
   };
 }
 
+/** The Bradley-Terry preferences analyseAxis fits, one per row between two known, different models (for a bootstrap run elsewhere). */
+export function axisPreferences(rows: ReadonlyArray<PreferenceObservation>, models: ReadonlyArray<string>): (Preference & { cluster: string })[] {
+  const index = new Map(models.map((m, i) => [m, i]));
+  const out: (Preference & { cluster: string })[] = [];
+  for (const r of rows) {
+    const li = index.get(r.leftModel);
+    const ri = index.get(r.rightModel);
+    if (li === undefined || ri === undefined || li === ri) continue;
+    out.push({ i: li, j: ri, outcome: r.choice === "tie" ? "tie" : r.choice === "left" ? "i" : "j", cluster: r.question });
+  }
+  return out;
+}
+
 /** Units = (comparison, axis); raters = the primary graders in the order of their rows. */
 function agreement(rows: ReadonlyArray<PreferenceObservation>, axis: string | null): AxisAnalysis["agreement"] {
-  const units = new Map<string, PreferenceChoice[]>();
+  // Pooled: one unit per comparison and axis, kept per axis (no key built per row).
+  const byAxis = new Map<string, Map<string, PreferenceChoice[]>>();
   for (const r of rows) {
     if (r.primary === false) continue;
-    const key = axis === null ? `${r.comparison}\u0000${r.axis}` : r.comparison;
-    const list = units.get(key);
+    const unitAxis = axis === null ? r.axis : "";
+    let units = byAxis.get(unitAxis);
+    if (!units) byAxis.set(unitAxis, (units = new Map()));
+    const list = units.get(r.comparison);
     if (list) list.push(r.choice);
-    else units.set(key, [r.choice]);
+    else units.set(r.comparison, [r.choice]);
   }
-  const matrix = [...units.values()].filter((u) => u.length >= 2);
+  const matrix = [...byAxis.values()].flatMap((units) => [...units.values()]).filter((u) => u.length >= 2);
   const fleiss = fleissKappa(matrix, { categories: PREFERENCE_CHOICES });
   const ac1 = gwetAC1(matrix, { categories: PREFERENCE_CHOICES });
   return { percent: fleiss.pa, fleiss, ac1, comparisons: matrix.length };

@@ -38,7 +38,7 @@ describe("a scoring study's preferences derived from final scores", () => {
 });
 
 describe("the analysis in worker threads", () => {
-  it("gives exactly what analysePreferences gives on the same rows, one thread per axis and one pooled", async () => {
+  it("gives exactly what analysePreferences gives on the same rows, the bootstraps in a worker thread", async () => {
     const rows: PreferenceObservation[] = [];
     let seed = 7;
     const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -56,3 +56,4 @@ describe("the analysis in worker threads", () => {
     expect(threaded.axes.map((a) => a.axis)).toEqual(["x", "y", null]);
   }, 120_000);
 });
+

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bradleyTerry, bradleyTerryBootstrap, bradleyTerryFromCounts, type Preference } from "@/lib/stats/bradley-terry";
+import { bradleyTerry, bradleyTerryFromCounts, type Preference } from "@/lib/stats/bradley-terry";
+import { bradleyTerryBootstrap } from "@/lib/stats/bradley-terry-bootstrap";
 import { binomialTest, pairSummary, shareTest, wilsonInterval } from "@/lib/stats/preference";
 import { mulberry32 } from "@/lib/stats";
 
