@@ -1,18 +1,16 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { isUuid } from "@/lib/db/uuid";
 import pg from "pg";
 import { auditInsertSql } from "@/lib/audit/record";
 import { pgQuery, refreshReferenceMetrics } from "@/lib/reference-metrics/refresh";
-import { normaliseEmail } from "@/lib/auth/login";
 import { databaseUrl } from "@/lib/db/url";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { chunksOf, coalesce, decodeUtf8, formatBytes, limitBytes } from "@/lib/import/source";
 import { ApiError } from "@/lib/errors/api-error";
-import { archiveRubrics } from "./archive-rubrics";
 import { pickUniqueSlug, randomSlugSuffix } from "@/lib/studies/slug";
 import { specialtyIdsFor, specialtyKey } from "@/lib/specialties/names";
 import { ArchiveChecker, MAX_PROBLEMS, type ArchiveHead, type ArchiveSink } from "./archive-check";
-import { ComparisonRows, writeStudyDesign } from "./archive-comparisons";
+import { ComparisonRows } from "./archive-comparisons";
+import { archiveBindings, writeArchivedStudy } from "./archive-import-study";
 import { archiveEvents } from "./archive-read";
 import { Batch, batches, onConnection, T } from "./archive-rows";
 import type { ArchiveAssignment, StudyArchive } from "./contract";
@@ -150,7 +148,7 @@ class ArchiveWriter implements ArchiveSink {
 
   /** The head is read: check the admin's bindings, then write the study, its graders and models. */
   async open(): Promise<void> {
-    const bound = await this.bindings();
+    const bound = await archiveBindings(this.client, this.o.map ?? [], this.checker);
     const head = this.checker.headOf();
     if (!head || this.checker.failed) return;
     this.head = head;
@@ -158,48 +156,7 @@ class ArchiveWriter implements ArchiveSink {
     this.base = s.slug;
     // Another slug until the end (finish): a slug held by an open transaction would stall anyone creating that slug meanwhile.
     const studyId = (this.studyId = randomUUID());
-    // Grader-quality settings: the schema's defaults where the archive has none.
-    const q = s.quality ?? { goldRate: null, goldSeed: null, washoutShare: 0, washoutDays: 0, washoutSeed: null, calibrationRequired: false, calibrationPassShare: 0.8, calibrationRoundSize: 5 };
-    await this.client.query(
-      `INSERT INTO "Study" (id, name, slug, description, rubrics, repetitions, "gradersPerSet", thresholds, "showReferenceAnswer", "matchSpecialty",
-                            "safeLlmScoring", "assignmentSeed", status, "openedAt", "closedAt", "createdById", "graderTitle", "escalationRules", "updatedAt", "assignmentDesign",
-                            "askContradictions", "triageRule", "goldRate", "goldSeed", "washoutShare", "washoutDays", "washoutSeed", "calibrationRequired", "calibrationPassShare",
-                            "calibrationRoundSize")
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11::"SafeLlmScoring", $12, $13::"StudyStatus", $14, $15, $16, $17, $18::jsonb, now(), $19::"AssignmentDesign",
-               $20, $21::jsonb, $22, $23, $24, $25, $26, $27, $28, $29)`,
-      [
-        studyId,
-        s.name,
-        `importing-${randomBytes(8).toString("hex")}`,
-        s.description,
-        JSON.stringify(archiveRubrics(s.rubrics)),
-        s.repetitions,
-        s.gradersPerSet,
-        JSON.stringify(s.thresholds),
-        s.showReferenceAnswer,
-        s.matchSpecialty,
-        s.safeLlmScoring,
-        s.assignmentSeed,
-        s.status,
-        dn(s.openedAt),
-        dn(s.closedAt),
-        this.o.actor.id,
-        s.graderTitle,
-        JSON.stringify(s.escalationRules ?? {}),
-        s.assignmentDesign,
-        s.askContradictions,
-        s.triageRule ? JSON.stringify(s.triageRule) : null,
-        q.goldRate,
-        q.goldSeed,
-        q.washoutShare,
-        q.washoutDays,
-        q.washoutSeed,
-        q.calibrationRequired,
-        q.calibrationPassShare,
-        q.calibrationRoundSize,
-      ],
-    );
-    await writeStudyDesign(this.client, studyId, s);
+    await writeArchivedStudy(this.client, studyId, s, this.o.actor.id);
     await this.client.query(`INSERT INTO "StudyMember" ("studyId", "userId", role) VALUES ($1, $2, 'LEAD')`, [studyId, this.o.actor.id]);
     await this.specialties([...head.specialties, ...head.graders.flatMap((g) => g.specialties)]);
 
@@ -238,37 +195,6 @@ class ArchiveWriter implements ArchiveSink {
     await models.write(this.client);
     this.counts.models = head.models.length;
     this.writing = true;
-  }
-
-  /**
-   * The admin's bindings of document graders to existing grader accounts,
-   * checked (each problem added to the checker's list).
-   */
-  private async bindings(): Promise<Map<string, { id: string; email: string }>> {
-    const bound = new Map<string, { id: string; email: string }>();
-    const map = this.o.map ?? [];
-    if (!map.length) return bound;
-    const ids = map.filter((m) => isUuid(m.account)).map((m) => m.account.toLowerCase());
-    const emails = map.filter((m) => !isUuid(m.account)).map((m) => normaliseEmail(m.account));
-    const { rows: accounts } = await this.client.query<{ id: string; email: string; role: Role }>(
-      `SELECT id::text, email, role::text FROM "User" WHERE id = ANY($1::uuid[]) OR email = ANY($2::text[])`,
-      [ids, emails],
-    );
-    const used = new Map<string, string>();
-    const graders = new Set<string>();
-    map.forEach((m, i) => {
-      const at = `map[${i}]`;
-      const account = isUuid(m.account) ? accounts.find((a) => a.id === m.account.toLowerCase()) : accounts.find((a) => a.email === normaliseEmail(m.account));
-      if (!this.checker.graderIds.has(m.grader)) return this.checker.add(at, `no grader ${m.grader} in the document's graders`);
-      if (graders.has(m.grader)) return this.checker.add(at, `grader ${m.grader} is mapped twice`);
-      graders.add(m.grader);
-      if (!account) return this.checker.add(at, `no account ${m.account}`);
-      if (account.role !== "GRADER") return this.checker.add(at, `${m.account} is not a grader account`);
-      if (used.has(account.id)) return this.checker.add(at, `${m.account} is already mapped to ${used.get(account.id)}`);
-      used.set(account.id, m.grader);
-      bound.set(m.grader, { id: account.id, email: account.email });
-    });
-    return bound;
   }
 
   /** Ids of specialties by name, created when new (shared by the whole instance, matched whatever their case). */
