@@ -1,4 +1,4 @@
-import { clip, EndpointError, readCapped, type EndpointAccess } from "@/lib/judges/runner/client";
+import { clip, EndpointError, postToEndpoint, type EndpointAccess } from "@/lib/judges/runner/client";
 
 /**
  * A minimal client of the OpenAI embeddings protocol (POST {baseUrl}/embeddings with
@@ -48,36 +48,9 @@ export async function embedBatch(access: EndpointAccess, inputs: readonly string
 }
 
 async function embedBatchUnredacted(access: EndpointAccess, inputs: readonly string[], dimensions: number | null, fetchImpl: typeof fetch): Promise<EmbeddedBatch> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (access.apiKey) headers.authorization = `Bearer ${access.apiKey}`;
-  let res: Response;
-  try {
-    res = await fetchImpl(embeddingsUrl(access.baseUrl), {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ model: access.model, input: inputs, encoding_format: "float" }),
-      signal: AbortSignal.timeout(access.timeoutMs),
-      redirect: "error",
-    });
-  } catch (err) {
-    const e = err as Error;
-    if (e.name === "TimeoutError" || e.name === "AbortError") throw new EndpointError(`no answer within ${access.timeoutMs} ms`, true);
-    throw new EndpointError(`could not reach the endpoint: ${clip(String((e as { cause?: { code?: string } }).cause?.code ?? e.message))}`, true);
-  }
-  let text: string;
-  try {
-    text = await readCapped(res, MAX_REPLY_BYTES);
-  } catch (err) {
-    if (err instanceof EndpointError) throw err;
-    const e = err as Error;
-    if (e.name === "TimeoutError" || e.name === "AbortError") throw new EndpointError(`no answer within ${access.timeoutMs} ms`, true);
-    throw new EndpointError(`the answer was cut: ${clip(e.message)}`, true);
-  }
-  if (!res.ok) {
-    const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
-    const hint = res.status === 401 || res.status === 403 ? " (the endpoint refused the API key: an admin checks it)" : res.status === 404 ? " (no /embeddings here, or no such model)" : "";
-    throw new EndpointError(`HTTP ${res.status}${hint}: ${clip(text)}`, retryable);
-  }
+  const text = await postToEndpoint(access, embeddingsUrl(access.baseUrl), { model: access.model, input: inputs, encoding_format: "float" }, MAX_REPLY_BYTES, fetchImpl, (status) =>
+    status === 401 || status === 403 ? " (the endpoint refused the API key: an admin checks it)" : status === 404 ? " (no /embeddings here, or no such model)" : "",
+  );
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -90,18 +90,25 @@ export async function readCapped(res: Response, max: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function chatCompletion(access: EndpointAccess, req: ChatRequest, fetchImpl: typeof fetch = fetch): Promise<ChatReply> {
+/**
+ * POSTs `body` as JSON to an endpoint and reads its answer up to `maxBytes`: the key only in the
+ * Authorization header, redirects refused (one could lead the key elsewhere), every failure an
+ * EndpointError of one short line saying whether a retry may help. Shared by the judges' chat
+ * completions and the embeddings client (lib/embeddings). `hint` adds a word on an HTTP error.
+ */
+export async function postToEndpoint(
+  access: EndpointAccess,
+  url: string,
+  body: unknown,
+  maxBytes: number,
+  fetchImpl: typeof fetch,
+  hint: (status: number) => string = () => "",
+): Promise<string> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (access.apiKey) headers.authorization = `Bearer ${access.apiKey}`;
   let res: Response;
   try {
-    res = await fetchImpl(chatCompletionsUrl(access.baseUrl), {
-      method: "POST",
-      headers,
-      body: JSON.stringify(requestBody(access, req)),
-      signal: AbortSignal.timeout(access.timeoutMs),
-      redirect: "error", // a redirect could lead the key elsewhere
-    });
+    res = await fetchImpl(url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(access.timeoutMs), redirect: "error" });
   } catch (err) {
     const e = err as Error;
     if (e.name === "TimeoutError" || e.name === "AbortError") throw new EndpointError(`no answer within ${access.timeoutMs} ms`, true);
@@ -109,7 +116,7 @@ export async function chatCompletion(access: EndpointAccess, req: ChatRequest, f
   }
   let text: string;
   try {
-    text = await readCapped(res, MAX_REPLY_BYTES);
+    text = await readCapped(res, maxBytes);
   } catch (err) {
     if (err instanceof EndpointError) throw err;
     const e = err as Error;
@@ -118,8 +125,13 @@ export async function chatCompletion(access: EndpointAccess, req: ChatRequest, f
   }
   if (!res.ok) {
     const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
-    throw new EndpointError(`HTTP ${res.status}: ${clip(text)}`, retryable);
+    throw new EndpointError(`HTTP ${res.status}${hint(res.status)}: ${clip(text)}`, retryable);
   }
+  return text;
+}
+
+export async function chatCompletion(access: EndpointAccess, req: ChatRequest, fetchImpl: typeof fetch = fetch): Promise<ChatReply> {
+  const text = await postToEndpoint(access, chatCompletionsUrl(access.baseUrl), requestBody(access, req), MAX_REPLY_BYTES, fetchImpl);
   let data: unknown;
   try {
     data = JSON.parse(text);
