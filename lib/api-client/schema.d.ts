@@ -971,7 +971,7 @@ export interface paths {
         get?: never;
         /**
          * Mark a set as a calibration or gold set
-         * @description Stores the expected scores, tolerance and rationale of a set nobody was assigned (409 otherwise); such a set is never dealt as primary work and its grades never count in results. Audited (quality.set.mark).
+         * @description Stores the expected scores, tolerance and rationale of a set nobody was assigned (409 otherwise); such a set is never dealt as primary work and its grades never count in results. Its purpose cannot change once it was dealt to a grader (409: a calibration set's expected scores are shown after the round), nor leave a study that requires calibration without a calibration set (409). Audited (quality.set.mark).
          */
         put: operations["markQualitySet"];
         post?: never;
@@ -1030,7 +1030,7 @@ export interface paths {
         };
         /**
          * Propose a set's expected scores from a pilot
-         * @description Reads the set of the same question (item id) and model in another study of the lead's (a pilot or a finished study) and proposes, per ordinal dimension and answer, the median of its submitted primary grades rounded to the nearest level (half up). Only answers whose text is the same in both studies are proposed; graders excluded from the pilot's analysis are left out. Stores nothing: the lead reviews the scores and marks the set with PUT quality-sets.
+         * @description Reads the set of the same question (item id) and model in another study of the lead's (a pilot or a finished study) and proposes, per ordinal dimension and answer, the median of its submitted primary grades rounded to the nearest level (half up). Only answers whose text is the same in both studies, and dimensions with the same levels in both, are proposed; graders excluded from the pilot's analysis are left out; `from` naming the study itself is a 422. Stores nothing: the lead reviews the scores and marks the set with PUT quality-sets.
          */
         get: operations["pilotExpectedScores"];
         put?: never;

@@ -39,6 +39,13 @@ export class QualityChecks {
     if (!this.host.failed) this.sink.qualitySet(ref.index, x);
   }
 
+  /** At the end of the document: a study that requires calibration has a calibration set to deal (as the settings call asks). */
+  finish(): void {
+    if (!this.host.studyDoc?.quality?.calibrationRequired || [...this.qualityPurpose.values()].includes("CALIBRATION")) return;
+    // Its graders who have not passed would wait for a round that cannot be dealt, with no real work to do.
+    this.host.add("study.quality.calibrationRequired", "calibration is required but no set is marked as a calibration set in qualitySets");
+  }
+
   qualityTask(at: string, v: unknown): void {
     const x = this.host.parse(ArchiveQualityTask, v, at);
     if (!x) return;

@@ -126,6 +126,7 @@ export class ArchiveChecker {
   /** Sets with an assignment that is not cancelled: never a calibration or gold set. */
   readonly assignedSets = new Set<number>();
   private readonly quality: QualityChecks;
+  private readonly comparedPairs = new Set<string>();
 
   constructor(private readonly sink: ArchiveSink) {
     this.quality = new QualityChecks(this, sink);
@@ -251,6 +252,7 @@ export class ArchiveChecker {
   finish(): boolean {
     const closed = !this.opened && this.closeHead();
     for (const key of MEMBERS) if (!OPTIONAL.has(key) && !this.seen.has(key)) this.add(key, "is missing");
+    this.quality.finish();
     return closed;
   }
 
@@ -326,6 +328,7 @@ export class ArchiveChecker {
           return ref?.index === undefined ? undefined : { index: ref.index, repetitions: this.setReps.get(ref.index) ?? new Set() };
         },
         graderIndex: this.graderIndex,
+        pairs: this.comparedPairs,
       },
       at,
       c,
@@ -381,6 +384,8 @@ export class ArchiveChecker {
     if (ref && ref.index === undefined) this.add(at, `no set for item ${a.item} and model ${a.model}`);
     const grader = this.graderIndex.get(a.grader);
     if (grader === undefined) this.add(`${at}.grader`, `no grader ${a.grader} in graders`);
+    // As the assignment run refuses them (lib/assignment/service.ts): a pairwise study's graders' work is in comparisons.
+    if (this.study?.design === "PAIRWISE") this.add(at, "a pairwise study has no scoring assignments: its graders' work is in comparisons");
     if (a.harmFlag && !a.harmComment?.trim()) this.add(`${at}.harmComment`, "a harm flag needs a comment");
     if (a.contradictionFlag && this.study && this.study.repetitions < 2) this.add(`${at}.contradictionFlag`, "a set with one answer has nothing to contradict");
     if (!a.contradictionFlag && a.contradictionNote !== null) this.add(`${at}.contradictionNote`, "a contradiction note goes with the flag");

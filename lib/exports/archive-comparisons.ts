@@ -96,6 +96,8 @@ export interface ComparisonContext {
   /** The (item, model) set's index and its repetitions, or undefined after naming what is missing. */
   setOf(path: string, item: string, model: string): { index: number; repetitions: ReadonlySet<number> } | undefined;
   graderIndex: ReadonlyMap<string, number>;
+  /** The (question, pair of models) of the comparisons so far: a design never sets the same pair side by side twice on one question. */
+  pairs: Set<string>;
 }
 
 /**
@@ -116,7 +118,10 @@ export function checkComparison(context: ComparisonContext, at: string, c: Compa
   };
   const left = side("left");
   const right = side("right");
-  if (left !== undefined && left === right && c.left.repetition === c.right.repetition) ctx.add(`${at}.right`, "compares an answer with itself");
+  // Two models' answers, as the database keeps them (Comparison_two_sides_check): a model is never compared with itself.
+  if (left !== undefined && left === right) {
+    ctx.add(`${at}.right`, c.left.repetition === c.right.repetition ? "compares an answer with itself" : `compares model ${c.left.model} with itself: a comparison's two answers are two models'`);
+  }
   const axes = study ? new Set(preferenceAxes(archiveRubrics(study.rubrics)).map((a) => `${a.rubric}.${a.axis.key}`)) : null;
   const graders: number[] = [];
   const seen = new Set<string>();
@@ -142,10 +147,17 @@ export function checkComparison(context: ComparisonContext, at: string, c: Compa
       ctx.add(`${at}.escalation.adjudicator`, `${e.adjudicator} has no adjudicator assignment on this comparison`);
     }
     e.axes.forEach((x, k) => {
+      if (axes && !axes.has(`${x.rubric}.${x.axis}`)) ctx.add(`${at}.escalation.axes[${k}]`, `${x.rubric}.${x.axis} is not a preference axis of the study's rubrics`);
       for (const g of Object.keys(x.choices)) if (!seen.has(g)) ctx.add(`${at}.escalation.axes[${k}].choices`, `${g} has no assignment on this comparison`);
     });
   }
   if (found > 0 || left === undefined || right === undefined) return null;
+  const pair = JSON.stringify([c.item, ...[c.left.model, c.right.model].sort()]);
+  if (ctx.pairs.has(pair)) {
+    ctx.add(at, `question ${c.item} compares ${c.left.model} and ${c.right.model} twice: a design sets a pair of models side by side once per question`);
+    return null;
+  }
+  ctx.pairs.add(pair);
   return { left, right, graders };
 }
 

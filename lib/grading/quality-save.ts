@@ -108,7 +108,7 @@ export async function saveQualityTask(
     })} RETURNING 1)`);
   }
   // Deleting and inserting the same keys in one statement would clash: the delete runs first, on its own.
-  await tx.rows(Prisma.sql`DELETE FROM "QualityGrade" WHERE "taskId" = ${taskId}::uuid`);
+  const before = await tx.rows<OldCell>(Prisma.sql`DELETE FROM "QualityGrade" WHERE "taskId" = ${taskId}::uuid RETURNING rubric, dimension, repetition, criterion, score, category, na, comment`);
   await tx.rows(Prisma.sql`
     ${steps.length ? Prisma.sql`WITH ${Prisma.join(steps, ", ")}` : Prisma.empty}
     UPDATE "QualityTask" SET status = ${nextStatus}::"AssignmentStatus", "harmFlag" = ${harmFlag}, "harmComment" = ${harmComment},
@@ -118,5 +118,25 @@ export async function saveQualityTask(
       ${body.submit && !wasSubmitted ? Prisma.sql`, "submittedAt" = now()` : Prisma.empty}
     WHERE id = ${taskId}::uuid`);
   if (t.purpose === "CALIBRATION" && body.submit && !wasSubmitted) await afterCalibrationSubmit(tx, graderId, t.studyId, t.round, requestId);
-  return { status: nextStatus, complete: v.complete, changed: cells.length };
+  // Counted as an assignment's save counts them (cells changed, harm, contradiction): a count of all cells sent would mark the task.
+  const changed =
+    changedCells(before, cells) +
+    Number(harmFlag !== t.harmFlag || harmComment !== t.harmComment) +
+    Number(contradictionFlag !== t.contradictionFlag || contradictionNote !== t.contradictionNote);
+  return { status: nextStatus, complete: v.complete, changed };
+}
+
+type OldCell = { rubric: string; dimension: string; repetition: number; criterion: string; score: number | null; category: string | null; na: boolean; comment: string | null };
+
+/** Cells written anew or changed, and cells dropped: what an assignment's save counts as its revisions. */
+function changedCells(before: readonly OldCell[], after: readonly OldCell[]): number {
+  const key = (c: OldCell) => `${c.rubric}/${c.dimension}/${c.repetition}/${c.criterion}`;
+  const old = new Map(before.map((c) => [key(c), c]));
+  const sent = new Set(after.map(key));
+  let n = before.filter((c) => !sent.has(key(c))).length;
+  for (const c of after) {
+    const o = old.get(key(c));
+    if (!o || o.score !== c.score || o.category !== c.category || o.na !== c.na || (o.comment ?? null) !== (c.comment ?? null)) n++;
+  }
+  return n;
 }

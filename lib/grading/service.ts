@@ -51,9 +51,13 @@ export interface MyAssignment {
 
 /**
  * The set id a grader is shown: a quality task's is derived from the task's own id, so a re-grade
- * does not name the set graded before, nor a gold set the one other graders meet.
+ * does not name the set graded before, nor a gold set the one other graders meet. Shaped as a
+ * version-4 uuid (version nibble 4, variant 8..b), as every real set id is: a bare md5 would mark
+ * the task as one.
  */
-const publicSetIdSql = Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM "Assignment" pa WHERE pa.id = mine.id) THEN mine."responseSetId" ELSE md5(mine.id::text || ':set')::uuid END`;
+const taskSetIdSql = Prisma.sql`(SELECT (substr(h, 1, 12) || '4' || substr(h, 14, 3) || substr('89ab', 1 + (('x' || substr(h, 17, 1))::bit(4)::int % 4), 1) || substr(h, 18))::uuid
+  FROM md5(mine.id::text || ':set') AS h)`;
+const publicSetIdSql = Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM "Assignment" pa WHERE pa.id = mine.id) THEN mine."responseSetId" ELSE ${taskSetIdSql} END`;
 
 /** The grader's queue: their own non-cancelled work, in their own order, in studies that are open or closed (read-only). */
 export async function listMyAssignments(graderId: string): Promise<MyAssignment[]> {
@@ -61,7 +65,9 @@ export async function listMyAssignments(graderId: string): Promise<MyAssignment[
   await dealOwedQuality(graderId);
   return sql.rows<MyAssignment>(Prisma.sql`
     WITH mine AS (${mineSql(graderId)})
-    SELECT mine.id, ${publicSetIdSql} AS "responseSetId", mine.kind, mine.status, mine.position, ${graderFacingTitleSql("st")} AS "studyName",
+    SELECT mine.id, ${publicSetIdSql} AS "responseSetId", mine.kind, mine.status,
+           -- The place in the grader's order, not the stored position: a gold task shares an assignment's, which would mark it.
+           (row_number() OVER (ORDER BY mine.position, mine.id))::int AS position, ${graderFacingTitleSql("st")} AS "studyName",
            sp.name AS specialty, q.question, mine.study_status = 'OPEN' AS "studyOpen"
     FROM mine
     JOIN "Study" st ON st.id = mine."studyId"
@@ -253,8 +259,9 @@ export async function getAssignmentForGrader(graderId: string, assignmentId: str
 
 /** The next assignment to grade after this one (the first unfinished one after it in the grader's order, wrapping around). */
 async function nextAssignmentAfter(graderId: string, assignmentId: string): Promise<string | null> {
-  const position = Prisma.sql`(SELECT position FROM "Assignment" WHERE id = ${assignmentId}::uuid)`;
-  const studyId = Prisma.sql`(SELECT "studyId" FROM "Assignment" WHERE id = ${assignmentId}::uuid)`;
+  // A quality task's place too (workRowSql): read from assignments alone, a gold task's "next" was the queue's first open set, a tell.
+  const position = Prisma.sql`(SELECT w.position FROM (${workRowSql(assignmentId)}) w)`;
+  const studyId = Prisma.sql`(SELECT w."studyId" FROM (${workRowSql(assignmentId)}) w)`;
   const rows = await sql.rows<{ id: string }>(Prisma.sql`WITH mine AS (${mineSql(graderId)}) ${nextOpenSql(assignmentId, position, studyId)}`);
   return rows[0]?.id ?? null;
 }

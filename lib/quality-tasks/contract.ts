@@ -129,7 +129,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/quality-sets/{setId}",
   summary: "Mark a set as a calibration or gold set",
   description:
-    "Stores the expected scores, tolerance and rationale of a set nobody was assigned (409 otherwise); such a set is never dealt as primary work and its grades never count in results. Audited (quality.set.mark).",
+    "Stores the expected scores, tolerance and rationale of a set nobody was assigned (409 otherwise); such a set is never dealt as primary work and its grades never count in results. Its purpose cannot change once it was dealt to a grader (409: a calibration set's expected scores are shown after the round), nor leave a study that requires calibration without a calibration set (409). Audited (quality.set.mark).",
   tags: ["Results"],
   request: { params: study.extend({ setId: z.uuid() }), body: { required: true, content: { "application/json": { schema: QualitySetBody } } } },
   responses: { 200: { description: "Marked", content: { "application/json": { schema: QualitySetSchema } } }, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
@@ -161,7 +161,7 @@ registry.registerPath({
   path: "/api/v1/studies/{id}/quality-sets/{setId}/pilot-expected",
   summary: "Propose a set's expected scores from a pilot",
   description:
-    "Reads the set of the same question (item id) and model in another study of the lead's (a pilot or a finished study) and proposes, per ordinal dimension and answer, the median of its submitted primary grades rounded to the nearest level (half up). Only answers whose text is the same in both studies are proposed; graders excluded from the pilot's analysis are left out. Stores nothing: the lead reviews the scores and marks the set with PUT quality-sets.",
+    "Reads the set of the same question (item id) and model in another study of the lead's (a pilot or a finished study) and proposes, per ordinal dimension and answer, the median of its submitted primary grades rounded to the nearest level (half up). Only answers whose text is the same in both studies, and dimensions with the same levels in both, are proposed; graders excluded from the pilot's analysis are left out; `from` naming the study itself is a 422. Stores nothing: the lead reviews the scores and marks the set with PUT quality-sets.",
   tags: ["Results"],
   request: { params: study.extend({ setId: z.uuid() }), query: PilotExpectedQuery },
   responses: { 200: { description: "The proposal", content: { "application/json": { schema: PilotExpectedSchema } } }, ...errorResponses(401, 403, 404, 422) },

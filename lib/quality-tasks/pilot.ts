@@ -15,7 +15,7 @@ import { median } from "@/lib/stats/grader-quality";
  * the answer it was given to, not of a different answer to the same question.
  */
 export const PILOT_RULE =
-  "Median of the pilot's submitted primary grades per dimension and answer, rounded to the nearest level of the scale (half-way: the higher level); only answers whose text is the same in the pilot; graders excluded from the pilot's analysis left out.";
+  "Median of the pilot's submitted primary grades per dimension and answer, rounded to the nearest level of the scale (half-way: the higher level); only answers whose text is the same in the pilot, and dimensions whose levels are the same; graders excluded from the pilot's analysis left out.";
 
 export interface PilotGrade {
   rubric: string;
@@ -51,6 +51,12 @@ export function nearestLevel(x: number, levels: readonly number[]): number {
   return best;
 }
 
+const sameLevels = (a: readonly number[], b: readonly number[]) => {
+  const x = [...a].sort((p, q) => p - q);
+  const y = [...b].sort((p, q) => p - q);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
 /**
  * The proposal for each ordinal, typed (never derived) dimension of the target's rubrics and each
  * answer it is graded on, from the pilot's grades of the same cells. Pure.
@@ -73,6 +79,11 @@ export function pilotProposal(
         const at = { rubric: r.key, dimension: d.key, repetition: rep === 0 ? null : rep };
         if (!sd || sd.scale.kind !== "ordinal") {
           skipped.push({ ...at, reason: `the pilot's instrument has no ordinal ${d.name}` });
+          continue;
+        }
+        // A median on another scale (a revised instrument: 0-10 for 1-5) says nothing of a level of this one.
+        if (!sameLevels(levels, (sd.scale.levels ?? []).map((l) => Number(l.value)))) {
+          skipped.push({ ...at, reason: `the pilot's ${d.name} has other levels than this study's` });
           continue;
         }
         if (rep === 0 ? !reps.every(same) : !same(rep)) {
@@ -114,6 +125,8 @@ const answersOf = (r: SetRow) => new Map((r.answers ?? []).map((a) => [a.repetit
  */
 export async function pilotExpected(studyId: string, setId: string, fromStudyId: string) {
   if (!isUuid(setId)) throw new ApiError(404, "response set not found");
+  // The set's own study never graded it (a calibration or gold set is one nobody was given): its own grades propose nothing.
+  if (fromStudyId === studyId) throw new ApiError(422, "from is this study: name another study of yours (a pilot or a finished study) that graded the same answers");
   const [target] = await sql.rows<SetRow>(setSql(studyId, Prisma.sql`rs.id = ${setId}::uuid`));
   if (!target) throw new ApiError(404, "response set not found");
   const [source] = await sql.rows<SetRow>(setSql(fromStudyId, Prisma.sql`i."externalId" = ${target.externalId} AND m.name = ${target.model}`));

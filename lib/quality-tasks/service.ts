@@ -29,14 +29,25 @@ export async function markQualitySet(actor: Actor, studyId: string, setId: strin
   if (!isUuid(setId)) throw new ApiError(404, "response set not found");
   return sqlTransaction(async (tx) => {
     await tx.rows(studyLockSql(studyId));
-    const [set] = await tx.rows<{ id: string; rubrics: unknown; repetitions: number; assigned: boolean; before: unknown }>(Prisma.sql`
+    const [set] = await tx.rows<{ id: string; rubrics: unknown; repetitions: number; assigned: boolean; before: unknown; lastCalibration: boolean; dealtAs: string | null }>(Prisma.sql`
       SELECT rs.id, st.rubrics, st.repetitions,
+             (SELECT t.purpose::text FROM "QualityTask" t WHERE t."responseSetId" = rs.id LIMIT 1) AS "dealtAs",
+             (st."calibrationRequired" AND EXISTS (SELECT 1 FROM "QualitySet" qs WHERE qs."responseSetId" = rs.id AND qs.purpose = 'CALIBRATION')
+              AND NOT EXISTS (SELECT 1 FROM "QualitySet" qs WHERE qs."studyId" = st.id AND qs.purpose = 'CALIBRATION' AND qs."responseSetId" <> rs.id)) AS "lastCalibration",
              EXISTS (SELECT 1 FROM "Assignment" a WHERE a."responseSetId" = rs.id AND a.status <> 'CANCELLED') AS assigned,
              (SELECT to_jsonb(qs) - 'id' - 'createdAt' - 'updatedAt' FROM "QualitySet" qs WHERE qs."responseSetId" = rs.id) AS before
       FROM "ResponseSet" rs JOIN "Study" st ON st.id = rs."studyId"
       WHERE rs.id = ${setId}::uuid AND rs."studyId" = ${studyId}::uuid FOR UPDATE OF rs`);
     if (!set) throw new ApiError(404, "response set not found");
     if (set.assigned) throw new ApiError(409, "this set is already assigned as real work: only a set nobody was given can be a calibration or gold set");
+    // A calibration set's expected scores are shown to its graders after their round: dealt again as gold, it would be gold they know the answer to.
+    if (set.dealtAs && set.dealtAs !== input.purpose) {
+      throw new ApiError(409, `this set was already dealt to graders as a ${set.dealtAs.toLowerCase()} set: its purpose cannot change (its expected scores, tolerance and rationale can)`);
+    }
+    // Graders who have not passed would wait for a calibration round that can no longer be dealt, with no real work to do.
+    if (set.lastCalibration && input.purpose !== "CALIBRATION") {
+      throw new ApiError(409, "this is the study's last calibration set and calibration is required: mark another calibration set first, or stop requiring calibration");
+    }
     const { cells, problems } = checkExpected(input.expected, storedRubrics(set.rubrics), set.repetitions);
     if (problems.length) throw new ApiError(422, "invalid expected scores", { problems });
     const expected = JSON.stringify(cells);

@@ -328,7 +328,7 @@ describe("no route answers 5xx to hostile text", () => {
         body: { purpose: "GOLD", expected: [{ rubric: "SCORE", dimension: "safety", repetition: 1, score: 4 }], tolerance: 1, rationale: "Safe advice" },
       },
       "PUT /api/v1/studies/[id]/quality-settings": { as: "lead", params: study, body: { goldRate: 20, goldSeed: "fuzz", washoutShare: 0.1, washoutDays: 14, calibrationPassShare: 0.8 } },
-      "GET /api/v1/studies/[id]/quality-sets/[setId]/pilot-expected": { as: "lead", params: { id: f.study.id, setId: goldSet.id }, query: { from: f.study.id } },
+      "GET /api/v1/studies/[id]/quality-sets/[setId]/pilot-expected": { as: "lead", params: { id: f.study.id, setId: goldSet.id }, query: { from: importStudy.id } }, // another study of the lead's: the study itself is a 422
       "GET /api/v1/me/calibration": { as: "grader" },
       "GET /api/v1/rubric-templates": { as: "lead" },
       "POST /api/v1/planner": { as: "lead", body: { target: "icc", expected: 0.7, graders: 3, ciWidth: 0.2 } },
