@@ -52,7 +52,7 @@ export const ARCHIVE_VERSION = 1;
  * counters; texts must be storable (no NUL, no lone surrogate). Repetitions
  * within the study's N are checked by the import, which knows N.
  */
-export const ARCHIVE_LIMITS = { name: MAX_NAME, text: MAX_TEXT, comment: MAX_COMMENT, graders: 10_000, specialties: 10_000, models: 65_536, int: 2_147_483_647 } as const;
+export const ARCHIVE_LIMITS = { name: MAX_NAME, text: MAX_TEXT, comment: MAX_COMMENT, graders: 10_000, specialties: 10_000, models: 65_536, int: 2_147_483_647, position: 100_000_000 } as const;
 
 const storable = (s: string) => !s.includes("\0") && s.isWellFormed();
 const UNSTORABLE = "contains a NUL character or a lone surrogate, which cannot be stored";
@@ -60,6 +60,8 @@ const text = (max: number) => z.string().max(max, `is longer than ${max.toLocale
 const ref = z.string().min(1, "is empty").max(MAX_NAME, `is longer than ${MAX_NAME} characters`).refine(storable, UNSTORABLE);
 const specialty = ref.refine((s) => s.trim() !== "", "is blank");
 const count = z.int().min(0).max(ARCHIVE_LIMITS.int);
+/** A place in a grader's queue: far below the integer column's limit, so the next one dealt (the last + 1) always fits. */
+const position = z.int().min(0).max(ARCHIVE_LIMITS.position);
 const iso = z.iso
   .datetime({ message: "must be an ISO 8601 time in UTC, e.g. 2026-01-31T12:00:00.000Z" })
   .refine((s) => {
@@ -97,7 +99,7 @@ export const ArchiveAssignment = z.strictObject({
   model: ref.meta({ description: "The model's name" }),
   grader: ref.meta({ description: "A grader id of this document (graders[].id)" }),
   kind: z.enum(["PRIMARY", "ADJUDICATOR"]),
-  position: count,
+  position,
   status: z.enum(["PENDING", "IN_PROGRESS", "SUBMITTED", "CANCELLED"]),
   timeSpentMs: z.int().min(0).meta({ description: "milliseconds (a 64-bit count)" }),
   harmFlag: z.boolean(),
@@ -239,7 +241,7 @@ export const ArchiveQualityTask = z.strictObject({
   grader: ref.meta({ description: "A grader id of this document (graders[].id)" }),
   purpose: z.enum(["CALIBRATION", "GOLD", "REGRADE"]),
   round: z.int().min(1).max(ARCHIVE_LIMITS.int).meta({ description: "The calibration round; 1 for gold and re-grade tasks" }),
-  position: count,
+  position,
   status: z.enum(["PENDING", "IN_PROGRESS", "SUBMITTED", "CANCELLED"]),
   answerOrder: z.array(z.int().min(1).max(LIMITS.repetitions.max)).max(LIMITS.repetitions.max).meta({ description: "A re-grade's answers' order (shown answer i is repetition answerOrder[i-1]); empty: 1..N" }),
   availableAt: iso,
@@ -278,7 +280,7 @@ export const ArchivePreference = z.strictObject({
 export const ArchiveComparisonAssignment = z.strictObject({
   grader: ref.meta({ description: "A grader's document id (G1, ...)" }),
   kind: z.enum(["PRIMARY", "ADJUDICATOR"]),
-  position: count,
+  position,
   status: z.enum(["PENDING", "IN_PROGRESS", "SUBMITTED", "CANCELLED"]),
   timeSpentMs: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   harmLeft: z.boolean(),

@@ -258,6 +258,19 @@ describe("hostile study archives", () => {
     expect(ok.status, await ok.clone().text()).toBe(201);
   }, 120_000);
 
+  it("refuses a queue position so large that the next one dealt would overflow its column", async () => {
+    const f = await makeGradableStudy({ rubrics: [CHECK_RUBRIC], items: 2, models: 1, n: N, graders: 1, k: 1 });
+    await assignGraders(f.study.id, { seed: "rt" }, f.lead.id);
+    const doc = await exportDoc(f.lead.token, f.study.id);
+    expect(doc.assignments.length).toBeGreaterThan(0);
+    doc.assignments[0].position = 2_147_483_647;
+    const studies = await getDb().study.count();
+    const res = await postArchive(f.lead.token, doc);
+    expect(res.status, await res.clone().text()).toBe(422);
+    expect(((await res.json()) as { details: { problems: { path: string }[] } }).details.problems.map((x) => x.path)).toEqual(["assignments[0].position"]);
+    expect(await getDb().study.count()).toBe(studies);
+  }, 120_000);
+
   it("refuses a study that requires calibration without a calibration set", async () => {
     const f = await makeGradableStudy({ rubrics: [CHECK_RUBRIC], items: 2, models: 1, n: N, graders: 1, k: 1 });
     const doc = await exportDoc(f.lead.token, f.study.id);
