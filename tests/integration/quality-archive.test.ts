@@ -21,7 +21,7 @@ import { graderQuality } from "@/lib/grader-quality/service";
 import { myCalibrations } from "@/lib/quality-tasks/calibration";
 import { bearer, call as callRoute, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
-import { CHECK_RUBRIC } from "./helpers/check-rubric";
+import { CHECK_N as N, CHECK_RUBRIC, checkExpected as expectedFor, checkForm as formOf, checkTruth as truth } from "./helpers/check-rubric";
 import { makeGradableStudy } from "./helpers/study-fixture";
 
 useIsolatedDatabase();
@@ -33,14 +33,6 @@ const call = async <P,>(handler: (req: Request, ctx: { params: Promise<P> }) => 
   (await callRoute(handler, url, init, params)) as { status: number; body: Doc };
 const json = (token: string, method: string, body: unknown) => bearer(token, { method, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
-const N = 2;
-const ORDINAL = ["accuracy", "clarity"] as const;
-const truth = (set: string, dim: string, rep: number) => ((parseInt(set.replace(/-/g, "").slice(0, 6), 16) + dim.length * 7 + rep * 3) % 5) + 1;
-const expectedFor = (set: string) => ORDINAL.flatMap((d) => Array.from({ length: N }, (_, i) => ({ rubric: "check", dimension: d, repetition: i + 1, score: truth(set, d, i + 1) })));
-const formOf = (score: (dim: string, rep: number) => number) => [
-  { rubric: "check", dimension: "kind", repetition: 1, score: "advice" },
-  ...Array.from({ length: N }, (_, i) => ORDINAL.map((d) => ({ rubric: "check", dimension: d, repetition: i + 1, score: score(d, i + 1) }))).flat(),
-];
 
 async function exportDoc(token: string, studyId: string, query = "") {
   const res = await exportRoute(new Request(`http://localhost/api/v1/studies/${studyId}/export?dataset=study${query}`, bearer(token)), { params: Promise.resolve({ id: studyId }) });
