@@ -12,7 +12,7 @@
  *    from Davidson's model with known strengths (a tie parameter of 0.5);
  *  - the scoring study of bench/stats (BENCH_SETS, default 10,000 sets, bench/lib/graded-study.ts).
  * Then the median of BENCH_RUNS runs (default 5) after a warm-up of:
- *  1. the bare read: the preferences statement of lib/analytics/pairwise-load.ts, every row fetched (pg, JIT off);
+ *  1. the bare read: the two statements of lib/analytics/pairwise-load.ts in one snapshot, every row fetched (pg, JIT off);
  *  2. the fit: analysePreferences (every axis and overall) on rows already in memory, no bootstrap;
  *  3. the pairwise block without the bootstrap (read + fit + tables): goal within 2x of 1 + 2;
  *  4. computeStudyStats of the pairwise study (1,000 bootstrap fits per axis and overall);
@@ -23,7 +23,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { assembleStudyStatsAsync } from "../../lib/analytics/assemble";
 import { loadStudy } from "../../lib/analytics/load";
-import { loadPreferences, preferencesSql } from "../../lib/analytics/pairwise-load";
+import { comparisonsSql, loadPreferences, preferencesSql } from "../../lib/analytics/pairwise-load";
 import { pairwiseStudyBlock } from "../../lib/analytics/pairwise";
 import { computeStudyStats } from "../../lib/analytics/study-stats";
 import { disconnectDb } from "../../lib/db/client";
@@ -151,9 +151,13 @@ async function main() {
     console.log(`  overall strengths ${fitted}\n  truth             ${truth}\n  bootstrap CIs covering the truth: ${covered} of ${MODELS}; nu ${overall.strengths.nu?.toFixed(3)}`);
 
     console.log(`timing (median of ${RUNS} runs after a warm-up):`);
-    const statement = preferencesSql(pairwiseId, null);
-    const bare = await timeRuns("bare SQL: the preferences, every row fetched (pg)", async () => {
-      const r = await c.query(statement.text, statement.values as unknown[]);
+    const comparisons = comparisonsSql(pairwiseId, null);
+    const preferences = preferencesSql(pairwiseId);
+    const bare = await timeRuns("bare SQL: comparisons and preferences, every row fetched (pg)", async () => {
+      await c.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      await c.query(comparisons.text, comparisons.values as unknown[]);
+      const r = await c.query(preferences.text, preferences.values as unknown[]);
+      await c.query("COMMIT");
       if (r.rows.length === 0) throw new Error("no rows");
     });
     const rows = await loadPreferences(pairwiseId);

@@ -61,7 +61,7 @@ export const runAnalysis: RunAnalysis = async (rows, options) => {
   const inputs = groups.map((list) => bootstrapInput(models.length, axisPreferences(list, models)));
   const { runInWorker } = await import("@/lib/workers/run");
   const boot = { replicates: options.replicates, seed: options.seed, level: options.level };
-  const bootstraps = runInWorker<BradleyTerryBootstrapResult[]>("pairwise-stats", { inputs, options: boot }, inputs.flatMap(bootstrapBuffers), undefined, { heapMb: 512 });
+  const bootstraps = runInWorker<BradleyTerryBootstrapResult[]>("pairwise-stats", { inputs, options: boot }, inputs.flatMap(bootstrapBuffers));
   bootstraps.catch(() => undefined);
   const analysis = analysePreferences(rows, { ...options, models, replicates: 0 });
   const results = await bootstraps;

@@ -33,6 +33,9 @@ export const WORKER_ENTRIES = {
 
 export type WorkerJob = keyof typeof WORKER_ENTRIES;
 
+/** Heap ceilings of the jobs that are analyses, not uploads (those take IMPORT_WORKER_HEAP_MB). */
+export const JOB_HEAP_MB: Partial<Record<WorkerJob, number>> = { "pairwise-stats": 512 };
+
 export const DEFAULT_WORKER_HEAP_MB = 128;
 
 export function workerHeapMb(): number {
@@ -114,12 +117,14 @@ let youngFlagCleared = false;
  * at launch, so the flag is cleared before the first worker starts and the
  * workers take resourceLimits' size; the server's own thread keeps its 32 MB.
  */
-export function startJobWorker(filename: string | URL, heapMb = workerHeapMb()): Worker {
+export function startJobWorker(filename: string | URL, heapMb = workerHeapMb(), warm = false): Worker {
   if (!youngFlagCleared) {
     v8.setFlagsFromString("--max-semi-space-size=0");
     youngFlagCleared = true;
   }
   return new Worker(/* turbopackIgnore: true */ filename, {
+    // A spare (./spare.ts) warms its job's code up while it waits (./serve.ts).
+    workerData: { warm },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
 }
@@ -138,8 +143,9 @@ export async function runInWorker<O>(
   // An analysis (not an upload) sets its own ceiling and says what ran out.
   limits: { heapMb?: number; outOfMemory?: (heapMb: number) => Error } = {},
 ): Promise<O> {
-  const heapMb = limits.heapMb ?? workerHeapMb();
+  const heapMb = limits.heapMb ?? JOB_HEAP_MB[job] ?? workerHeapMb();
   const start = async () => startJobWorker(await entryOf(job), heapMb);
+  const startSpare = async () => startJobWorker(await entryOf(job), heapMb, true);
   // A thread started ahead (./spare.ts) when there is one; it has run nothing yet.
   const worker = takeSpare(job, heapMb) ?? (await start());
   return new Promise<O>((resolve, reject) => {
@@ -150,7 +156,7 @@ export async function runInWorker<O>(
       fn();
       // The job has answered; whatever it left open (a closed connection's timers) ends with the thread,
       // and only then does the next job's thread start: never two threads' memory for one import.
-      void worker.terminate().then(() => refillSpare(job, heapMb, start));
+      void worker.terminate().then(() => refillSpare(job, heapMb, startSpare));
     };
     worker.on("message", (reply: WorkerReply<O>) => settle(() => (reply.ok ? resolve(reply.value) : reject(errorFromWorker(reply.error)))));
     worker.on("error", (e: Error & { code?: string }) => settle(() => reject(e.code === "ERR_WORKER_OUT_OF_MEMORY" ? (limits.outOfMemory ?? outOfMemory)(heapMb) : e)));
@@ -163,6 +169,8 @@ export async function runInWorker<O>(
 
 /** Starts the threads of the jobs that keep one ready (./spare.ts); scripts/start.ts calls it once the server listens. */
 export function prestartJobWorkers(): void {
-  const heapMb = workerHeapMb();
-  for (const job of WARM_JOBS) refillSpare(job, heapMb, async () => startJobWorker(await entryOf(job), heapMb));
+  for (const job of WARM_JOBS) {
+    const heapMb = JOB_HEAP_MB[job] ?? workerHeapMb();
+    refillSpare(job, heapMb, async () => startJobWorker(await entryOf(job), heapMb, true));
+  }
 }

@@ -1,8 +1,12 @@
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { errorForParent, type WorkerReply } from "./protocol";
 
-/** A worker's side: runs `job` on the one input the parent sends (with the parent's environment) and answers once (./run.ts). */
-export function serveJob<I, O>(job: (input: I) => Promise<O>): void {
+/**
+ * A worker's side: runs `job` on the one input the parent sends (with the parent's environment) and answers once (./run.ts).
+ * `warmUp`, in a thread started ahead of its job (./spare.ts), runs the job's hot code on a small made-up input while the
+ * thread waits, so the job itself starts on compiled code rather than in V8's interpreter.
+ */
+export function serveJob<I, O>(job: (input: I) => Promise<O>, options: { warmUp?: () => void } = {}): void {
   const port = parentPort;
   if (!port) throw new Error("serveJob runs only in a worker thread");
   port.once("message", (message: { input: I; env?: Record<string, string | undefined> }) => {
@@ -17,4 +21,6 @@ export function serveJob<I, O>(job: (input: I) => Promise<O>): void {
       (e: unknown) => port.postMessage({ ok: false, error: errorForParent(e) } satisfies WorkerReply<O>),
     );
   });
+  // After the listener: a job that arrives meanwhile waits for the warm-up (tens of milliseconds), then runs.
+  if ((workerData as { warm?: boolean } | null)?.warm) options.warmUp?.();
 }

@@ -12,11 +12,13 @@ import type { WorkerJob } from "./run";
  * dies while it waits (it should not) is dropped, and the next job starts a
  * thread as before. IMPORT_WORKER_WARM=0 keeps none.
  *
- * Only the grade import keeps one (WARM_JOBS): the import of a million grades
- * is the one whose memory during the upload is a goal (bench/README.md).
+ * Two jobs keep one (WARM_JOBS): the grade import, the import of a million
+ * grades being the one whose memory during the upload is a goal; and the
+ * pairwise dashboard's bootstraps, whose time is (bench/README.md), and whose
+ * spare also compiles their loops while it waits (./serve.ts's warmUp).
  */
 
-export const WARM_JOBS: readonly WorkerJob[] = ["grade-import"];
+export const WARM_JOBS: readonly WorkerJob[] = ["grade-import", "pairwise-stats"];
 
 export function warmWorkers(): boolean {
   return process.env.IMPORT_WORKER_WARM !== "0";

@@ -134,6 +134,18 @@ describe("pairwise statistics of a pairwise study", () => {
     expect(h.lengthBias.n).toBeGreaterThan(100);
     expect(h.lengthBias.pValue!).toBeGreaterThan(0.01);
     expect(h.pairs.reduce((s, p) => s + p.lengthBias.n, 0)).toBe(h.lengthBias.n);
+
+    // One specialty's questions: only their comparisons' preferences, still without the excluded grader.
+    const cardiology = await getDb().specialty.upsert({ where: { name: "Cardiology" }, create: { name: "Cardiology" }, update: {} });
+    const moved = f.items.slice(0, 30).map((it) => it.id);
+    await getDb().qaItem.updateMany({ where: { id: { in: moved } }, data: { specialtyId: cardiology.id } });
+    const inCardiology = await getDb().preference.count({
+      where: { assignment: { studyId: f.study.id, status: "SUBMITTED", graderId: { not: leftist.id }, comparison: { itemId: { in: moved } } } },
+    });
+    expect(inCardiology).toBeGreaterThan(0);
+    const cardio = (await pairwiseOf(f.lead.token, f.study.id, "?specialty=Cardiology")).axes[0];
+    expect(cardio.n).toBe(inCardiology);
+    expect(cardio.pairs.reduce((s, p) => s + p.n, 0)).toBe(inCardiology);
   });
 
   it("refuses graders (403) and other leads (404); a study with no preferences says why", async () => {

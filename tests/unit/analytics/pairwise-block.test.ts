@@ -4,6 +4,7 @@ import { derivedPairwiseBlock, PAIRWISE_WORKER_MIN, runAnalysis } from "@/lib/an
 import { analysePreferences, type PreferenceObservation } from "@/lib/stats/pairwise";
 import type { Measure } from "@/lib/results/measures";
 import type { SetResult } from "@/lib/results/sets";
+import { waitingSpares } from "@/lib/workers/spare";
 
 const MEASURE: Measure = { rubric: "own", key: "total", kind: "total", label: "Total", min: 0, max: 10 };
 
@@ -52,8 +53,23 @@ describe("the analysis in worker threads", () => {
     const options = { replicates: 1000, seed: 3, level: 0.95 };
     expect(rows.length * options.replicates).toBeGreaterThanOrEqual(PAIRWISE_WORKER_MIN);
     const threaded = await runAnalysis(rows, options);
-    expect(threaded).toEqual(JSON.parse(JSON.stringify(analysePreferences(rows, options))));
+    const expected = JSON.parse(JSON.stringify(analysePreferences(rows, options)));
+    expect(threaded).toEqual(expected);
     expect(threaded.axes.map((a) => a.axis)).toEqual(["x", "y", null]);
+
+    // The job's thread is stopped and a spare waits for the next one, its code warmed up on a made-up study: the
+    // next analysis runs there and gives the same figures.
+    const deadline = Date.now() + 20_000;
+    while (!waitingSpares().get("pairwise-stats")) {
+      if (Date.now() > deadline) throw new Error("no waiting pairwise-stats thread");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const spare = waitingSpares().get("pairwise-stats")!;
+    const served = new Promise((resolve) => spare.once("exit", resolve));
+    expect(await runAnalysis(rows, options)).toEqual(expected);
+    // A waiting spare is stopped only once it has served its job.
+    await served;
+    expect(waitingSpares().get("pairwise-stats")).not.toBe(spare);
   }, 120_000);
 });
 
