@@ -165,6 +165,9 @@ test("a pairwise study end to end: created from the template, compared on desk a
   for (const m of MODELS) await expect(forest.locator('svg[data-chart="pairwise-forest"]')).toContainText(m);
   await expect(page.getByTestId("panel-pairwise-matrix").locator('svg[data-chart="pairwise-matrix"]')).toBeVisible();
   await expect(page.getByTestId("panel-pairwise-bias")).toContainText("Left preferred");
+  // The judges' preferences against the panel have their place on a pairwise study's dashboard (none yet here).
+  await expect(page.getByTestId("judge-preferences-panel")).toContainText("No automated judge yet.");
+  await expect(page.getByTestId("dashboard")).toContainText(`${7 * 3} submitted preferences`);
   // Nothing of a scoring instrument on a pairwise study's dashboard.
   await expect(page.getByTestId("dashboard")).not.toContainText(/S\.C\.O\.R\.E\.|SAFE-LLM/);
   const stats = (await (await page.request.get(`/api/v1/studies/${studyId}/stats`)).json()) as { pairwise: { data: { axes: { n: number; agreement: { comparisons: number } }[] } } };

@@ -65,16 +65,26 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
         </div>
         <p className="text-sm text-muted-foreground">
           {scope.specialty} · {filters.rubrics.map((r) => names[r] ?? r).join(" + ")} · {filters.models.length} of {options.models.length} models ·{" "}
-          <span className="tabular-nums">
-            {scope.finalSets} of {scope.sets}
-          </span>{" "}
-          response sets final. Model names are shown unblinded; graders never see this page.
+          {study.design === "PAIRWISE" ? (
+            <>
+              <span className="tabular-nums">{stats.pairwise?.data?.axes.at(-1)?.n ?? 0}</span> submitted preferences.
+            </>
+          ) : (
+            <>
+              <span className="tabular-nums">
+                {scope.finalSets} of {scope.sets}
+              </span>{" "}
+              response sets final.
+            </>
+          )}{" "}
+          Model names are shown unblinded; graders never see this page.
         </p>
       </div>
 
       {study.design === "PAIRWISE" ? (
         <>
           <PairwisePanels block={stats.pairwise} slug={slug} filterTag={filterTag} />
+          {judgePreferences ? <JudgePreferencesPanel data={judgePreferences} /> : null}
         </>
       ) : (
       <RubricNamesProvider names={names}>
@@ -104,7 +114,6 @@ export default async function StudyDashboardPage({ params, searchParams }: Props
       />
 
       <JudgesPanel block={stats.judges} />
-      {judgePreferences ? <JudgePreferencesPanel data={judgePreferences} /> : null}
 
       <ProgressPanel block={stats.progress} slug={slug} filterTag={filterTag} />
 
