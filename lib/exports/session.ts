@@ -70,16 +70,33 @@ export class ExportSession {
   /** `query` as the RawQuery that code shared with other connections takes (loadPeople). */
   readonly rawQuery: RawQuery = ((sql, params) => this.query(sql, params)) as RawQuery;
 
-  /** Rows of a query, `batch` at a time, from a server-side cursor: memory holds one batch. */
+  /**
+   * Rows of a query, `batch` at a time, from a server-side cursor: memory holds two batches. The
+   * next batch is asked for before this one is handed out, so PostgreSQL makes it while the
+   * caller works on this one (the `sets` export scores a batch in about the time the database
+   * takes to read the next); the caller's own statements on this connection queue behind it.
+   */
   async *cursor<T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], batch = 5000): AsyncGenerator<T[]> {
     this.check();
     const name = `export_cursor_${++this.cursors}`;
     await this.client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
-    for (;;) {
-      this.check();
-      const { rows } = await this.client.query<T>(`FETCH ${batch} FROM ${name}`);
-      if (rows.length > 0) yield rows;
-      if (rows.length < batch) break;
+    const fetch = () => {
+      const rows = this.client.query<T>(`FETCH ${batch} FROM ${name}`).then((r) => r.rows);
+      // Awaited below, or in `finally` when the caller stops early: never an unhandled rejection meanwhile.
+      rows.catch(() => undefined);
+      return rows;
+    };
+    let next: Promise<T[]> | null = fetch();
+    try {
+      while (next) {
+        this.check();
+        const rows: T[] = await next;
+        next = rows.length < batch ? null : fetch();
+        if (rows.length > 0) yield rows;
+      }
+    } finally {
+      // A caller that stopped early leaves a batch in flight: its answer is read before the connection does anything else.
+      if (next) await next.catch(() => undefined);
     }
     this.check();
     await this.client.query(`CLOSE ${name}`);

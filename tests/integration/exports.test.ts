@@ -279,6 +279,21 @@ describe("sets", () => {
       const agreed = (await read({ status: "AGREED" }, 1)).flat();
       expect(agreed.length).toBeGreaterThan(1);
       expect(agreed).toEqual(await computeSetResults(f.study.id, { status: "AGREED" }));
+
+      // The next batch is fetched while the caller works on this one: the caller's own statements between batches
+      // get their own answers, and a caller that stops early leaves the connection ready for the next statement.
+      const seen: number[] = [];
+      for await (const b of session.cursor<{ n: number }>("SELECT generate_series(1, 10) AS n", [], 3)) {
+        const [{ echo }] = await session.query<{ echo: number }>("SELECT $1::int AS echo", [b[0].n]);
+        expect(echo).toBe(b[0].n);
+        seen.push(...b.map((r) => r.n));
+      }
+      expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      for await (const b of session.cursor<{ n: number }>("SELECT generate_series(1, 10) AS n", [], 3)) {
+        expect(b.map((r) => r.n)).toEqual([1, 2, 3]);
+        break;
+      }
+      expect(await session.query<{ one: number }>("SELECT 1 AS one")).toEqual([{ one: 1 }]);
     } finally {
       await session.close(true);
     }
