@@ -3,6 +3,8 @@ import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { judgesBlock } from "@/lib/analytics/judges";
 import { loadStudy } from "./load";
+import type { RubricDocument } from "@/lib/rubrics/document";
+import { storedRubrics } from "@/lib/rubrics/study-rubrics";
 import { DERIVED_ON_REQUEST, derivedPairwiseBlock, pairwiseStudyBlock, type PairwiseRun } from "./pairwise";
 import type { StudyStats } from "./types";
 
@@ -22,14 +24,17 @@ export type { StudyStats } from "./types";
  * preferences (pairwise.ts), its bootstrap in a worker thread too.
  */
 export async function computeStudyStats(studyId: string, query: StatsQuery = {}, options: StatsOptions & { pairwise?: PairwiseRun } = {}): Promise<StudyStats | null> {
-  const [loaded, design] = await Promise.all([loadStudy(studyId), sql.rows<{ design: string }>(Prisma.sql`SELECT design::text AS design FROM "Study" WHERE id = ${studyId}::uuid`)]);
-  if (!loaded) return null;
-  const pairwiseDesign = design[0]?.design === "PAIRWISE";
-  const rubrics = query.rubrics?.length ? loaded.study.rubrics.filter((r) => query.rubrics!.includes(r.key)) : loaded.study.rubrics;
-  // A pairwise study's block starts at once (its own read), beside the scoring statistics.
-  const direct = pairwiseDesign ? pairwiseStudyBlock(studyId, rubrics, query, options.pairwise) : null;
+  const [head] = await sql.rows<{ design: string; rubrics: unknown }>(Prisma.sql`SELECT design::text AS design, rubrics FROM "Study" WHERE id = ${studyId}::uuid`);
+  if (!head) return null;
+  const pairwiseDesign = head.design === "PAIRWISE";
+  const chosen = (all: RubricDocument[]) => (query.rubrics?.length ? all.filter((r) => query.rubrics!.includes(r.key)) : all);
+  // A pairwise study's block starts at once (its own read), before the scoring statistics' read, which it does not
+  // need: its read and its bootstraps are the dashboard's critical path.
+  const direct = pairwiseDesign ? pairwiseStudyBlock(studyId, chosen(storedRubrics(head.rubrics)), query, options.pairwise) : null;
   // Awaited below; this only keeps an early failure from counting as unhandled meanwhile.
   direct?.catch(() => undefined);
+  const loaded = await loadStudy(studyId);
+  if (!loaded) return null;
   const [assembled, judges] = await Promise.all([assembleWithFinals(loaded, query, options), judgesBlock(studyId, loaded, query)]);
   const pairwise = direct ? await direct : query.pairwise ? await derivedPairwiseBlock(assembled.finals, assembled.measures, options.pairwise) : { data: null, reason: DERIVED_ON_REQUEST };
   return { ...assembled.stats, judges, pairwise };
