@@ -84,6 +84,37 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const QUALITY_DEFAULTS = { goldRate: null, goldSeed: null, washoutShare: 0, washoutDays: 0, washoutSeed: null, calibrationRequired: false, calibrationPassShare: 0.8, calibrationRoundSize: 5 };
 
+/**
+ * A grader's piece of work as the archive keeps it, the same for an assignment and a quality task
+ * (`alias`): time on task, flags, times, and its grades (`grades`: the grade table and its key,
+ * "<table> g WHERE g.<fk> = <alias>.id") as JSON in their key order.
+ */
+function workColumnsSql(alias: string, grades: string): string {
+  return `${alias}."timeSpentMs"::float8 AS "timeSpentMs", ${alias}."harmFlag", ${alias}."harmComment", ${alias}."contradictionFlag", ${alias}."contradictionNote",
+            ${alias}."createdAt", ${alias}."updatedAt", ${alias}."startedAt", ${alias}."submittedAt",
+            COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'criterion', g.criterion,
+                                                        'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment,
+                                                        'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})
+                              ORDER BY g.rubric, g.dimension, g.repetition, g.criterion)
+                        FROM ${grades}), '[]'::json) AS grades`;
+}
+
+/** workColumnsSql's columns in the document, in its order. */
+function workRecord(r: Record<string, unknown>) {
+  return {
+    timeSpentMs: r.timeSpentMs,
+    harmFlag: r.harmFlag,
+    harmComment: r.harmComment,
+    contradictionFlag: r.contradictionFlag,
+    contradictionNote: r.contradictionNote,
+    createdAt: iso(r.createdAt as Date),
+    updatedAt: iso(r.updatedAt as Date),
+    startedAt: iso(r.startedAt as Date | null),
+    submittedAt: iso(r.submittedAt as Date | null),
+    grades: r.grades,
+  };
+}
+
 /** The study's grader-quality settings, or null where every one is its default. */
 function qualitySettings(study: Record<string, unknown>) {
   const q = Object.fromEntries(Object.keys(QUALITY_DEFAULTS).map((k) => [k, study[k]])) as typeof QUALITY_DEFAULTS;
@@ -221,13 +252,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   const graderOrd = graders.map((_, i) => i);
   yield* section<Record<string, unknown>>(
     "assignments",
-    `SELECT qi."externalId" AS item, m.name AS model, a."graderId" AS grader, a.kind, a.position, a.status, a."timeSpentMs"::float8 AS "timeSpentMs", a."harmFlag", a."harmComment",
-            a."contradictionFlag", a."contradictionNote", a."createdAt", a."updatedAt", a."startedAt", a."submittedAt",
-            COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'criterion', g.criterion,
-                                                        'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment,
-                                                        'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})
-                              ORDER BY g.rubric, g.dimension, g.repetition, g.criterion)
-                        FROM "Grade" g WHERE g."assignmentId" = a.id), '[]'::json) AS grades
+    `SELECT qi."externalId" AS item, m.name AS model, a."graderId" AS grader, a.kind, a.position, a.status, ${workColumnsSql("a", `"Grade" g WHERE g."assignmentId" = a.id`)}
        FROM "Assignment" a JOIN "ResponseSet" rs ON rs.id = a."responseSetId"
        JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
        JOIN unnest($2::uuid[], $3::int[]) AS gm(id, ord) ON gm.id = a."graderId"
@@ -241,16 +266,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       kind: r.kind,
       position: r.position,
       status: r.status,
-      timeSpentMs: r.timeSpentMs,
-      harmFlag: r.harmFlag,
-      harmComment: r.harmComment,
-      contradictionFlag: r.contradictionFlag,
-      contradictionNote: r.contradictionNote,
-      createdAt: iso(r.createdAt as Date),
-      updatedAt: iso(r.updatedAt as Date),
-      startedAt: iso(r.startedAt as Date | null),
-      submittedAt: iso(r.submittedAt as Date | null),
-      grades: r.grades,
+      ...workRecord(r),
     }),
     1000,
   );
@@ -346,13 +362,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
   yield* section<Record<string, unknown>>(
     "qualityTasks",
     `SELECT qi."externalId" AS item, m.name AS model, t."graderId" AS grader, t.purpose::text AS purpose, t.round, t.position, t.status::text AS status, t."answerOrder",
-            t."availableAt", t."timeSpentMs"::float8 AS "timeSpentMs", t."harmFlag", t."harmComment", t."contradictionFlag", t."contradictionNote",
-            t."createdAt", t."updatedAt", t."startedAt", t."submittedAt",
-            COALESCE((SELECT json_agg(json_build_object('rubric', g.rubric, 'dimension', g.dimension, 'repetition', g.repetition, 'criterion', g.criterion,
-                                                        'score', g.score, 'category', g.category, 'na', g.na, 'comment', g.comment,
-                                                        'createdAt', ${sqlIso('g."createdAt"')}, 'updatedAt', ${sqlIso('g."updatedAt"')})
-                              ORDER BY g.rubric, g.dimension, g.repetition, g.criterion)
-                        FROM "QualityGrade" g WHERE g."taskId" = t.id), '[]'::json) AS grades
+            t."availableAt", ${workColumnsSql("t", `"QualityGrade" g WHERE g."taskId" = t.id`)}
        FROM "QualityTask" t JOIN "ResponseSet" rs ON rs.id = t."responseSetId"
        JOIN "QaItem" qi ON qi.id = rs."itemId" JOIN "LlmModel" m ON m.id = rs."modelId"
        JOIN unnest($2::uuid[], $3::int[]) AS gm(id, ord) ON gm.id = t."graderId"
@@ -369,16 +379,7 @@ export async function* archiveChunks(session: ExportSession, studyId: string, op
       status: r.status,
       answerOrder: r.answerOrder,
       availableAt: iso(r.availableAt as Date),
-      timeSpentMs: r.timeSpentMs,
-      harmFlag: r.harmFlag,
-      harmComment: r.harmComment,
-      contradictionFlag: r.contradictionFlag,
-      contradictionNote: r.contradictionNote,
-      createdAt: iso(r.createdAt as Date),
-      updatedAt: iso(r.updatedAt as Date),
-      startedAt: iso(r.startedAt as Date | null),
-      submittedAt: iso(r.submittedAt as Date | null),
-      grades: r.grades,
+      ...workRecord(r),
     }),
     1000,
   );
