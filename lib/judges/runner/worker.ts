@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { storedRubrics } from "@/lib/rubrics/study-rubrics";
+import { startLeasedLoop } from "@/lib/jobs/leased-loop";
 import { logger } from "@/lib/log/logger";
 import type { EndpointAccess } from "./client";
 import { claimTasks, renewLease, settleDone, settleFailed, type ClaimedTask } from "./jobs";
@@ -10,7 +11,7 @@ import { judgeComparison, type ComparisonToJudge } from "./judge-comparison";
 import { writeRunPreferences } from "./write-preferences";
 
 /**
- * The loop that runs judge tasks: it leases due tasks (at most `concurrency`
+ * The loop that runs judge tasks (lib/jobs/leased-loop.ts): it leases due tasks (at most `concurrency`
  * in flight here, and each endpoint's own limit across instances), judges
  * each set, and settles it. The server starts one (scripts/start.ts); `npm
  * run admin -- judge-run` runs one in the foreground. Stopping it lets the
@@ -94,99 +95,49 @@ async function loadSet(responseSetId: string, showReference: boolean): Promise<T
 }
 
 export function startJudgeWorker(opts: WorkerOptions = {}): JudgeWorker {
-  const concurrency = opts.concurrency ?? 4;
   const leaseMs = opts.leaseMs ?? 120_000;
-  const pollMs = opts.pollMs ?? 2000;
   const backoff = { baseMs: opts.backoffMs ?? 5000, maxMs: opts.maxBackoffMs ?? 300_000 };
-  const inflight = new Map<string, Promise<void>>();
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const idleWaiters: (() => void)[] = [];
 
-  async function runTask(task: ClaimedTask): Promise<void> {
-    const abort = new AbortController();
-    const renew = setInterval(() => {
-      renewLease(task, leaseMs).then(
-        (held) => held || abort.abort(),
-        () => {},
-      );
-    }, Math.max(50, Math.floor(leaseMs / 3)));
-    let outcome: "done" | "retry" | "failed" | "lost";
+  async function runTask(task: ClaimedTask, lease: AbortSignal): Promise<"done" | "retry" | "failed" | "lost"> {
     try {
       const ctx = await loadTask(task);
       const fetchImpl = opts.fetchImpl ?? fetch;
       // The lease lost (cancelled, taken over) aborts the requests in flight.
-      const guarded: typeof fetch = (input, init) => fetchImpl(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal });
+      const guarded: typeof fetch = (input, init) => fetchImpl(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, lease]) : lease });
       try {
         const t = ctx.target;
         if (t.kind === "comparison") {
           const result = await judgeComparison(ctx.access, ctx.mode, ctx.rubrics, t.comparison, guarded);
-          outcome = (await settleDone(task, result, (tx) => writeRunPreferences(tx, ctx.owner, t.comparison.comparisonId, result.preferences))) ? "done" : "lost";
-        } else {
-          const result = await judgeSet(ctx.access, ctx.mode, ctx.rubrics, t.set, guarded);
-          outcome = (await settleDone(task, result, (tx) => writeRunScores(tx, ctx.owner, t.set.responseSetId, result.scores))) ? "done" : "lost";
+          return (await settleDone(task, result, (tx) => writeRunPreferences(tx, ctx.owner, t.comparison.comparisonId, result.preferences))) ? "done" : "lost";
         }
+        const result = await judgeSet(ctx.access, ctx.mode, ctx.rubrics, t.set, guarded);
+        return (await settleDone(task, result, (tx) => writeRunScores(tx, ctx.owner, t.set.responseSetId, result.scores))) ? "done" : "lost";
       } catch (err) {
-        if (abort.signal.aborted) outcome = "lost";
-        else if (err instanceof ItemError) outcome = await settleFailed(task, { message: err.message, retryable: err.retryable, usage: err.usage }, backoff);
-        else throw err;
+        if (lease.aborted) return "lost";
+        if (err instanceof ItemError) return await settleFailed(task, { message: err.message, retryable: err.retryable, usage: err.usage }, backoff);
+        throw err;
       }
     } catch (err) {
       // A write the judges' checks refuse, a rubric that changed, a key that no longer decrypts: recorded, not retried.
       const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
       logger.warn({ taskId: task.id, runId: task.runId, err: message }, "judge task failed");
-      outcome = await settleFailed(task, { message, retryable: false, usage: { promptTokens: 0, completionTokens: 0 } }, backoff).catch(() => "lost" as const);
-    } finally {
-      clearInterval(renew);
-    }
-    opts.onSettled?.(task, outcome);
-  }
-
-  async function loop() {
-    while (!stopping) {
-      let claimed: ClaimedTask[] = [];
-      try {
-        claimed = await claimTasks(concurrency - inflight.size, leaseMs, opts.runId);
-      } catch (err) {
-        if (!stopping) logger.warn({ err: (err as Error).message }, "judge worker could not claim tasks");
-      }
-      for (const task of claimed) {
-        const promise = runTask(task).finally(() => {
-          inflight.delete(task.id);
-          wake?.();
-        });
-        inflight.set(task.id, promise);
-      }
-      if (!claimed.length && inflight.size === 0 && (await nothingLeft())) idleWaiters.splice(0).forEach((r) => r());
-      if (!claimed.length || inflight.size >= concurrency) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, pollMs);
-          wake = () => {
-            clearTimeout(t);
-            wake = null;
-            resolve();
-          };
-        });
-      }
+      return await settleFailed(task, { message, retryable: false, usage: { promptTokens: 0, completionTokens: 0 } }, backoff).catch(() => "lost" as const);
     }
   }
 
-  async function nothingLeft(): Promise<boolean> {
-    if (!opts.runId) return true;
-    const run = await getDb().judgeRun.findUnique({ where: { id: opts.runId }, select: { status: true } });
-    return run?.status !== "RUNNING";
-  }
-
-  const looping = loop();
-  return {
-    inFlight: () => inflight.size,
-    idle: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
-    async stop(graceMs = 30_000) {
-      stopping = true;
-      wake?.();
-      await looping;
-      const all = Promise.all([...inflight.values()]);
-      await Promise.race([all, new Promise((r) => setTimeout(r, graceMs))]);
+  return startLeasedLoop<ClaimedTask, "done" | "retry" | "failed" | "lost">({
+    name: "judge worker",
+    concurrency: opts.concurrency ?? 4,
+    leaseMs,
+    pollMs: opts.pollMs ?? 2000,
+    claim: (free) => claimTasks(free, leaseMs, opts.runId),
+    renew: (task) => renewLease(task, leaseMs),
+    run: runTask,
+    settled: (task, outcome) => opts.onSettled?.(task, outcome),
+    async nothingLeft() {
+      if (!opts.runId) return true;
+      const run = await getDb().judgeRun.findUnique({ where: { id: opts.runId }, select: { status: true } });
+      return run?.status !== "RUNNING";
     },
-  };
+  });
 }
