@@ -12,7 +12,7 @@
 import type { Degenerate, Rating } from "./types";
 import { levelReason } from "./internal";
 import type { BootstrapOptions } from "./bootstrap";
-import { type CliffsDeltaCIResult, cliffsDeltaCI } from "./cliffs";
+import { type CliffsDeltaCIResult, cliffsDeltaCIs } from "./cliffs";
 import { type PAdjustMethod, pAdjust } from "./p-adjust";
 
 export interface CliffsComparison {
@@ -68,9 +68,9 @@ export function cliffsDeltaFamily(
     const R = selected.filter(Boolean).length;
     intervalLevel = 1 - (Math.max(R, 1) * alpha) / m;
   }
-  const members = comparisons.map((c, i) => {
-    const r = cliffsDeltaCI(c.x, c.y, { ...options, level: intervalLevel });
-    const member: CliffsFamilyMember = { ...r, pAdjusted: pAdjusted[i] };
+  const intervals = cliffsDeltaCIs(comparisons, { ...options, level: intervalLevel });
+  const members = comparisons.map((_c, i) => {
+    const member: CliffsFamilyMember = { ...intervals[i], pAdjusted: pAdjusted[i] };
     if (selected) member.selected = selected[i];
     return member;
   });

@@ -95,13 +95,14 @@ export function cliffsDeltaNaive(x: ReadonlyArray<Rating>, y: ReadonlyArray<Rati
 }
 
 /**
- * One bootstrap replicate of delta by counting how often each value is drawn instead of sorting
- * the draws: the same draws from `rng` as `resample`, and the same integer dominance count, so
- * the same replicate. The distinct values are sorted once; each replicate then costs
- * O(n + m + distinct values) <= O(2 (n + m)), against O((n + m) log(n + m)) for sorting the draws,
- * so it pays for continuous scores too (a mean over graders: thousands of distinct values).
+ * A bootstrap replicate of delta by counting how often each value is drawn instead of sorting
+ * the draws: given the replicate's drawn positions in x and in y (`resample`'s draws), the same
+ * integer dominance count as on the resampled arrays, so the same replicate. The distinct values
+ * are sorted once; each replicate then costs O(n + m + distinct values) <= O(2 (n + m)), against
+ * O((n + m) log(n + m)) for sorting the draws, so it pays for continuous scores too (a mean over
+ * graders: thousands of distinct values).
  */
-function levelTallies(xv: readonly number[], yv: readonly number[]): (rng: () => number) => number {
+function levelTallies(xv: readonly number[], yv: readonly number[]): (xs: Int32Array, ys: Int32Array) => number {
   const values = Float64Array.from(new Set([...xv, ...yv])).sort();
   const index = new Map<number, number>();
   values.forEach((v, i) => index.set(v, i));
@@ -110,11 +111,11 @@ function levelTallies(xv: readonly number[], yv: readonly number[]): (rng: () =>
   const L = values.length;
   const cx = new Float64Array(L);
   const cy = new Float64Array(L);
-  return (rng) => {
+  return (xs, ys) => {
     cx.fill(0);
     cy.fill(0);
-    for (let i = 0; i < xi.length; i++) cx[xi[Math.floor(rng() * xi.length)]]++;
-    for (let i = 0; i < yi.length; i++) cy[yi[Math.floor(rng() * yi.length)]]++;
+    for (let i = 0; i < xs.length; i++) cx[xi[xs[i]]]++;
+    for (let i = 0; i < ys.length; i++) cy[yi[ys[i]]]++;
     // sum over x of #{y < x} - #{y > x}, level by level.
     let below = 0;
     let dominance = 0;
@@ -143,19 +144,48 @@ export function cliffsDeltaCI(
   y: ReadonlyArray<Rating>,
   options: BootstrapOptions = {},
 ): CliffsDeltaCIResult {
-  const point = cliffsDelta(x, y);
-  const { resamples, level, seed, reason } = resolveBootstrapOptions(options);
-  if (point.delta === null) return { ...point, ci: null, level, resamples };
-  if (reason) return { ...point, ci: null, level, resamples, reason };
+  return cliffsDeltaCIs([{ x, y }], options)[0];
+}
 
-  const xv = present(x);
-  const yv = present(y);
-  const rng = mulberry32(seed);
-  const replicates = new Array<number>(resamples);
-  const tallied = levelTallies(xv, yv);
-  for (let b = 0; b < resamples; b++) replicates[b] = tallied(rng);
-  const ci = percentileInterval(replicates, level);
-  return ci === null
-    ? { ...point, ci, level, resamples, reason: "bootstrap interval undefined" }
-    : { ...point, ci, level, resamples };
+/**
+ * cliffsDeltaCI of several comparisons with the same options (a family of model pairs). Each
+ * replicate draws its positions from mulberry32(seed), n in x then m in y, so comparisons whose
+ * samples have the same sizes draw the same positions: those are drawn once per replicate for
+ * all of them, and only the tallies are per comparison. Each result is cliffsDeltaCI's own
+ * (tested); a journal table of six model pairs draws a sixth of the random numbers.
+ */
+export function cliffsDeltaCIs(comparisons: ReadonlyArray<{ x: ReadonlyArray<Rating>; y: ReadonlyArray<Rating> }>, options: BootstrapOptions = {}): CliffsDeltaCIResult[] {
+  const { resamples, level, seed, reason } = resolveBootstrapOptions(options);
+  const out = new Array<CliffsDeltaCIResult>(comparisons.length);
+  const bySize = new Map<string, { n: number; m: number; members: number[] }>();
+  comparisons.forEach(({ x, y }, k) => {
+    const point = cliffsDelta(x, y);
+    out[k] = { ...point, ci: null, level, resamples };
+    if (point.delta === null) return;
+    if (reason) {
+      out[k].reason = reason;
+      return;
+    }
+    const key = `${point.n}:${point.m}`;
+    const group = bySize.get(key);
+    if (group) group.members.push(k);
+    else bySize.set(key, { n: point.n, m: point.m, members: [k] });
+  });
+  for (const { n, m, members } of bySize.values()) {
+    const tallies = members.map((k) => levelTallies(present(comparisons[k].x), present(comparisons[k].y)));
+    const replicates = members.map(() => new Array<number>(resamples));
+    const rng = mulberry32(seed);
+    const xs = new Int32Array(n);
+    const ys = new Int32Array(m);
+    for (let b = 0; b < resamples; b++) {
+      for (let i = 0; i < n; i++) xs[i] = Math.floor(rng() * n);
+      for (let i = 0; i < m; i++) ys[i] = Math.floor(rng() * m);
+      for (let t = 0; t < members.length; t++) replicates[t][b] = tallies[t](xs, ys);
+    }
+    members.forEach((k, t) => {
+      const ci = percentileInterval(replicates[t], level);
+      out[k] = ci === null ? { ...out[k], ci, reason: "bootstrap interval undefined" } : { ...out[k], ci };
+    });
+  }
+  return out;
 }

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { bootstrapCI, cliffsDelta, cliffsDeltaCI, cliffsMagnitude, mulberry32, percentileInterval } from "@/lib/stats";
+import { cliffsDeltaCIs } from "@/lib/stats/cliffs";
 
 describe("cliffsMagnitude (Romano et al. 2006 thresholds, as R effsize)", () => {
   it.each([
@@ -112,5 +113,17 @@ describe("Cliff's delta interval on a rating scale", () => {
       expect(new Set([...x, ...y]).size).toBeGreaterThan(64);
       expect(r.ci).toEqual(byDefinition(x, y, 100, 50 + trial, 0.95));
     }
+    // A family at once (cliffsDeltaCIs): pairs of the same sizes share their draws, others (a missing value makes a
+    // sample shorter) draw their own; each interval is still its own bootstrap's, and a pair without values says why.
+    const groups = Array.from({ length: 4 }, (_, g) => Array.from({ length: 30 }, (_, i) => (g === 3 && i % 7 === 0 ? null : 1 + Math.floor(rng() * 5) + g / 2)));
+    const family = [[0, 1], [0, 2], [1, 2], [0, 3], [3, 2]].map(([a, b]) => ({ x: groups[a], y: groups[b] }));
+    const all = cliffsDeltaCIs([...family, { x: [], y: groups[0] }], { resamples: 150, seed: 11, level: 0.9 });
+    family.forEach((f, k) => {
+      const present = (v: (number | null)[]) => v.filter((z): z is number => z !== null);
+      expect(all[k]).toEqual(cliffsDeltaCI(f.x, f.y, { resamples: 150, seed: 11, level: 0.9 }));
+      expect(all[k].ci).toEqual(byDefinition(present(f.x), present(f.y), 150, 11, 0.9));
+    });
+    expect([all[3].n, all[3].m]).toEqual([30, 25]);
+    expect(all.at(-1)).toMatchObject({ delta: null, ci: null, reason: "each group needs at least one value" });
   });
 });
