@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser } from "@playwright/test";
 import { demo, signIn } from "./fixtures";
+import { addGraders, importAnswers, openStudy } from "./study-setup";
 
 /**
  * Rubrics as data, in Chromium: a lead sets up the cardiology study's instrument
@@ -105,25 +106,9 @@ test("a lead sets up the cardiology rubric (4 criteria, Likert 1-5, N = 1), grad
   await expect(page.getByText("Rubrics").locator("..")).toContainText("Cardiology criteria");
 
   const tabs = page.getByRole("navigation", { name: "Study sections" });
-  await tabs.getByRole("link", { name: "Import" }).click();
-  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "answers.csv", mimeType: "text/csv", buffer: Buffer.from(answersCsv()) });
-  await expect(page.getByTestId("answers-created")).toHaveText("6");
-  await page.getByRole("button", { name: "Import 6 answers" }).click();
-  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
-
-  await tabs.getByRole("link", { name: "Graders" }).click();
-  const graders: { email: string; password: string }[] = [];
-  for (let i = 1; i <= 2; i++) {
-    const email = `cardio-${stamp}-${i}@hospital.example`;
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Name", { exact: true }).fill(`Dr. Cardio ${i}`);
-    await page.getByRole("button", { name: "Add grader" }).click();
-    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
-    graders.push({ email, password: (await page.getByTestId("initial-password").textContent())!.trim() });
-  }
-  await tabs.getByRole("link", { name: "Overview" }).click();
-  await page.getByRole("button", { name: "Open study" }).click();
-  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await importAnswers(page, answersCsv(), 6);
+  const graders = await addGraders(page, 2, (i) => ({ email: `cardio-${stamp}-${i}@hospital.example`, name: `Dr. Cardio ${i}` }));
+  await openStudy(page);
   await tabs.getByRole("link", { name: "Assignments" }).click();
   await page.getByRole("button", { name: "Assign graders" }).click();
   await expect(page.getByRole("status").filter({ hasText: "12 new assignments over 6 complete sets" })).toBeVisible();

@@ -21,6 +21,7 @@ import {
   parseCsv,
   svgWords,
 } from "./own-instrument-study";
+import { addGraders, importAnswers, openStudy } from "./study-setup";
 
 /**
  * Issue 31's acceptance test, in Chromium: a study with its own instrument,
@@ -144,29 +145,13 @@ test("a study with its own instrument, end to end: built, imported, graded on a 
 
   // 2. The import: 20 multi-line questions x 2 sources.
   const tabs = page.getByRole("navigation", { name: "Study sections" });
-  await tabs.getByRole("link", { name: "Import" }).click();
-  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "portal-replies.csv", mimeType: "text/csv", buffer: Buffer.from(answersCsv()) });
-  await expect(page.getByTestId("answers-created")).toHaveText("40");
-  found.push(...(await axe(page, "lead /studies/[id]/import, checked")));
-  await page.getByRole("button", { name: "Import 40 answers" }).click();
-  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
+  await importAnswers(page, answersCsv(), 40, { fileName: "portal-replies.csv", checked: async () => void found.push(...(await axe(page, "lead /studies/[id]/import, checked"))) });
   const items = (await (await page.request.get(`/api/v1/studies/${studyId}/export?dataset=sets&format=json`)).json()) as unknown[];
   expect(items).toHaveLength(40);
 
-  await tabs.getByRole("link", { name: "Graders" }).click();
-  const graders: Grader[] = [];
-  for (let i = 1; i <= 2; i++) {
-    const email = `onc-e2e-${stamp}-${i}@hospital.example`;
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Name", { exact: true }).fill(`Dr. Portal ${i}`);
-    await page.getByRole("button", { name: "Add grader" }).click();
-    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
-    graders.push({ email, password: (await page.getByTestId("initial-password").textContent())!.trim() });
-  }
+  const graders: Grader[] = await addGraders(page, 2, (i) => ({ email: `onc-e2e-${stamp}-${i}@hospital.example`, name: `Dr. Portal ${i}` }));
   found.push(...(await axe(page, "lead /studies/[id]/graders")));
-  await tabs.getByRole("link", { name: "Overview" }).click();
-  await page.getByRole("button", { name: "Open study" }).click();
-  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await openStudy(page);
   await tabs.getByRole("link", { name: "Assignments" }).click();
   await page.getByRole("button", { name: "Assign graders" }).click();
   await expect(page.getByRole("status").filter({ hasText: "80 new assignments over 40 complete sets" })).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { demo, signIn } from "./fixtures";
 import { axe } from "./own-instrument-study";
+import { addGraders, importAnswers, openStudy } from "./study-setup";
 
 /**
  * Issue 34 in Chromium: a lead creates a pairwise study from the preference template of three
@@ -126,25 +127,9 @@ test("a pairwise study end to end: created from the template, compared on desk a
   expect(((await (await page.request.get(`/api/v1/studies/${studyId}`)).json()) as { design: string }).design).toBe("pairwise");
 
   const tabs = page.getByRole("navigation", { name: "Study sections" });
-  await tabs.getByRole("link", { name: "Import" }).click();
-  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "answers.csv", mimeType: "text/csv", buffer: Buffer.from(answersCsv()) });
-  await expect(page.getByTestId("answers-created")).toHaveText(String(QUESTIONS * MODELS.length));
-  await page.getByRole("button", { name: `Import ${QUESTIONS * MODELS.length} answers` }).click();
-  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
-
-  await tabs.getByRole("link", { name: "Graders" }).click();
-  const graders: Grader[] = [];
-  for (let i = 1; i <= 3; i++) {
-    const email = `pw-e2e-${stamp}-${i}@hospital.example`;
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Name", { exact: true }).fill(`Dr. Pair ${i}`);
-    await page.getByRole("button", { name: "Add grader" }).click();
-    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
-    graders.push({ email, password: (await page.getByTestId("initial-password").textContent())!.trim() });
-  }
-  await tabs.getByRole("link", { name: "Overview" }).click();
-  await page.getByRole("button", { name: "Open study" }).click();
-  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await importAnswers(page, answersCsv(), QUESTIONS * MODELS.length);
+  const graders: Grader[] = await addGraders(page, 3, (i) => ({ email: `pw-e2e-${stamp}-${i}@hospital.example`, name: `Dr. Pair ${i}` }));
+  await openStudy(page);
   await tabs.getByRole("link", { name: "Assignments" }).click();
   await page.getByRole("button", { name: "Plan and assign" }).click();
   await expect(page.getByRole("status").filter({ hasText: `${QUESTIONS} comparisons planned over ${QUESTIONS} questions; ${QUESTIONS * 2} new assignments` })).toBeVisible();

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator } from "@playwright/test";
 import { demo, gradingFormShown, signIn } from "./fixtures";
+import { addGraders, importAnswers, openStudy } from "./study-setup";
 
 /**
  * The rubric builder, in Chromium: a lead builds a DISCERN-like rubric (three
@@ -286,23 +287,9 @@ test("the oncology survey in the builder: no red before typing, a nominal switch
     `ONC-1,Oncology,"Can I take ibuprofen with my chemo?","Ask your team.",Drafter,1,"Please ask your oncology team first."`,
     `ONC-1,Oncology,"Can I take ibuprofen with my chemo?","Ask your team.",Drafter,2,"Check with your care team before taking it."`,
   ].join("\n");
-  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "answers.csv", mimeType: "text/csv", buffer: Buffer.from(`${csv}\n`) });
-  await expect(page.getByTestId("answers-created")).toHaveText("2");
-  await page.getByRole("button", { name: "Import 2 answers" }).click();
-  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
-  await tabs.getByRole("link", { name: "Graders" }).click();
-  const graders: { email: string; password: string }[] = [];
-  for (let i = 1; i <= 2; i++) {
-    const email = `onc-${stamp}-${i}@hospital.example`;
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Name", { exact: true }).fill(`Dr. Onc ${i}`);
-    await page.getByRole("button", { name: "Add grader" }).click();
-    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
-    graders.push({ email, password: (await page.getByTestId("initial-password").textContent())!.trim() });
-  }
-  await tabs.getByRole("link", { name: "Overview" }).click();
-  await page.getByRole("button", { name: "Open study" }).click();
-  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await importAnswers(page, `${csv}\n`, 2);
+  const graders = await addGraders(page, 2, (i) => ({ email: `onc-${stamp}-${i}@hospital.example`, name: `Dr. Onc ${i}` }));
+  await openStudy(page);
   await tabs.getByRole("link", { name: "Assignments" }).click();
   await page.getByRole("button", { name: "Assign graders" }).click();
   await expect(page.getByRole("status").filter({ hasText: "new assignments" })).toBeVisible();

@@ -9,6 +9,7 @@ import pg from "pg";
 import { form as gradeForm, GOOD_SAFE } from "../tests/fixtures/grade-form";
 import { productionServerArgs } from "../bench/lib/production-server";
 import { gradingFormShown } from "./fixtures";
+import { addGraders, importAnswers, openStudy } from "./study-setup";
 
 /**
  * The whole study in Chromium, on a fresh database (its own server, embedded
@@ -146,28 +147,13 @@ test("2. the lead creates a study with both rubrics, imports 6 x 3 x 3 answers, 
   await shot(page, "2a-study-created");
 
   const tabs = page.getByRole("navigation", { name: "Study sections" });
-  await tabs.getByRole("link", { name: "Import" }).click();
-  await page.getByLabel("CSV or JSON file").setInputFiles({ name: "answers.csv", mimeType: "text/csv", buffer: Buffer.from(importCsv()) });
-  await expect(page.getByTestId("answers-created")).toHaveText("54");
-  await page.getByRole("button", { name: "Import 54 answers" }).click();
-  await expect(page.getByRole("heading", { name: "Imported" })).toBeVisible();
+  await importAnswers(page, importCsv(), 54);
   await shot(page, "2b-imported");
 
-  await tabs.getByRole("link", { name: "Graders" }).click();
-  for (let i = 1; i <= 4; i++) {
-    const email = `grader${i}@hospital.example`;
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Name", { exact: true }).fill(`Dr. Grader ${i}`);
-    await page.getByRole("button", { name: "Add grader" }).click();
-    await expect(page.getByRole("table", { name: "Graders" })).toContainText(email);
-    const password = (await page.getByTestId("initial-password").textContent())!.trim();
-    state.graders.push({ email, name: `Dr. Grader ${i}`, password });
-  }
+  state.graders.push(...(await addGraders(page, 4, (i) => ({ email: `grader${i}@hospital.example`, name: `Dr. Grader ${i}` }))));
   await shot(page, "2c-graders");
 
-  await tabs.getByRole("link", { name: "Overview" }).click();
-  await page.getByRole("button", { name: "Open study" }).click();
-  await expect(page.getByTestId("study-status")).toHaveText("Open");
+  await openStudy(page);
   await tabs.getByRole("link", { name: "Assignments" }).click();
   await page.getByLabel("Seed (optional)").fill("acceptance-seed");
   await page.getByRole("button", { name: "Assign graders" }).click();
