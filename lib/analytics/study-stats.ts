@@ -36,6 +36,30 @@ export async function computeStudyStats(studyId: string, query: StatsQuery = {},
   const loaded = await loadStudy(studyId);
   if (!loaded) return null;
   const [assembled, judges] = await Promise.all([assembleWithFinals(loaded, query, options), judgesBlock(studyId, loaded, query)]);
-  const pairwise = direct ? await direct : query.pairwise ? await derivedPairwiseBlock(assembled.finals, assembled.measures, options.pairwise) : { data: null, reason: DERIVED_ON_REQUEST };
+  if (direct) return { ...scoringBlocksOfPairwise(assembled.stats), judges: { data: null, reason: PAIRWISE_JUDGES }, pairwise: await direct };
+  const pairwise = query.pairwise ? await derivedPairwiseBlock(assembled.finals, assembled.measures, options.pairwise) : { data: null, reason: DERIVED_ON_REQUEST };
   return { ...assembled.stats, judges, pairwise };
+}
+
+/** Why a pairwise study's scoring blocks are empty: its graders give preferences, never scores. */
+export const PAIRWISE_NO_SCORES = "A pairwise study's graders give preferences, not scores: its figures are in the pairwise block";
+export const PAIRWISE_JUDGES = "A pairwise study's judges give preferences: their agreement with the panel is at GET /api/v1/studies/{id}/judges/preferences";
+const PAIRWISE_PROGRESS = "A pairwise study's progress is its comparisons': GET /api/v1/studies/{id}/comparisons counts them by status";
+
+/**
+ * A pairwise study's scoring blocks say why they are empty, rather than "no response set is final
+ * yet" (none ever will be) and a progress of response sets nobody grades.
+ */
+function scoringBlocksOfPairwise(stats: StudyStats): StudyStats {
+  const none = { data: null, reason: PAIRWISE_NO_SCORES };
+  return {
+    ...stats,
+    radar: stats.radar.map((r) => ({ ...r, data: null, reason: PAIRWISE_NO_SCORES })),
+    alpha: none,
+    cliffs: none,
+    agreement: none,
+    ranking: none,
+    journal: none,
+    progress: { data: null, reason: PAIRWISE_PROGRESS },
+  };
 }

@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db/client";
 import { setGraderExclusion } from "@/lib/grader-quality/service";
 import { mulberry32 } from "@/lib/stats";
 import { DERIVED_ON_REQUEST } from "@/lib/analytics/pairwise";
+import { PAIRWISE_JUDGES, PAIRWISE_NO_SCORES } from "@/lib/analytics/study-stats";
 import { bearer, call, makeStudy, makeUser } from "./helpers/fixtures";
 import { useIsolatedDatabase } from "./helpers/db";
 import { makePairwiseStudy } from "./helpers/pairwise-fixture";
@@ -156,6 +157,14 @@ describe("pairwise statistics of a pairwise study", () => {
     const res = await call(stats, "/x", bearer(f.lead.token), { id: f.study.id });
     expect(res.status).toBe(200);
     expect(res.body.pairwise).toEqual({ data: null, reason: "no submitted preference yet" });
+    // Its scoring blocks say why they are empty: graders give preferences, so no response set is ever scored.
+    const body = StudyStatsSchema.parse(res.body);
+    for (const b of ["alpha", "cliffs", "agreement", "ranking", "journal"] as const) expect(body[b], b).toEqual({ data: null, reason: PAIRWISE_NO_SCORES });
+    expect(body.radar.length).toBeGreaterThan(0);
+    for (const r of body.radar) expect(r).toMatchObject({ data: null, reason: PAIRWISE_NO_SCORES });
+    expect(body.progress.data).toBeNull();
+    expect(body.progress.reason).toContain("comparisons");
+    expect(body.judges).toEqual({ data: null, reason: PAIRWISE_JUDGES });
   });
 });
 
