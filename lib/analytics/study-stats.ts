@@ -35,8 +35,12 @@ export async function computeStudyStats(studyId: string, query: StatsQuery = {},
   direct?.catch(() => undefined);
   const loaded = await loadStudy(studyId);
   if (!loaded) return null;
+  if (direct) {
+    // Its scope, filters and options; its judges give preferences (GET /judges/preferences), so no scoring judges' block.
+    const assembled = await assembleWithFinals(loaded, query, options);
+    return { ...scoringBlocksOfPairwise(assembled.stats), judges: { data: null, reason: PAIRWISE_JUDGES }, pairwise: await direct };
+  }
   const [assembled, judges] = await Promise.all([assembleWithFinals(loaded, query, options), judgesBlock(studyId, loaded, query)]);
-  if (direct) return { ...scoringBlocksOfPairwise(assembled.stats), judges: { data: null, reason: PAIRWISE_JUDGES }, pairwise: await direct };
   const pairwise = query.pairwise ? await derivedPairwiseBlock(assembled.finals, assembled.measures, options.pairwise) : { data: null, reason: DERIVED_ON_REQUEST };
   return { ...assembled.stats, judges, pairwise };
 }
